@@ -1,0 +1,10 @@
+// Bundles the extension (vscode stays external: the editor provides it) and the CLI.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production, minify: production, logLevel: 'warning' };
+
+await Promise.all([
+  esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
+]);

@@ -1,0 +1,4 @@
+// Verbs added by later features (watch, mcp, merge-driver) register here so main.ts stays unchanged.
+import type { Verb } from './handoffVerbs';
+
+export const EXTRA_VERBS: Record<string, Verb> = {};

@@ -1,0 +1,188 @@
+// The friendly verbs: each builds a request and sends it through the same dispatcher as `request`.
+import * as fs from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
+import { initWorkspace } from '../core/workspaceInit';
+import type { Handoff } from '../core/handoffSchema';
+import { UsageError, type CliContext } from './cliContext';
+import { handoffDetails, handoffLine } from './handoffFormat';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+export interface Verb {
+  usage: string;
+  summary: string;
+  options: Options;
+  run(ctx: CliContext, values: Values, positionals: string[]): Promise<number>;
+}
+
+const agentOpt: Options = { agent: { type: 'string', short: 'a' } };
+const revOpt: Options = { 'expected-rev': { type: 'string' } };
+
+function agentOf(values: Values): string {
+  const agent = (values.agent as string | undefined) ?? process.env.AGENTSYNC_AGENT;
+  if (!agent) throw new UsageError('--agent <id> is required (or set AGENTSYNC_AGENT)');
+  return agent;
+}
+
+function one(positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
+  return positionals[0];
+}
+
+function list(v: string | boolean | string[] | undefined): string[] | undefined {
+  if (v === undefined || typeof v === 'boolean') return undefined;
+  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+function rev(values: Values): number | undefined {
+  const raw = values['expected-rev'] as string | undefined;
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new UsageError('--expected-rev takes a whole number');
+  return Number(raw);
+}
+
+const showHandoff = (r: { data?: Record<string, unknown> }) => handoffDetails(r.data!.handoff as Handoff);
+
+function moveVerb(to: string, summary: string): Verb {
+  return {
+    usage: `<handoff-id> --agent <id> [--reason <text>] [--expected-rev N]`,
+    summary,
+    options: { ...agentOpt, ...revOpt, reason: { type: 'string' } },
+    run: async (ctx, values, pos) =>
+      ctx.report(
+        await ctx.dispatcher.dispatch({ action: 'transitionHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(values), to, reason: values.reason, expected_rev: rev(values) }),
+        showHandoff,
+      ),
+  };
+}
+
+export const VERBS: Record<string, Verb> = {
+  init: {
+    usage: '',
+    summary: 'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore',
+    options: {},
+    run: async (ctx) => {
+      const report = initWorkspace(ctx.layout.root);
+      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: report }));
+      else ctx.io.out([`created: ${report.created.join(', ') || 'nothing'}`, `kept: ${report.kept.join(', ') || 'nothing'}`, `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`].join('\n'));
+      return 0;
+    },
+  },
+  create: {
+    usage: '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task <id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
+    summary: 'create a handoff (mode defaults to single for one --to, shared for two, auto with --caps)',
+    options: {
+      from: { type: 'string' },
+      to: { type: 'string', multiple: true },
+      mode: { type: 'string' },
+      caps: { type: 'string', multiple: true },
+      summary: { type: 'string' },
+      notes: { type: 'string' },
+      files: { type: 'string', multiple: true },
+      task: { type: 'string' },
+      branch: { type: 'string' },
+      commit: { type: 'string' },
+      priority: { type: 'string' },
+      'skip-reason': { type: 'string' },
+      ...agentOpt,
+    },
+    run: async (ctx, v) => {
+      const to = list(v.to);
+      const caps = list(v.caps);
+      const from = (v.from as string | undefined) ?? (v.agent as string | undefined) ?? process.env.AGENTSYNC_AGENT;
+      if (!from) throw new UsageError('--from <agent> is required');
+      if (!v.summary) throw new UsageError('--summary <text> is required');
+      const mode = (v.mode as string | undefined) ?? (to?.length === 2 ? 'shared' : to?.length ? 'single' : 'auto');
+      const handoff = {
+        from_agent: from,
+        owner_mode: mode,
+        summary: v.summary,
+        ...(to ? { to_agents: to } : {}),
+        ...(caps ? { required_capabilities: caps } : {}),
+        ...(v.notes !== undefined ? { notes: v.notes } : {}),
+        ...(v.files ? { files: list(v.files) } : {}),
+        ...(v.task !== undefined ? { task_id: v.task } : {}),
+        ...(v.branch !== undefined ? { branch: v.branch } : {}),
+        ...(v.commit !== undefined ? { commit: v.commit } : {}),
+        ...(v.priority !== undefined ? { priority: v.priority } : {}),
+        ...(v['skip-reason'] !== undefined ? { no_handoff_reason: v['skip-reason'] } : {}),
+      };
+      return ctx.report(await ctx.dispatcher.dispatch({ action: 'createHandoff', ...(v.agent ? { agent: v.agent } : {}), handoff }), (r) => `created ${handoffLine(r.data!.handoff as Handoff)}`);
+    },
+  },
+  list: {
+    usage: '[--status <s>[,<s>]] [--agent <owner>] [--open | --closed]',
+    summary: 'list handoffs (all by default)',
+    options: { status: { type: 'string', multiple: true }, open: { type: 'boolean' }, closed: { type: 'boolean' }, ...agentOpt },
+    run: async (ctx, v) => {
+      const status = list(v.status);
+      const open = v.open ? true : v.closed ? false : undefined;
+      const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs', ...(status ? { status } : {}), ...(v.agent ? { agent: v.agent } : {}), ...(open !== undefined ? { open } : {}) });
+      return ctx.report(response, (r) => {
+        const hs = r.data!.handoffs as Handoff[];
+        return hs.length ? hs.map(handoffLine).join('\n') : 'no handoffs match';
+      });
+    },
+  },
+  show: {
+    usage: '<handoff-id>',
+    summary: 'show one handoff with its history',
+    options: {},
+    run: async (ctx, _v, pos) => {
+      const id = one(pos, 'handoff id');
+      const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs' });
+      if (!response.ok) return ctx.report(response, () => '');
+      const h = (response.data!.handoffs as Handoff[]).find((x) => x.handoff_id === id || x.uid === id);
+      const shown = h
+        ? { ...response, data: { handoff: h } }
+        : { ...response, ok: false, data: undefined, reason: 'not_found', message: `No handoff ${id}. Run \`agentsync list\` to see the ids.`, handoffId: id };
+      return ctx.report(shown, showHandoff);
+    },
+  },
+  claim: {
+    usage: '<handoff-id> --agent <id> [--expected-rev N]',
+    summary: 'claim a queued handoff (first claimer wins)',
+    options: { ...agentOpt, ...revOpt },
+    run: async (ctx, v, pos) =>
+      ctx.report(await ctx.dispatcher.dispatch({ action: 'claimHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(v), expected_rev: rev(v) }), (r) => `claimed ${handoffLine(r.data!.handoff as Handoff)}`),
+  },
+  complete: {
+    usage: '<handoff-id> --agent <id> [--result <report.json | ->]',
+    summary: 'complete a handoff you hold, optionally with the protocol report (DESIGN §6)',
+    options: { ...agentOpt, ...revOpt, result: { type: 'string' } },
+    run: async (ctx, v, pos) => {
+      let result: unknown;
+      if (typeof v.result === 'string') {
+        const text = v.result === '-' ? await ctx.io.readStdin() : fs.readFileSync(v.result, 'utf8');
+        try {
+          result = JSON.parse(text);
+        } catch (e) {
+          throw new UsageError(`--result is not valid JSON: ${(e as Error).message}`);
+        }
+      }
+      return ctx.report(
+        await ctx.dispatcher.dispatch({ action: 'completeHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(v), expected_rev: rev(v), ...(result !== undefined ? { result } : {}) }),
+        (r) => `completed ${handoffLine(r.data!.handoff as Handoff)}`,
+      );
+    },
+  },
+  transition: {
+    usage: '<handoff-id> --to <status> --agent <id> [--reason <text>] [--expected-rev N]',
+    summary: 'move a handoff to another status (DESIGN §4 lists the legal moves)',
+    options: { ...agentOpt, ...revOpt, to: { type: 'string' }, reason: { type: 'string' } },
+    run: async (ctx, v, pos) => {
+      if (!v.to) throw new UsageError('--to <status> is required');
+      return ctx.report(
+        await ctx.dispatcher.dispatch({ action: 'transitionHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(v), to: v.to, reason: v.reason, expected_rev: rev(v) }),
+        showHandoff,
+      );
+    },
+  },
+  approve: moveVerb('approved', 'approve a handoff that is ready for review'),
+  revise: moveVerb('in_progress', 'return a handoff in review for revision (escalates past maxAttempts)'),
+  merge: moveVerb('merged', 'mark an approved handoff merged'),
+  block: moveVerb('blocked', 'park a handoff as blocked'),
+  release: moveVerb('queued', 'give a claimed handoff back to the queue'),
+  escalate: moveVerb('escalated', 'escalate a handoff to humans'),
+};

@@ -1,0 +1,116 @@
+// The `agentsync` command: global options, then a verb. Exit 0 success, 1 refusal or invalid input, 2 usage error.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
+import { VERBS, type Verb } from './handoffVerbs';
+import { EXTRA_VERBS } from './extraVerbs';
+
+const GLOBAL_OPTIONS = {
+  dir: { type: 'string', short: 'C' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const requestVerb: Verb = {
+  usage: '<file.json | ->',
+  summary: 'run one request object (DESIGN §8) through the dispatcher and print its response as JSON',
+  options: {},
+  run: async (ctx, _v, pos) => {
+    if (pos.length !== 1) throw new UsageError('expected one request file, or - for standard input');
+    let text: string;
+    if (pos[0] === '-') text = await ctx.io.readStdin();
+    else {
+      const file = path.resolve(pos[0]);
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st || !st.isFile()) throw new UsageError(`${pos[0]} is not a readable file`);
+      if (st.size > 1024 * 1024) {
+        const r = await ctx.dispatcher.dispatchText('x'.repeat(1024 * 1024 + 1));
+        ctx.io.out(JSON.stringify(r));
+        return 1;
+      }
+      text = fs.readFileSync(file, 'utf8');
+    }
+    const response = await ctx.dispatcher.dispatchText(text);
+    ctx.io.out(JSON.stringify(response));
+    return response.ok ? 0 : 1;
+  },
+};
+
+export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS };
+
+export function helpText(verb?: string): string {
+  if (verb && ALL_VERBS[verb]) {
+    const v = ALL_VERBS[verb];
+    const opts = Object.entries(v.options).map(([name, o]) => `  --${name}${o.type === 'string' ? ' <value>' : ''}${o.multiple ? ' (repeatable, or comma-separated)' : ''}`);
+    return [`agentsync ${verb} ${v.usage}`, '', v.summary, ...(opts.length ? ['', 'options:', ...opts] : []), '', 'global options: --dir <workspace> (default: current folder), --json (print one JSON object)'].join('\n');
+  }
+  const width = Math.max(...Object.keys(ALL_VERBS).map((k) => k.length));
+  return [
+    'agentsync: hand work between AI coding agents and humans (handoffs in .agentsync/handoffs.json)',
+    '',
+    'usage: agentsync [--dir <workspace>] [--json] <command> [options]',
+    '',
+    'commands:',
+    ...Object.entries(ALL_VERBS).map(([k, v]) => `  ${k.padEnd(width)}  ${v.summary}`),
+    '',
+    'agentsync <command> --help shows a command\'s options. Exit codes: 0 ok, 1 refused or invalid input, 2 usage error.',
+  ].join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIo = processIo, cwd = process.cwd()): Promise<number> {
+  const verbIndex = findVerbIndex(argv);
+  const verbName = verbIndex >= 0 ? argv[verbIndex] : undefined;
+  const rest = verbIndex >= 0 ? [...argv.slice(0, verbIndex), ...argv.slice(verbIndex + 1)] : argv;
+  const wantsJson = argv.includes('--json');
+  try {
+    if (verbName === undefined) {
+      if (argv.includes('--help') || argv.includes('-h') || argv.length === 0) {
+        io.out(helpText());
+        return argv.length === 0 ? 2 : 0;
+      }
+      throw new UsageError('no command given');
+    }
+    const verb = ALL_VERBS[verbName];
+    if (!verb) throw new UsageError(`unknown command "${verbName}"`);
+    const { values, positionals } = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...verb.options }, allowPositionals: true, strict: true });
+    if (values.help) {
+      io.out(helpText(verbName));
+      return 0;
+    }
+    const ctx = new CliContext(path.resolve(cwd, (values.dir as string | undefined) ?? '.'), Boolean(values.json), io);
+    return await verb.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+  } catch (e) {
+    const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const message = `${(e as Error).message}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;
+    if (wantsJson) io.out(JSON.stringify({ ok: false, action: verbName ?? null, timestamp: new Date().toISOString(), reason: usage ? 'usage' : 'internal_error', message }));
+    else io.err(`agentsync: ${message}`);
+    return usage ? 2 : 1;
+  }
+}
+
+/** The verb is the first bare word that is not the value of --dir/-C. */
+function findVerbIndex(argv: string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--dir' || a === '-C') {
+      i++;
+      continue;
+    }
+    if (!a.startsWith('-')) return i;
+  }
+  return -1;
+}
+
+/** Entry point used by bin/agentsync.js. */
+export function main(): void {
+  runCli(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`agentsync: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

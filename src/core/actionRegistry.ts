@@ -1,0 +1,45 @@
+// Every request action: its parameter schema and the core function it runs inside the store transaction.
+import { claimHandoff } from './actions/claimHandoff';
+import { completeHandoff } from './actions/completeHandoff';
+import { createHandoff } from './actions/createHandoff';
+import { listHandoffs } from './actions/listHandoffs';
+import { transitionHandoff } from './actions/transitionHandoff';
+import { heartbeat, updateTodos } from './actions/updateHandoffFields';
+import { handoffRefOf, paramSchemas, type ActionName, type ParamsOf } from './requestParams';
+import type { ActionContext } from './handoffMutation';
+import type { StoreTransaction } from './storeTransaction';
+
+export interface ActionSpec<A extends ActionName> {
+  readOnly: boolean;
+  /** Whether the request must name the acting agent. */
+  needsAgent: boolean;
+  run(tx: StoreTransaction, ctx: ActionContext, params: ParamsOf<A>): object;
+}
+
+type Registry = { [A in ActionName]: ActionSpec<A> };
+
+export const ACTIONS: Registry = {
+  createHandoff: { readOnly: false, needsAgent: false, run: (tx, ctx, p) => createHandoff(tx, ctx, p) },
+  listHandoffs: { readOnly: true, needsAgent: false, run: (tx, _ctx, p) => listHandoffs(tx, p) },
+  claimHandoff: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => claimHandoff(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }) },
+  transitionHandoff: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) => transitionHandoff(tx, ctx, { ref: handoffRefOf(p), to: p.to, reason: p.reason, expected_rev: p.expected_rev }),
+  },
+  completeHandoff: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) => completeHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, expected_rev: p.expected_rev }),
+  },
+  heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
+  updateTodos: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }) },
+};
+
+export const ACTION_NAMES = Object.keys(ACTIONS) as ActionName[];
+
+export function isActionName(name: string): name is ActionName {
+  return Object.prototype.hasOwnProperty.call(ACTIONS, name);
+}
+
+export { paramSchemas };

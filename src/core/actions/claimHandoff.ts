@@ -1,0 +1,34 @@
+// claimHandoff: first writer wins (the store lock makes "first" well defined across processes).
+import { ActionError } from '../errors';
+import { applyStatusChange, type ActionContext } from '../handoffMutation';
+import { assertAuthority } from '../lifecycle';
+import { checkRevision, requireHandoff } from './findHandoff';
+import type { Handoff } from '../handoffSchema';
+import type { StoreTransaction } from '../storeTransaction';
+
+export function leaseUntil(tx: StoreTransaction, from: Date): string {
+  return new Date(from.getTime() + tx.config.leaseMinutes * 60_000).toISOString();
+}
+
+export function claimHandoff(tx: StoreTransaction, ctx: ActionContext, p: { ref: string; expected_rev?: number; reason?: string }): { handoff: Handoff } {
+  const h = requireHandoff(tx, p.ref);
+  if (h.status === 'in_progress') {
+    if (h.claimed_by === ctx.agent) return { handoff: h }; // re-claim by the holder: nothing to do
+    throw new ActionError('already_claimed', `${h.handoff_id} is already claimed by ${h.claimed_by ?? 'another agent'}. Pick another handoff, or ask ${h.claimed_by ?? 'the holder'} to release it.`, {
+      handoff_id: h.handoff_id,
+      claimedBy: h.claimed_by ?? null,
+    });
+  }
+  if (h.status !== 'queued') {
+    throw new ActionError('not_claimable', `${h.handoff_id} is ${h.status}; only a queued handoff can be claimed.`, { handoff_id: h.handoff_id, status: h.status });
+  }
+  assertAuthority(h, 'owner', ctx.agent, tx.config.humans, 'claim');
+  checkRevision(h, p.expected_rev);
+  const now = tx.now();
+  const handoff = applyStatusChange(tx, ctx, h, 'in_progress', p.reason ?? 'claimed', {
+    claimed_by: ctx.agent,
+    claimed_at: now.toISOString(),
+    lease_expires_at: leaseUntil(tx, now),
+  });
+  return { handoff };
+}

@@ -1,0 +1,50 @@
+// .agentsync.json (DESIGN §7): AgentSync 0.3's keys plus routing and pass-over policy.
+import { z } from 'zod';
+import { agentIdSchema, capabilitySchema } from './handoffSchema';
+
+const commandSchema = z.union([z.string().min(1).max(1_000), z.array(z.string().max(1_000)).min(1).max(50)]);
+
+export const passOverPolicySchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  auto_return: z.boolean().optional(),
+  auto_apply: z.boolean().optional(),
+  require_user_approval: z.boolean().optional(),
+  timeout_ms: z.number().int().positive().max(7 * 24 * 3_600_000).optional(),
+  max_chain_depth: z.number().int().min(1).max(20).optional(),
+  notify_on_return: z.boolean().optional(),
+  can_receive_passes: z.boolean().optional(),
+});
+
+export const configSchema = z.object({
+  $schema: z.string().optional(),
+  staleAfterHours: z.number().nonnegative().default(24),
+  autoStaleSessionMinutes: z.number().nonnegative().default(0),
+  requireHandoffOnEndSession: z.boolean().default(false),
+  commands: z
+    .strictObject({ build: commandSchema.optional(), test: commandSchema.optional(), deploy: commandSchema.optional() })
+    .default({}),
+  agentCapabilities: z.record(agentIdSchema, z.array(capabilitySchema).max(100)).default({}),
+  humans: z.array(agentIdSchema).max(100).default([]),
+  maxAttempts: z.number().int().min(1).max(100).default(3),
+  leaseMinutes: z.number().positive().max(7 * 24 * 60).default(30),
+  passOver: z
+    .strictObject({
+      defaults: passOverPolicySchema.optional(),
+      pairs: z.record(z.string().regex(/^[a-z0-9_-]+->[a-z0-9_-]+$/, 'pair keys look like "from->to"'), passOverPolicySchema).optional(),
+      subagents: z.record(agentIdSchema, passOverPolicySchema).optional(),
+    })
+    .default({}),
+  audit: z.strictObject({ retention_days: z.number().int().positive().nullable().optional() }).default({}),
+});
+
+export type AgentSyncConfig = z.infer<typeof configSchema>;
+export type PassOverPolicy = z.infer<typeof passOverPolicySchema>;
+
+export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({});
+
+/** Agents the config knows of, or null when no list is configured (then any id is accepted). */
+export function knownAgents(config: AgentSyncConfig): Set<string> | null {
+  const ids = Object.keys(config.agentCapabilities);
+  if (ids.length === 0) return null;
+  return new Set([...ids, ...config.humans, 'human']);
+}

@@ -1,0 +1,15 @@
+// decisions.md: one line when a handoff reaches merged or escalated (seed 004, risk 7).
+import type { Handoff } from './handoffSchema';
+
+function cell(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\|/g, '\\|').trim().slice(0, 500) || '-';
+}
+
+/** `timestamp | handoff_id | agent | context_summary | decision | outcome` */
+export function decisionLine(h: Handoff, agent: string, timestamp: string): string {
+  const summary = h.result?.context_summary ?? h.summary;
+  const decision = h.result?.decision ?? '-';
+  return `${timestamp} | ${h.handoff_id} | ${agent} | ${cell(summary)} | ${decision} | ${h.status}\n`;
+}
+
+export const DECISIONS_HEADER = '# Decisions\n\ntimestamp | handoff_id | agent | context_summary | decision | outcome\n--- | --- | --- | --- | --- | ---\n';

@@ -1,0 +1,49 @@
+// Regenerates what is derived from handoffs.json after a write: AgentTracker.md's section, state.json,
+// and decisions.md lines. A failure here never undoes the store write; it is reported and fixed next time.
+import * as fs from 'node:fs';
+import { appendLines, assertRegularOrMissing, writeFileAtomic } from './atomicFile';
+import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
+import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
+import { updateTrackerText } from './trackerRenderer';
+import type { Handoff } from './handoffSchema';
+import type { StoreTransaction } from './storeTransaction';
+import type { WorkspaceLayout } from './workspaceLayout';
+
+export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[]): void {
+  assertRegularOrMissing(layout.trackerFile);
+  let text = '';
+  try {
+    text = fs.readFileSync(layout.trackerFile, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    text = '# Agent Tracker\n\n';
+  }
+  const next = updateTrackerText(text, handoffs);
+  if (next !== text) writeFileAtomic(layout.trackerFile, next);
+}
+
+export function writeStateSummary(layout: WorkspaceLayout, handoffs: readonly Handoff[], patch: Record<string, unknown> = {}): void {
+  const state = mergeState(readStateFile(layout.stateFile), { ...summarizeHandoffs(handoffs), ...patch });
+  writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n');
+}
+
+export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction): string[] {
+  const problems: string[] = [];
+  const attempt = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      problems.push(`could not update ${what}: ${(e as Error).message}`);
+    }
+  };
+  attempt('AgentTracker.md', () => renderTrackerFile(layout, tx.handoffs));
+  attempt('.agentsync/state.json', () => writeStateSummary(layout, tx.handoffs));
+  if (tx.decisions.length) {
+    attempt('decisions.md', () => {
+      const exists = fs.existsSync(layout.decisionsFile);
+      const lines = tx.decisions.map((d) => decisionLine(d.handoff, d.agent, d.timestamp)).join('');
+      appendLines(layout.decisionsFile, (exists ? '' : DECISIONS_HEADER) + lines);
+    });
+  }
+  return problems;
+}

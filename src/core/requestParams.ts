@@ -1,0 +1,80 @@
+// The parameters of every request action (DESIGN §8). Names are part of the contract.
+import { z } from 'zod';
+import { normalizeAgentId } from './agentId';
+import {
+  agentIdSchema,
+  capabilitySchema,
+  completionResultSchema,
+  LIMITS,
+  ownerModeSchema,
+  statusSchema,
+  todoSchema,
+} from './handoffSchema';
+import { workspaceRelativePath } from './workspacePath';
+
+/** Accepts `Codex`, stores `codex`. */
+export const agentParam = z
+  .string()
+  .max(64)
+  .transform((s) => normalizeAgentId(s))
+  .pipe(agentIdSchema);
+
+export const requestIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'request_id is 1-128 letters, digits, ".", "_", ":" or "-"');
+
+/** Fields every request may carry. */
+const envelope = {
+  action: z.string(),
+  request_id: requestIdSchema.optional(),
+  agent: agentParam.optional(),
+};
+
+const handoffRef = {
+  handoffId: z.string().min(1).max(64).optional(),
+  handoff_id: z.string().min(1).max(64).optional(),
+};
+
+const expectedRev = { expected_rev: z.number().int().nonnegative().optional() };
+
+function withHandoffRef<T extends z.ZodRawShape>(shape: T) {
+  return z
+    .strictObject({ ...envelope, ...handoffRef, ...shape })
+    .refine((v) => { const r = v as { handoffId?: string; handoff_id?: string }; return Boolean(r.handoffId ?? r.handoff_id); }, { message: 'handoffId (or handoff_id) is required', path: ['handoffId'] });
+}
+
+export const newHandoffSchema = z.strictObject({
+  from_agent: agentParam,
+  to_agents: z.array(agentParam).max(10).optional(),
+  owner_mode: ownerModeSchema,
+  required_capabilities: z.array(capabilitySchema).max(LIMITS.capabilities).optional(),
+  summary: z.string().trim().min(1, 'summary must not be empty').max(LIMITS.summary),
+  notes: z.string().max(LIMITS.notes).optional(),
+  files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
+  task_id: z.string().max(LIMITS.shortText).nullable().optional(),
+  branch: z.string().max(LIMITS.shortText).nullable().optional(),
+  commit: z.string().max(LIMITS.shortText).nullable().optional(),
+  no_handoff_reason: z.string().max(LIMITS.reason).nullable().optional(),
+  priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
+  phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
+});
+
+export const paramSchemas = {
+  createHandoff: z.strictObject({ ...envelope, handoff: newHandoffSchema }),
+  listHandoffs: z.strictObject({
+    ...envelope,
+    status: z.union([statusSchema, z.array(statusSchema).max(7)]).optional(),
+    open: z.boolean().optional(),
+    limit: z.number().int().positive().max(100_000).optional(),
+  }),
+  claimHandoff: withHandoffRef({ agent: agentParam, ...expectedRev }),
+  transitionHandoff: withHandoffRef({ agent: agentParam, to: statusSchema, reason: z.string().max(LIMITS.reason).optional(), ...expectedRev }),
+  completeHandoff: withHandoffRef({ agent: agentParam, result: completionResultSchema.optional(), ...expectedRev }),
+  updateTodos: withHandoffRef({ agent: agentParam, todos: z.array(todoSchema).max(LIMITS.todos), ...expectedRev }),
+  heartbeat: withHandoffRef({ agent: agentParam }),
+} as const;
+
+export type ActionName = keyof typeof paramSchemas;
+export type ParamsOf<A extends ActionName> = z.infer<(typeof paramSchemas)[A]>;
+
+export function handoffRefOf(p: { handoffId?: string; handoff_id?: string }): string {
+  return (p.handoffId ?? p.handoff_id)!;
+}

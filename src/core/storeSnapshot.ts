@@ -1,0 +1,101 @@
+// An in-memory view of handoffs.json with the indexes every action needs, and its serialization.
+import { ActionError } from './errors';
+import { handoffsFileSchema, describeIssues, type Handoff, type HandoffsFile } from './handoffSchema';
+import { HandoffIdAllocator, newUid } from './handoffIds';
+
+/** Per-record JSON is cached by object identity: records are replaced, never mutated, so only changed ones are re-serialized. */
+const serialized = new WeakMap<Handoff, string>();
+
+export class StoreSnapshot {
+  readonly handoffs: Handoff[];
+  private readonly byId = new Map<string, number>();
+  private readonly byUid = new Map<string, number>();
+  private readonly markers = new Map<string, string>();
+  readonly ids: HandoffIdAllocator;
+
+  constructor(file: HandoffsFile) {
+    this.handoffs = file.handoffs;
+    const dupes: string[] = [];
+    this.handoffs.forEach((h, i) => {
+      if (!h.uid) this.handoffs[i] = h = { ...h, uid: newUid(Date.parse(h.created_at) || Date.now()), rev: h.rev ?? 0 };
+      if (this.byId.has(h.handoff_id)) dupes.push(h.handoff_id);
+      this.index(h, i);
+    });
+    if (dupes.length) {
+      throw new ActionError('store_invalid', `handoffs.json has duplicate handoff_id ${dupes.slice(0, 5).join(', ')}; give each record a unique id (or merge with the AgentSync merge driver) and retry.`, { duplicates: dupes });
+    }
+    this.ids = new HandoffIdAllocator(this.handoffs);
+  }
+
+  static parse(text: string): StoreSnapshot {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new ActionError('store_invalid', `.agentsync/handoffs.json is not valid JSON (${(e as Error).message}). Fix or restore it (git checkout), then retry; nothing was changed.`);
+    }
+    const parsed = handoffsFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ActionError('store_invalid', `.agentsync/handoffs.json does not match the schema: ${describeIssues(parsed.error)}. Fix it by hand (the JSON schema in schemas/ helps) and retry; nothing was changed.`);
+    }
+    return new StoreSnapshot(parsed.data);
+  }
+
+  static empty(): StoreSnapshot {
+    return new StoreSnapshot({ version: 1, handoffs: [] });
+  }
+
+  private index(h: Handoff, i: number): void {
+    this.byId.set(h.handoff_id, i);
+    if (h.uid) this.byUid.set(h.uid, i);
+    for (const e of h.state_history) if (e.request_id) this.markers.set(e.request_id, h.uid!);
+  }
+
+  /** Finds by handoff_id or uid. */
+  find(idOrUid: string): Handoff | undefined {
+    const i = this.byId.get(idOrUid) ?? this.byUid.get(idOrUid);
+    return i === undefined ? undefined : this.handoffs[i];
+  }
+
+  /** The uid of the record a request already changed (its id is in a history entry), for replay after a crash. */
+  markerFor(requestId: string): string | undefined {
+    return this.markers.get(requestId);
+  }
+
+  insert(h: Handoff): void {
+    this.handoffs.push(h);
+    this.ids.note(h.handoff_id);
+    this.index(h, this.handoffs.length - 1);
+  }
+
+  replace(h: Handoff): Handoff {
+    const i = this.byUid.get(h.uid!);
+    if (i === undefined) throw new Error(`replace: unknown uid ${h.uid}`);
+    const previous = this.handoffs[i];
+    this.handoffs[i] = h;
+    this.index(h, i);
+    return previous;
+  }
+
+  /** Undoes an insert (the last record) or a replace, when a later step of the same request fails. */
+  undoInsert(h: Handoff): void {
+    const i = this.byUid.get(h.uid!);
+    if (i !== this.handoffs.length - 1) throw new Error('undoInsert: not the last record');
+    this.handoffs.pop();
+    this.byUid.delete(h.uid!);
+    this.byId.delete(h.handoff_id);
+    for (const e of h.state_history) if (e.request_id) this.markers.delete(e.request_id);
+  }
+
+  serialize(): string {
+    const parts = this.handoffs.map((h) => {
+      let s = serialized.get(h);
+      if (s === undefined) {
+        s = '    ' + JSON.stringify(h, null, 2).replace(/\n/g, '\n    ');
+        serialized.set(h, s);
+      }
+      return s;
+    });
+    return parts.length ? `{\n  "version": 1,\n  "handoffs": [\n${parts.join(',\n')}\n  ]\n}\n` : '{\n  "version": 1,\n  "handoffs": []\n}\n';
+  }
+}

@@ -1,0 +1,64 @@
+// What one batch of requests sees inside the lock: the snapshot, plus the side effects to write once at the end.
+import type { AuditEntry } from './auditLog';
+import type { Handoff } from './handoffSchema';
+import type { StoreSnapshot } from './storeSnapshot';
+import type { AgentSyncConfig } from './configSchema';
+
+export interface LedgerEntry {
+  request_id: string;
+  hash: string;
+  /** Omitted for read-only actions: those are answered again rather than stored. */
+  response?: unknown;
+}
+
+export class StoreTransaction {
+  readonly audit: AuditEntry[] = [];
+  readonly decisions: { handoff: Handoff; agent: string; timestamp: string }[] = [];
+  readonly ledger: LedgerEntry[] = [];
+  private undo: (() => void)[] = [];
+
+  constructor(
+    readonly snapshot: StoreSnapshot,
+    readonly config: AgentSyncConfig,
+    readonly ledgerIndex: ReadonlyMap<string, LedgerEntry>,
+    readonly now: () => Date,
+  ) {}
+
+  /** True once any request in the batch changed a record (undone changes do not count). */
+  get changed(): boolean {
+    return this.undo.length > 0;
+  }
+
+  get handoffs(): readonly Handoff[] {
+    return this.snapshot.handoffs;
+  }
+
+  find(idOrUid: string): Handoff | undefined {
+    return this.snapshot.find(idOrUid);
+  }
+
+  insert(h: Handoff): void {
+    this.snapshot.insert(h);
+    this.undo.push(() => this.snapshot.undoInsert(h));
+  }
+
+  replace(h: Handoff): void {
+    const previous = this.snapshot.replace(h);
+    this.undo.push(() => this.snapshot.replace(previous));
+  }
+
+  /** Marks the start of one request's work, so a failure undoes only that request. */
+  begin(): { commit(): void; rollback(): void } {
+    const mark = this.undo.length;
+    const auditMark = this.audit.length;
+    const decisionsMark = this.decisions.length;
+    return {
+      commit: () => undefined,
+      rollback: () => {
+        while (this.undo.length > mark) this.undo.pop()!();
+        this.audit.length = auditMark;
+        this.decisions.length = decisionsMark;
+      },
+    };
+  }
+}

@@ -1,0 +1,54 @@
+// Where every AgentSync file lives in a workspace (DESIGN §2).
+import * as path from 'node:path';
+
+export class WorkspaceLayout {
+  readonly configFile: string;
+  readonly dataDir: string;
+  readonly handoffsFile: string;
+  readonly lockFile: string;
+  readonly trackerFile: string;
+  readonly decisionsFile: string;
+  readonly auditDir: string;
+  readonly stateFile: string;
+  readonly ledgerFile: string;
+  readonly requestFile: string;
+  readonly resultFile: string;
+  readonly requestsDir: string;
+  readonly responsesDir: string;
+  readonly rejectedDir: string;
+
+  constructor(readonly root: string) {
+    this.root = path.resolve(root);
+    this.configFile = path.join(this.root, '.agentsync.json');
+    this.dataDir = path.join(this.root, '.agentsync');
+    this.handoffsFile = path.join(this.dataDir, 'handoffs.json');
+    this.lockFile = path.join(this.dataDir, 'handoffs.lock');
+    this.trackerFile = path.join(this.root, 'AgentTracker.md');
+    this.decisionsFile = path.join(this.root, 'decisions.md');
+    this.auditDir = path.join(this.dataDir, 'audit');
+    this.stateFile = path.join(this.dataDir, 'state.json');
+    this.ledgerFile = path.join(this.dataDir, 'ledger.jsonl');
+    this.requestFile = path.join(this.dataDir, 'request.json');
+    this.resultFile = path.join(this.dataDir, 'result.json');
+    this.requestsDir = path.join(this.dataDir, 'requests');
+    this.responsesDir = path.join(this.dataDir, 'responses');
+    this.rejectedDir = path.join(this.requestsDir, 'rejected');
+  }
+
+  auditFileFor(date: Date): string {
+    return path.join(this.auditDir, `${date.toISOString().slice(0, 7)}.jsonl`);
+  }
+
+  /** Runtime-only paths that `init` adds to .gitignore (not the whole folder: the store and audit are committed). */
+  static readonly GITIGNORE_ENTRIES = [
+    '.agentsync/state.json',
+    '.agentsync/ledger.jsonl',
+    '.agentsync/request.json',
+    '.agentsync/result.json',
+    '.agentsync/requests/',
+    '.agentsync/responses/',
+    '.agentsync/*.lock',
+    '.agentsync/*.lock.break',
+    '.agentsync/.*.tmp',
+  ];
+}

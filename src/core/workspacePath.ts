@@ -1,0 +1,26 @@
+// Paths that agents give us are workspace-relative and may never escape the workspace.
+import * as path from 'node:path';
+import { z } from 'zod';
+
+export function checkWorkspaceRelative(p: string): string | null {
+  if (p.length === 0) return 'is empty';
+  if (p.length > 1_000) return 'is longer than 1000 characters';
+  if (/[\u0000-\u001f]/.test(p)) return 'contains control characters';
+  if (path.posix.isAbsolute(p) || path.win32.isAbsolute(p) || /^[a-zA-Z]:/.test(p)) return 'is absolute; give a path relative to the workspace folder';
+  const parts = p.split(/[\\/]+/);
+  if (parts.includes('..')) return 'contains ".." and could escape the workspace';
+  return null;
+}
+
+export const workspaceRelativePath = z.string().superRefine((p, ctx) => {
+  const problem = checkWorkspaceRelative(p);
+  if (problem) ctx.addIssue({ code: 'custom', message: `path ${JSON.stringify(p.slice(0, 80))} ${problem}` });
+});
+
+/** Resolves a relative path inside root, or null if it would land outside. */
+export function resolveInside(root: string, rel: string): string | null {
+  const abs = path.resolve(root, rel);
+  const relBack = path.relative(root, abs);
+  if (relBack.startsWith('..') || path.isAbsolute(relBack)) return null;
+  return abs;
+}

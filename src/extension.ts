@@ -1,0 +1,3 @@
+// Composition root (filled in by the editor work).
+export function activate(): void {}
+export function deactivate(): void {}
