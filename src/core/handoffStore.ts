@@ -122,7 +122,7 @@ export class HandoffStore {
     const results: { p: Pending; ok: boolean; value: unknown }[] = [];
     try {
       const snapshot = this.load();
-      const tx = new StoreTransaction(snapshot, this.config().config, this.ledger.index(), this.now);
+      const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now);
       for (const p of batch) {
         const step = tx.begin();
         try {

@@ -4,12 +4,18 @@ import * as fs from 'node:fs';
 import { appendLines } from './atomicFile';
 import type { LedgerEntry } from './storeTransaction';
 
+/** Past this size the ledger is rotated to ledger.prev.jsonl; ids stay answerable for two generations. */
+export const LEDGER_ROTATE_BYTES = 16 * 1024 * 1024;
+
 export class LedgerFile {
   private readonly entries = new Map<string, LedgerEntry>();
   private offset = 0;
   private ino = -1;
+  private readonly previous: string;
 
-  constructor(private readonly file: string) {}
+  constructor(private readonly file: string) {
+    this.previous = file.replace(/\.jsonl$/, '.prev.jsonl');
+  }
 
   /** Reads only what other processes appended since the last call. Call inside the store lock. */
   index(): ReadonlyMap<string, LedgerEntry> {
@@ -26,6 +32,7 @@ export class LedgerFile {
       this.entries.clear();
       this.offset = 0;
       this.ino = st.ino;
+      this.readWhole(this.previous);
     }
     if (st.size > this.offset) {
       const fd = fs.openSync(this.file, 'r');
@@ -45,6 +52,15 @@ export class LedgerFile {
     return this.entries;
   }
 
+  private readWhole(file: string): void {
+    try {
+      if (!fs.lstatSync(file).isFile()) return;
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) this.add(line);
+    } catch {
+      /* no previous generation */
+    }
+  }
+
   private add(line: string): void {
     if (!line) return;
     try {
@@ -59,6 +75,10 @@ export class LedgerFile {
     if (entries.length === 0) return;
     // A leading newline seals off a line torn by a crash, so the next entry still parses.
     const text = (this.tornTail() ? '\n' : '') + entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
+    if (this.offset > LEDGER_ROTATE_BYTES) {
+      fs.renameSync(this.file, this.previous);
+      this.offset = 0;
+    }
     appendLines(this.file, text, true);
     for (const e of entries) this.entries.set(e.request_id, e);
     try {

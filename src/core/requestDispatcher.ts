@@ -78,7 +78,8 @@ export class RequestDispatcher {
     const actx: ActionContext = { action, agent: (params.agent as string | undefined) ?? '', requestId, surface: ctx.surface ?? this.surface };
     const hash = requestHash(req);
     try {
-      const response = await this.store.transact((tx) => this.apply(tx, action, params, actx, hash, ctx));
+      const supplied = req.request_id !== undefined;
+      const response = await this.store.transact((tx) => this.apply(tx, action, params, actx, supplied ? hash : null, ctx));
       return response;
     } catch (e) {
       return this.refuse(ctx, action, requestId, e);
@@ -86,16 +87,17 @@ export class RequestDispatcher {
   }
 
   /** Runs inside the lock. Never throws for a refusal: refusals are answers, audited and ledgered like successes. */
-  private apply(tx: StoreTransaction, action: string, params: Record<string, unknown>, actx: ActionContext, hash: string, ctx: DispatchContext): RequestResponse {
+  /** `hash` is null when the caller gave no request_id: such a request cannot be repeated, so it is not ledgered. */
+  private apply(tx: StoreTransaction, action: string, params: Record<string, unknown>, actx: ActionContext, hash: string | null, ctx: DispatchContext): RequestResponse {
     const spec = ACTIONS[action as keyof typeof ACTIONS];
-    const seen = tx.ledgerIndex.get(actx.requestId);
+    const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
     if (seen) {
       if (seen.hash !== hash) {
         return this.refusal(ctx, action, actx.requestId, new ActionError('request_id_reused', `request_id ${actx.requestId} was already used for a different request. Use a new request_id for a new request.`));
       }
       if (seen.response) return { ...(seen.response as RequestResponse), ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}) };
     }
-    const marked = !seen && !spec.readOnly ? tx.snapshot.markerFor(actx.requestId) : undefined;
+    const marked = hash !== null && !seen && !spec.readOnly ? tx.snapshot.markerFor(actx.requestId) : undefined;
     let response: RequestResponse;
     if (marked) {
       // Applied before a crash cut off its answer: answer from the record, do not apply again.
@@ -113,7 +115,7 @@ export class RequestDispatcher {
         tx.audit.push({ ...auditEntry(actx, h ?? (target ? { handoff_id: target, uid: undefined } : null), h?.status ?? null, null, e.reason, response.timestamp), refused: true });
       }
     }
-    if (!seen) tx.ledger.push(spec.readOnly ? { request_id: actx.requestId, hash } : { request_id: actx.requestId, hash, response: stripFile(response) });
+    if (hash !== null && !seen) tx.ledger.push(spec.readOnly ? { request_id: actx.requestId, hash } : { request_id: actx.requestId, hash, response: stripFile(response) });
     if (spec.readOnly && response.ok) {
       tx.audit.push(auditEntry(actx, null, null, null, null, response.timestamp));
     }

@@ -20,9 +20,17 @@ export class StoreTransaction {
   constructor(
     readonly snapshot: StoreSnapshot,
     readonly config: AgentSyncConfig,
-    readonly ledgerIndex: ReadonlyMap<string, LedgerEntry>,
+    private readonly readLedger: () => ReadonlyMap<string, LedgerEntry>,
     readonly now: () => Date,
   ) {}
+
+  private ledgerCache: ReadonlyMap<string, LedgerEntry> | null = null;
+
+  /** The stored answer for a request_id, read from the ledger only when a request carries an id. */
+  ledgerEntry(requestId: string): LedgerEntry | undefined {
+    this.ledgerCache ??= this.readLedger();
+    return this.ledgerCache.get(requestId);
+  }
 
   /** True once any request in the batch changed a record (undone changes do not count). */
   get changed(): boolean {

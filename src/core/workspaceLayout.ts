@@ -43,6 +43,7 @@ export class WorkspaceLayout {
   static readonly GITIGNORE_ENTRIES = [
     '.agentsync/state.json',
     '.agentsync/ledger.jsonl',
+    '.agentsync/ledger.prev.jsonl',
     '.agentsync/request.json',
     '.agentsync/result.json',
     '.agentsync/requests/',
