@@ -5,6 +5,8 @@ import { createHandoff } from './actions/createHandoff';
 import { listHandoffs } from './actions/listHandoffs';
 import { transitionHandoff } from './actions/transitionHandoff';
 import { heartbeat, updateTodos } from './actions/updateHandoffFields';
+import { passOver } from './actions/passOver';
+import { returnHandoff } from './actions/returnHandoff';
 import { handoffRefOf, paramSchemas, type ActionName, type ParamsOf } from './requestParams';
 import type { ActionContext } from './handoffMutation';
 import type { StoreTransaction } from './storeTransaction';
@@ -31,6 +33,16 @@ export const ACTIONS: Registry = {
     readOnly: false,
     needsAgent: true,
     run: (tx, ctx, p) => completeHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, expected_rev: p.expected_rev }),
+  },
+  passOver: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) => passOver(tx, ctx, { ...p, handoffId: p.handoffId ?? p.handoff_id }),
+  },
+  returnHandoff: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) => returnHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, message: p.message, expected_rev: p.expected_rev }),
   },
   heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
   updateTodos: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }) },

@@ -11,7 +11,7 @@ export const passOverPolicySchema = z.strictObject({
   require_user_approval: z.boolean().optional(),
   timeout_ms: z.number().int().positive().max(7 * 24 * 3_600_000).optional(),
   max_chain_depth: z.number().int().min(1).max(20).optional(),
-  notify_on_return: z.boolean().optional(),
+  notify_on_return: z.union([z.boolean(), z.enum(['always', 'only_issues', 'never'])]).optional(),
   can_receive_passes: z.boolean().optional(),
 });
 

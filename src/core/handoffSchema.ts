@@ -110,6 +110,8 @@ export const handoffSchema = z.strictObject({
   phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
   priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
   result: completionResultSchema.nullable().optional(),
+  /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
+  previous_findings: z.string().max(20_000).nullable().optional(),
   todos: z.array(todoSchema).max(LIMITS.todos).optional(),
   conflicts: z.array(conflictSchema).max(100).optional(),
 });

@@ -11,6 +11,7 @@ import {
   todoSchema,
 } from './handoffSchema';
 import { workspaceRelativePath } from './workspacePath';
+import { passOverPolicySchema } from './configSchema';
 
 /** Accepts `Codex`, stores `codex`. */
 export const agentParam = z
@@ -70,6 +71,20 @@ export const paramSchemas = {
   completeHandoff: withHandoffRef({ agent: agentParam, result: completionResultSchema.optional(), ...expectedRev }),
   updateTodos: withHandoffRef({ agent: agentParam, todos: z.array(todoSchema).max(LIMITS.todos), ...expectedRev }),
   heartbeat: withHandoffRef({ agent: agentParam }),
+  passOver: z.strictObject({
+    ...envelope,
+    ...handoffRef,
+    agent: agentParam,
+    to: z.string().max(64).optional(),
+    reason: z.string().max(LIMITS.reason).optional(),
+    summary: z.string().max(LIMITS.summary).optional(),
+    message: z.string().max(LIMITS.notes).optional(),
+    notes: z.string().max(LIMITS.notes).optional(),
+    files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
+    return_required: z.boolean().optional(),
+    override: passOverPolicySchema.optional(),
+  }),
+  returnHandoff: withHandoffRef({ agent: agentParam, result: completionResultSchema.optional(), message: z.string().max(LIMITS.notes).optional(), ...expectedRev }),
 } as const;
 
 export type ActionName = keyof typeof paramSchemas;

@@ -2,12 +2,15 @@
 import { ActionError } from '../errors';
 import { applyStatusChange, type ActionContext } from '../handoffMutation';
 import { assertAuthority } from '../lifecycle';
+import { resolvePassOverPolicy } from '../passOverPolicy';
 import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff } from '../handoffSchema';
 import type { StoreTransaction } from '../storeTransaction';
 
-export function leaseUntil(tx: StoreTransaction, from: Date): string {
-  return new Date(from.getTime() + tx.config.leaseMinutes * 60_000).toISOString();
+/** A passed-over handoff's lease is its pair's timeout_ms; any other uses leaseMinutes from the config. */
+export function leaseUntil(tx: StoreTransaction, from: Date, h: Handoff, holder: string): string {
+  const ms = h.return_to ? resolvePassOverPolicy(tx.config, h.return_to, holder).timeout_ms : tx.config.leaseMinutes * 60_000;
+  return new Date(from.getTime() + ms).toISOString();
 }
 
 export function claimHandoff(tx: StoreTransaction, ctx: ActionContext, p: { ref: string; expected_rev?: number; reason?: string }): { handoff: Handoff } {
@@ -28,7 +31,7 @@ export function claimHandoff(tx: StoreTransaction, ctx: ActionContext, p: { ref:
   const handoff = applyStatusChange(tx, ctx, h, 'in_progress', p.reason ?? 'claimed', {
     claimed_by: ctx.agent,
     claimed_at: now.toISOString(),
-    lease_expires_at: leaseUntil(tx, now),
+    lease_expires_at: leaseUntil(tx, now, h, ctx.agent),
   });
   return { handoff };
 }

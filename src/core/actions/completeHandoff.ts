@@ -1,8 +1,10 @@
 // completeHandoff: the receiver's report; PROCEED → ready_for_review, STOP/CLARIFY → blocked for a human.
+// A passed-over handoff (return_to set) also sends its result back to the originator.
 import { ActionError } from '../errors';
 import { applyStatusChange, type ActionContext } from '../handoffMutation';
 import { assertAuthority, findMove } from '../lifecycle';
 import { checkRevision, requireHandoff } from './findHandoff';
+import { createReturnHandoff } from './returnToOriginator';
 import type { CompletionResult, Handoff } from '../handoffSchema';
 import type { StoreTransaction } from '../storeTransaction';
 
@@ -25,9 +27,13 @@ export function checkResult(result: CompletionResult | undefined): void {
   }
 }
 
-export function completeHandoff(tx: StoreTransaction, ctx: ActionContext, p: { ref: string; result?: CompletionResult; expected_rev?: number }): { handoff: Handoff } {
+export function completeHandoff(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  p: { ref: string; result?: CompletionResult; expected_rev?: number; note?: string | null },
+): { handoff: Handoff; returned?: Handoff | null } {
   const h = requireHandoff(tx, p.ref);
-  const stops = p.result && p.result.decision !== 'PROCEED';
+  const stops = p.result !== undefined && p.result.decision !== 'PROCEED';
   const to = stops ? 'blocked' : 'ready_for_review';
   const move = findMove(h.status, h.status === 'in_progress' ? to : 'ready_for_review');
   assertAuthority(h, move.authority, ctx.agent, tx.config.humans, 'complete');
@@ -37,5 +43,6 @@ export function completeHandoff(tx: StoreTransaction, ctx: ActionContext, p: { r
     ? `${p.result!.decision}: ${p.result!.issues.join('; ') || p.result!.context_summary || 'needs a human'}`.slice(0, 2_000)
     : 'completed';
   const handoff = applyStatusChange(tx, ctx, h, to, reason, { result: p.result ?? h.result ?? null, lease_expires_at: null });
-  return { handoff };
+  if (stops || !handoff.return_to) return { handoff };
+  return { handoff, returned: createReturnHandoff(tx, ctx, handoff, p.note ?? null) };
 }

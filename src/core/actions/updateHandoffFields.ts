@@ -16,7 +16,7 @@ export function heartbeat(tx: StoreTransaction, ctx: ActionContext, p: { ref: st
   if (h.claimed_by && h.claimed_by !== ctx.agent) {
     throw new ActionError('already_claimed', `${h.handoff_id} is held by ${h.claimed_by}; only the holder renews its lease.`, { handoff_id: h.handoff_id, claimedBy: h.claimed_by });
   }
-  return { handoff: applyFieldChange(tx, ctx, h, { lease_expires_at: leaseUntil(tx, tx.now()) }, 'lease renewed') };
+  return { handoff: applyFieldChange(tx, ctx, h, { lease_expires_at: leaseUntil(tx, tx.now(), h, ctx.agent) }, 'lease renewed') };
 }
 
 export function updateTodos(tx: StoreTransaction, ctx: ActionContext, p: { ref: string; todos: Todo[]; expected_rev?: number }): { handoff: Handoff } {
