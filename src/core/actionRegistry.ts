@@ -6,6 +6,7 @@ import { listHandoffs } from './actions/listHandoffs';
 import { transitionHandoff } from './actions/transitionHandoff';
 import { heartbeat, updateTodos } from './actions/updateHandoffFields';
 import { passOver } from './actions/passOver';
+import { expireLeases } from './actions/expireLeases';
 import { returnHandoff } from './actions/returnHandoff';
 import { handoffRefOf, paramSchemas, type ActionName, type ParamsOf } from './requestParams';
 import type { ActionContext } from './handoffMutation';
@@ -44,6 +45,7 @@ export const ACTIONS: Registry = {
     needsAgent: true,
     run: (tx, ctx, p) => returnHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, message: p.message, expected_rev: p.expected_rev }),
   },
+  expireLeases: { readOnly: false, needsAgent: false, run: (tx, ctx) => expireLeases(tx, ctx) },
   heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
   updateTodos: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }) },
 };

@@ -27,6 +27,8 @@ export const configSchema = z.object({
   humans: z.array(agentIdSchema).max(100).default([]),
   maxAttempts: z.number().int().min(1).max(100).default(3),
   leaseMinutes: z.number().positive().max(7 * 24 * 60).default(30),
+  /** An in-progress handoff whose lease expired goes back to queued (expireLeases); false leaves it, shown as stale. */
+  releaseExpiredLeases: z.boolean().default(true),
   passOver: z
     .strictObject({
       defaults: passOverPolicySchema.optional(),
