@@ -2,10 +2,11 @@
 // Runs an extension's integration tests inside a real VS Code (web workbench + remote
 // extension host from code-server) driven by Debian's Chromium, and exits with their code.
 // Usage: node scripts/editor/run-editor-tests.mjs --extension <abs dir> --tests <abs module>
-//          --workspace <abs folder> [--screenshot <png>] [--timeout-ms N]
-// The test module can log `AGENTSYNC_SCREENSHOT <abs png path>` to get a screenshot taken.
+//          --workspace <abs folder> [--screenshot <png>] [--timeout-ms N] [--verbose]
+// The test module can log `AGENTSYNC_SCREENSHOT <abs png path>` to get a screenshot taken
+// of the workbench; the file appears (complete) at that path once taken, so poll for it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +16,7 @@ import { REPO_ROOT, SERVER_MAIN, startEditorServer, workbenchUrl } from './serve
 const { values: opt } = parseArgs({
   options: {
     extension: { type: 'string' }, tests: { type: 'string' }, workspace: { type: 'string' },
-    screenshot: { type: 'string' }, 'timeout-ms': { type: 'string', default: String(8 * 60 * 1000) },
+    screenshot: { type: 'string' }, verbose: { type: 'boolean', default: false }, 'timeout-ms': { type: 'string', default: String(8 * 60 * 1000) },
   },
 });
 for (const k of ['extension', 'tests', 'workspace']) {
@@ -32,6 +33,41 @@ if (!existsSync(SERVER_MAIN) || !existsSync(CHROMIUM)) {
   if (r.status !== 0) { console.error('run-editor-tests: install failed'); process.exit(r.status || 1); }
 }
 
+// Workbench chatter that is expected offline (see shared/REAL_EDITOR.md); --verbose shows it.
+const NOISE = /^(Failed to load resource|Manifest fetch|A bad HTTP response code|An iframe which has both|The web worker extension host)|\[(AgentHost[^\]]*|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\]|open-vsx\.org|ENOTFOUND|Creating a socket|connection token|Updating additional builtin|authentication provider|^\s*ERR Canceled: Canceled/;
+
+/** Browser console args → one line: applies printf-style formats (%c drops a CSS arg),
+ *  repeatedly, since the workbench wraps the extension host's own `console.log(fmt, ...)`. */
+function formatConsole(values) {
+  const out = [];
+  let rest = values;
+  while (rest.length) {
+    let [first, ...args] = rest;
+    if (typeof first === 'string' && first.includes('%')) {
+      first = first.replace(/%[sdifoOc%]/g, (t) => {
+        if (t === '%%') return '%';
+        if (!args.length) return t;
+        const v = args.shift();
+        return t === '%c' ? '' : typeof v === 'string' ? v : t === '%s' || t === '%d' || t === '%i' || t === '%f' ? String(v) : JSON.stringify(v);
+      });
+    } else if (typeof first !== 'string') first = JSON.stringify(first);
+    out.push(first);
+    rest = args;
+  }
+  return out.join(' ').replace(/^\s*INFO /, '');
+}
+
+/** Screenshot written under a temp name and renamed, so a test polling for the file
+ *  sees it only once it is complete. */
+async function screenshot(page, path) {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    await page.screenshot({ path: `${path}.part.png` });
+    renameSync(`${path}.part.png`, path);
+    say(`screenshot ${path}`);
+  } catch (e) { say(`screenshot ${path} failed: ${e.message}`); }
+}
+
 let server, browser, userDataDir, finishing = false;
 async function finish(code, why) {
   if (finishing) return;
@@ -45,7 +81,8 @@ async function finish(code, why) {
   process.exit(code);
 }
 // Hard timeout: whatever state the workbench is in, end with a failure.
-setTimeout(() => finish(124, `TIMEOUT after ${timeoutMs} ms`), timeoutMs).unref();
+// Not unref'd: if the browser dies, this timer is what ends the run (non-zero).
+setTimeout(() => finish(124, `TIMEOUT after ${timeoutMs} ms`), timeoutMs);
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => finish(130, `got ${sig}`));
 
 try {
@@ -58,25 +95,24 @@ try {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+  browser.on('close', () => finish(1, 'browser closed before the tests finished'));
   const page = browser.pages()[0] ?? (await browser.newPage());
 
   let exitCode;
   const done = new Promise((r) => { exitCode = r; });
-  await page.exposeFunction('codeAutomationExit', (code) => { exitCode(Number(code) || 0); });
+  await page.exposeFunction('codeAutomationExit', (code) => { exitCode(Number.isInteger(Number(code)) ? Number(code) : 1); });
 
-  // Screenshot requests are queued so they run in order and before the final exit.
-  let shots = Promise.resolve();
+  // Console messages are handled in one queue so output order and screenshot requests
+  // stay in sequence, and all of it completes before the final exit.
+  let queue = Promise.resolve();
   page.on('console', (msg) => {
-    const text = msg.text();
-    const m = /AGENTSYNC_SCREENSHOT\s+(\S+\.png)/.exec(text);
-    if (m) {
-      shots = shots.then(async () => {
-        mkdirSync(dirname(m[1]), { recursive: true });
-        await page.screenshot({ path: m[1] }).then(() => say(`screenshot ${m[1]}`), (e) => say(`screenshot failed: ${e.message}`));
-      });
-    }
-    // Extension-host output arrives prefixed by the workbench; keep it, drop browser noise.
-    if (msg.type() !== 'debug') console.log(text);
+    queue = queue.then(async () => {
+      const values = await Promise.all(msg.args().map((a) => a.evaluate((v) => (v instanceof Error ? v.stack || String(v) : v)).catch(() => String(a))));
+      const text = values.length ? formatConsole(values) : msg.text();
+      const m = /AGENTSYNC_SCREENSHOT\s+(\S+\.png)/.exec(text);
+      if (m) await screenshot(page, m[1]);
+      else if (opt.verbose || !NOISE.test(text)) console.log(text);
+    });
   });
   page.on('pageerror', (e) => say(`page error: ${e.message}`));
 
@@ -84,12 +120,10 @@ try {
   say(`opening ${url}`);
   await page.goto(url);
   const code = await done;
+  await new Promise((r) => setTimeout(r, 300)); // let the last console events arrive
+  await queue;
   say(`tests finished with code ${code}`);
-  await shots;
-  if (opt.screenshot) {
-    mkdirSync(dirname(opt.screenshot), { recursive: true });
-    await page.screenshot({ path: opt.screenshot }).then(() => say(`screenshot ${opt.screenshot}`), (e) => say(`screenshot failed: ${e.message}`));
-  }
+  if (opt.screenshot) await screenshot(page, opt.screenshot);
   await finish(code);
 } catch (e) {
   await finish(1, `ERROR ${e?.stack ?? e}`);

@@ -1,5 +1,7 @@
 // Test entry loaded by the extension host (extensionTestsPath): run() drives mocha,
 // exactly as @vscode/test-electron would.
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const assert = require('assert');
 const vscode = require('vscode');
@@ -19,6 +21,15 @@ exports.run = async () => {
     });
     test('fixture.hello returns 42', async () => {
       assert.strictEqual(await vscode.commands.executeCommand('fixture.hello'), 42);
+    });
+    test('runner takes a screenshot on request', async () => {
+      // Protocol of scripts/editor/run-editor-tests.mjs: log the request, poll for the file.
+      const png = path.join(os.tmpdir(), `agentsync-fixture-${process.pid}.png`);
+      fs.rmSync(png, { force: true });
+      console.log(`AGENTSYNC_SCREENSHOT ${png}`);
+      for (let i = 0; i < 100 && !fs.existsSync(png); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(fs.statSync(png).size > 1000, 'screenshot file written');
+      fs.rmSync(png, { force: true });
     });
   });
 
