@@ -1,0 +1,1 @@
+export const timeoutMs = 30_000;
