@@ -1,3 +1,109 @@
-// Composition root (filled in by the editor work).
-export function activate(): void {}
-export function deactivate(): void {}
+// Composition root: wires the per-folder services, the Handoffs tree, the stale badge, the drop zone hosts and
+// the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
+// update (deferred to after activation) reads the store.
+import * as vscode from 'vscode';
+import { readAgentIdentity, type AgentIdentity } from './vscode/agentIdentity';
+import { registerCommand } from './vscode/commandRunner';
+import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
+import { FolderService } from './vscode/folderService';
+import { FolderServices } from './vscode/folderServices';
+import { registerHandoffCommands, type CommandDeps } from './vscode/handoffCommands';
+import { addHandoffNote } from './vscode/handoffNoteFlow';
+import { HandoffTreeProvider } from './vscode/handoffTreeProvider';
+import { registerSessionCommands } from './vscode/sessionCommands';
+import { StaleBadge } from './vscode/staleBadge';
+import { TrustState } from './vscode/trustState';
+import { registerWorkspaceCommands } from './vscode/workspaceCommands';
+
+/** What activate() returns: the integration suite drives the running extension through it. */
+export interface AgentSyncApi {
+  services: FolderServices;
+  tree: HandoffTreeProvider;
+  treeView: vscode.TreeView<unknown>;
+  badge: StaleBadge;
+  trust: TrustState;
+  dropZones: DropZoneHosts;
+  identity(): AgentIdentity;
+  /** Milliseconds spent in activate(). */
+  activationMs: number;
+}
+
+let hosts: DropZoneHosts | undefined;
+
+export function activate(context: vscode.ExtensionContext): AgentSyncApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('AgentSync', { log: true });
+  const trust = new TrustState();
+  let identity = readAgentIdentity();
+  const me = () => identity.id;
+  const services = new FolderServices((folder) => new FolderService(folder, log));
+  const deps: CommandDeps = { services, log, me };
+
+  const tree = new HandoffTreeProvider(services, () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted, now: new Date() }));
+  const treeView = vscode.window.createTreeView('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
+  const badge = new StaleBadge(services, me);
+  const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
+  hosts = dropZones;
+
+  let initialized: boolean | undefined;
+  const updateContext = () => {
+    const now = services.all().some((s) => s.isInitialized());
+    if (now !== initialized) void vscode.commands.executeCommand('setContext', 'agentsync.initialized', (initialized = now));
+  };
+
+  context.subscriptions.push(
+    log,
+    trust,
+    services,
+    tree,
+    treeView,
+    badge,
+    dropZones,
+    ...registerHandoffCommands(deps),
+    ...registerWorkspaceCommands(deps, badge, tree),
+    ...registerSessionCommands(deps, trust),
+    registerCommand('agentsync.addHandoffNote', log, (arg) => addHandoffNote(deps, arg)),
+    services.onDidChange(() => {
+      updateContext();
+      dropZones.sync();
+    }),
+    trust.onDidChange(() => {
+      updateContext();
+      dropZones.sync();
+      tree.refresh();
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentsync.agentId')) {
+        identity = readAgentIdentity();
+        if (identity.problem) log.warn(identity.problem);
+        tree.refresh();
+        badge.update();
+      }
+      if (e.affectsConfiguration('agentsync.dropZone')) dropZones.sync();
+    }),
+  );
+
+  // The first store read, the badge and the drop zone watchers start after activation returns.
+  const deferred = setTimeout(() => {
+    try {
+      updateContext();
+      badge.update();
+      dropZones.sync();
+    } catch (e) {
+      log.error(`start-up after activation failed: ${(e as Error).stack ?? e}`);
+    }
+  }, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
+
+  const activationMs = performance.now() - started;
+  log.info(`activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`);
+  if (identity.problem) log.warn(identity.problem);
+  return { services, tree, treeView: treeView as vscode.TreeView<unknown>, badge, trust, dropZones, identity: () => identity, activationMs };
+}
+
+/** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */
+export function deactivate(): Promise<void> | undefined {
+  const h = hosts;
+  hosts = undefined;
+  return h?.stopAll('the window is closing');
+}

@@ -9,6 +9,8 @@ import { passOver } from './actions/passOver';
 import { expireLeases } from './actions/expireLeases';
 import { returnHandoff } from './actions/returnHandoff';
 import { handoffRefOf, paramSchemas, type ActionName, type ParamsOf } from './requestParams';
+import { endSession, healthResult, prepareEndSession, prepareHealth, startSession, type SessionEnv } from './sessions/sessionActions';
+import { sessionStatus } from './sessions/sessionStatus';
 import type { ActionContext } from './handoffMutation';
 import type { StoreTransaction } from './storeTransaction';
 
@@ -16,8 +18,15 @@ export interface ActionSpec<A extends ActionName> {
   readOnly: boolean;
   /** Whether the request must name the acting agent. */
   needsAgent: boolean;
-  run(tx: StoreTransaction, ctx: ActionContext, params: ParamsOf<A>): object;
+  /** Slow I/O (git, health checks) done BEFORE the store lock is taken; its result is passed to run. */
+  prepare?(env: ActionEnv, params: ParamsOf<A>): Promise<unknown>;
+  run(tx: StoreTransaction, ctx: ActionContext, params: ParamsOf<A>, prepared?: unknown): object;
 }
+
+/** What prepare may use: the workspace and its configuration. */
+export type ActionEnv = SessionEnv;
+
+const envOnly = async (env: ActionEnv): Promise<ActionEnv> => env;
 
 type Registry = { [A in ActionName]: ActionSpec<A> };
 
@@ -48,6 +57,10 @@ export const ACTIONS: Registry = {
   expireLeases: { readOnly: false, needsAgent: false, run: (tx, ctx) => expireLeases(tx, ctx) },
   heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
   updateTodos: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }) },
+  startSession: { readOnly: false, needsAgent: true, prepare: envOnly, run: (tx, ctx, p, env) => startSession(tx, ctx, p, env as ActionEnv) },
+  endSession: { readOnly: false, needsAgent: true, prepare: prepareEndSession, run: (tx, ctx, p, prep) => endSession(tx, ctx, p, prep as Awaited<ReturnType<typeof prepareEndSession>>) },
+  status: { readOnly: true, needsAgent: false, prepare: envOnly, run: (tx, ctx, _p, env) => sessionStatus(tx, ctx, env as ActionEnv) },
+  health: { readOnly: true, needsAgent: false, prepare: prepareHealth, run: (_tx, _ctx, _p, report) => healthResult(report as Awaited<ReturnType<typeof prepareHealth>>) },
 };
 
 export const ACTION_NAMES = Object.keys(ACTIONS) as ActionName[];

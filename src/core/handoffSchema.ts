@@ -114,6 +114,17 @@ export const handoffSchema = z.strictObject({
   previous_findings: z.string().max(20_000).nullable().optional(),
   todos: z.array(todoSchema).max(LIMITS.todos).optional(),
   conflicts: z.array(conflictSchema).max(100).optional(),
+}).superRefine((h, ctx) => {
+  // Owner counts (DESIGN §3); a skipped handoff (no_handoff_reason) needs no owners.
+  if (h.no_handoff_reason !== null) return;
+  const owners = new Set(h.to_agents).size;
+  if (h.owner_mode === 'single' && h.to_agents.length !== 1) {
+    ctx.addIssue({ code: 'custom', path: ['to_agents'], message: `owner_mode "single" needs exactly 1 agent in to_agents (got ${h.to_agents.length})` });
+  } else if (h.owner_mode === 'shared' && (h.to_agents.length !== 2 || owners !== 2)) {
+    ctx.addIssue({ code: 'custom', path: ['to_agents'], message: `owner_mode "shared" needs exactly 2 different agents in to_agents (got ${h.to_agents.length})` });
+  } else if (h.owner_mode === 'auto' && h.required_capabilities.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['required_capabilities'], message: 'owner_mode "auto" needs at least one required capability' });
+  }
 });
 
 export const handoffsFileSchema = z.strictObject({

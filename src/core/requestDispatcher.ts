@@ -5,12 +5,15 @@ import { describeIssues } from './handoffSchema';
 import { ActionError, isActionError } from './errors';
 import { auditEntry, type ActionContext } from './handoffMutation';
 import { newUid } from './handoffIds';
-import { requestHash } from './stableJson';
+import { nestsDeeperThan, requestHash } from './stableJson';
 import { requestIdSchema } from './requestParams';
 import type { HandoffStore } from './handoffStore';
+import type { HealthOptions } from './sessions/healthChecks';
 import type { StoreTransaction } from './storeTransaction';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
+/** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
+export const MAX_REQUEST_DEPTH = 64;
 
 export interface RequestResponse {
   ok: boolean;
@@ -28,6 +31,8 @@ export interface DispatchContext {
   surface?: string;
   /** The drop-zone file name, echoed as request_file. */
   requestFile?: string;
+  /** For actions that run health checks: cancellation, progress, or skipping them (an untrusted workspace). */
+  healthOptions?: HealthOptions;
 }
 
 const RESERVED = new Set(['ok', 'action', 'request_id', 'timestamp', 'request_file', 'data', 'reason', 'message']);
@@ -58,6 +63,9 @@ export class RequestDispatcher {
     }
     const req = raw as Record<string, unknown>;
     const action = typeof req.action === 'string' ? req.action.slice(0, 100) : null;
+    if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
+      return this.refuse(ctx, action, null, new ActionError('invalid_request', `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`));
+    }
     const idCheck = req.request_id === undefined ? null : requestIdSchema.safeParse(req.request_id);
     if (idCheck && !idCheck.success) {
       return this.refuse(ctx, action, null, new ActionError('invalid_request', `request_id: ${describeIssues(idCheck.error)}.`, { field: 'request_id' }));
@@ -71,7 +79,10 @@ export class RequestDispatcher {
     }
     const parsed = paramSchemas[action].safeParse(req);
     if (!parsed.success) {
-      const field = parsed.error.issues[0]?.path.map(String).join('.') || undefined;
+      // An unknown key is reported on its parent object; name the key itself so the caller can find it.
+      const first = parsed.error.issues[0];
+      const where = first ? [...first.path.map(String), ...(first.code === 'unrecognized_keys' ? first.keys.slice(0, 1) : [])] : [];
+      const field = where.join('.') || undefined;
       return this.refuse(ctx, action, requestId, new ActionError('invalid_request', `${action}: ${describeIssues(parsed.error)}. Nothing was changed.`, { field }));
     }
     const params = parsed.data as Record<string, unknown>;
@@ -79,7 +90,10 @@ export class RequestDispatcher {
     const hash = requestHash(req);
     try {
       const supplied = req.request_id !== undefined;
-      const response = await this.store.transact((tx) => this.apply(tx, action, params, actx, supplied ? hash : null, ctx));
+      const spec = ACTIONS[action];
+      // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
+      const prepared = spec.prepare ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params as never) : undefined;
+      const response = await this.store.transact((tx) => this.apply(tx, action, params, actx, supplied ? hash : null, ctx, prepared));
       return response;
     } catch (e) {
       return this.refuse(ctx, action, requestId, e);
@@ -88,7 +102,7 @@ export class RequestDispatcher {
 
   /** Runs inside the lock. Never throws for a refusal: refusals are answers, audited and ledgered like successes. */
   /** `hash` is null when the caller gave no request_id: such a request cannot be repeated, so it is not ledgered. */
-  private apply(tx: StoreTransaction, action: string, params: Record<string, unknown>, actx: ActionContext, hash: string | null, ctx: DispatchContext): RequestResponse {
+  private apply(tx: StoreTransaction, action: string, params: Record<string, unknown>, actx: ActionContext, hash: string | null, ctx: DispatchContext, prepared?: unknown): RequestResponse {
     const spec = ACTIONS[action as keyof typeof ACTIONS];
     const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
     if (seen) {
@@ -105,7 +119,7 @@ export class RequestDispatcher {
     } else {
       const step = tx.begin();
       try {
-        response = this.success(ctx, action, actx.requestId, spec.run(tx, actx, params as never) as Record<string, unknown>);
+        response = this.success(ctx, action, actx.requestId, spec.run(tx, actx, params as never, prepared) as Record<string, unknown>);
       } catch (e) {
         step.rollback();
         if (!isActionError(e)) throw e;

@@ -58,6 +58,9 @@ export const newHandoffSchema = z.strictObject({
   phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
 });
 
+/** endSession's handoff: createHandoff's object, where from_agent defaults to the ending agent and files to the hot files. */
+export const endSessionHandoffSchema = newHandoffSchema.extend({ from_agent: agentParam.optional() });
+
 export const paramSchemas = {
   createHandoff: z.strictObject({ ...envelope, handoff: newHandoffSchema }),
   listHandoffs: z.strictObject({
@@ -86,6 +89,18 @@ export const paramSchemas = {
     override: passOverPolicySchema.optional(),
   }),
   returnHandoff: withHandoffRef({ agent: agentParam, result: completionResultSchema.optional(), message: z.string().max(LIMITS.notes).optional(), ...expectedRev }),
+  // Sessions (AgentSync 0.3's drop-zone actions, DESIGN §8, §10).
+  startSession: z.strictObject({ ...envelope, ...handoffRef, agent: agentParam, goal: z.string().max(LIMITS.summary).optional() }),
+  endSession: z.strictObject({
+    ...envelope,
+    agent: agentParam,
+    summary: z.string().max(LIMITS.summary).optional(),
+    nextWork: z.string().max(LIMITS.summary).optional(),
+    handoff: endSessionHandoffSchema.nullable().optional(),
+    no_handoff_reason: z.string().trim().min(1, 'no_handoff_reason must say why no handoff is left').max(LIMITS.reason).optional(),
+  }),
+  status: z.strictObject({ ...envelope }),
+  health: z.strictObject({ ...envelope }),
 } as const;
 
 export type ActionName = keyof typeof paramSchemas;

@@ -28,6 +28,8 @@ export class StoreTransaction {
 
   /** The stored answer for a request_id, read from the ledger only when a request carries an id. */
   ledgerEntry(requestId: string): LedgerEntry | undefined {
+    // An earlier request of this same batch is not in the ledger file yet: look at what this batch recorded first.
+    for (let i = this.ledger.length - 1; i >= 0; i--) if (this.ledger[i].request_id === requestId) return this.ledger[i];
     this.ledgerCache ??= this.readLedger();
     return this.ledgerCache.get(requestId);
   }

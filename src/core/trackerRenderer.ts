@@ -11,7 +11,9 @@ export function inlineText(text: string, max = 500): string {
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();
-  const cut = folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+  // Cut at a character boundary: never between the two halves of a surrogate pair.
+  const end = max - 1 - (/[\ud800-\udbff]/.test(folded.charAt(max - 2)) ? 1 : 0);
+  const cut = folded.length > max ? `${folded.slice(0, end)}…` : folded;
   return cut.replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
 }
 
@@ -20,7 +22,8 @@ export function codeSpan(text: string): string {
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
   const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
-  const pad = clean.startsWith('`') || clean.endsWith('`') || clean.startsWith(' ') ? ' ' : '';
+  // CommonMark strips one space from each side unless the content is all spaces, so all-space names get no padding.
+  const pad = /[^ ]/.test(clean) && (clean.startsWith('`') || clean.endsWith('`') || clean.startsWith(' ')) ? ' ' : '';
   return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
@@ -43,7 +46,8 @@ export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'):
 
 /** Finds [start, end) of a `## Title` section: from its heading to the next heading of level 1 or 2, or the end. */
 export function findSection(text: string, heading: string): { start: number; end: number } | null {
-  const re = /^#{1,2}[ \t]+[^\r\n]*$/gm;
+  // A heading starts a line; only CR and LF end lines (CommonMark), not U+2028/U+2029 as JavaScript's /m would.
+  const re = /(?<![^\r\n])#{1,2}[ \t]+[^\r\n]*/g;
   let start = -1;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (start < 0) {
@@ -69,5 +73,8 @@ export function spliceSection(text: string, heading: string, renderedSection: st
 }
 
 export function updateTrackerText(text: string, handoffs: readonly Handoff[]): string {
-  return spliceSection(text, HANDOFFS_HEADING, renderHandoffsSection(handoffs, detectEol(text)));
+  // Appending after a lone CR would fuse it with the next LF into CRLF and change the line ending on the next pass:
+  // complete it to CRLF first, so the output renders the same way again.
+  const base = text.endsWith('\r') && !findSection(text, HANDOFFS_HEADING) ? `${text}\n` : text;
+  return spliceSection(base, HANDOFFS_HEADING, renderHandoffsSection(handoffs, detectEol(base)));
 }

@@ -1,6 +1,6 @@
 // claimHandoff: first writer wins (the store lock makes "first" well defined across processes).
 import { ActionError } from '../errors';
-import { applyStatusChange, type ActionContext } from '../handoffMutation';
+import { applyStatusChange, auditEntry, type ActionContext } from '../handoffMutation';
 import { assertAuthority } from '../lifecycle';
 import { resolvePassOverPolicy } from '../passOverPolicy';
 import { checkRevision, requireHandoff } from './findHandoff';
@@ -16,7 +16,11 @@ export function leaseUntil(tx: StoreTransaction, from: Date, h: Handoff, holder:
 export function claimHandoff(tx: StoreTransaction, ctx: ActionContext, p: { ref: string; expected_rev?: number; reason?: string }): { handoff: Handoff } {
   const h = requireHandoff(tx, p.ref);
   if (h.status === 'in_progress') {
-    if (h.claimed_by === ctx.agent) return { handoff: h }; // re-claim by the holder: nothing to do
+    if (h.claimed_by === ctx.agent) {
+      // Re-claim by the holder: nothing changes, but an accepted action still leaves its audit line (DESIGN §9).
+      tx.audit.push(auditEntry(ctx, h, h.status, h.status, 'already held by this agent', tx.now().toISOString()));
+      return { handoff: h };
+    }
     throw new ActionError('already_claimed', `${h.handoff_id} is already claimed by ${h.claimed_by ?? 'another agent'}. Pick another handoff, or ask ${h.claimed_by ?? 'the holder'} to release it.`, {
       handoff_id: h.handoff_id,
       claimedBy: h.claimed_by ?? null,

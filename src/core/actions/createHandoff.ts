@@ -24,17 +24,18 @@ function invalid(message: string, field: string): ActionError {
 /** Routing rules 1-6 plus the owner-count rules of DESIGN §3. */
 export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Ownership {
   const explicit = [...new Set(input.to_agents ?? [])];
+  // Every agent named (sender and owners) must be a configured one when a list is configured (DESIGN §5).
+  const known = knownAgents(tx.config);
+  const unknown = known ? [...new Set([input.from_agent, ...explicit])].filter((a) => !known.has(a)) : [];
+  if (unknown.length) {
+    throw new ActionError('unknown_agent', `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`, { unknown });
+  }
   const skipReason = input.no_handoff_reason?.trim();
   if (input.no_handoff_reason !== undefined && input.no_handoff_reason !== null && !skipReason) {
     throw invalid('handoff.no_handoff_reason must be a non-empty reason when the handoff is skipped, or null', 'handoff.no_handoff_reason');
   }
   if (skipReason) {
     return { owner_mode: input.owner_mode, to_agents: explicit, status: 'blocked', reason: `skipped: ${skipReason}` };
-  }
-  const known = knownAgents(tx.config);
-  const unknown = known ? explicit.filter((a) => !known.has(a)) : [];
-  if (unknown.length) {
-    throw new ActionError('unknown_agent', `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`, { unknown });
   }
   if (input.owner_mode === 'single') {
     if (explicit.length !== 1) throw invalid(`owner_mode "single" needs exactly 1 agent in handoff.to_agents (got ${explicit.length})`, 'handoff.to_agents');

@@ -1,0 +1,54 @@
+// `agentsync watch [--once] [--interval-ms N]`: the drop zone without an editor (DESIGN §8). Runs until SIGINT or
+// SIGTERM, then stops cleanly (requests already taken are answered first); --once answers what is there and exits.
+import { DropZoneProcessor } from '../core/dropZone/dropZoneProcessor';
+import { UsageError } from './cliContext';
+import type { Verb } from './handoffVerbs';
+
+function intervalOf(raw: string | boolean | string[] | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 50 || Number(raw) > 600_000) {
+    throw new UsageError('--interval-ms takes a whole number of milliseconds between 50 and 600000');
+  }
+  return Number(raw);
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export const watchVerb: Verb = {
+  usage: '[--once] [--interval-ms N] [--verbose]',
+  summary: 'answer the drop zone (.agentsync/request.json and .agentsync/requests/) without an editor, until stopped',
+  options: { once: { type: 'boolean' }, 'interval-ms': { type: 'string' }, verbose: { type: 'boolean' } },
+  run: async (ctx, values) => {
+    const rescanMs = intervalOf(values['interval-ms']);
+    const log = { info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${m}`), warn: (m: string) => ctx.io.err(`agentsync: ${m}`) };
+    const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log });
+    if (values.verbose) {
+      processor.onDidAnswer((a) => ctx.io.err(`agentsync: ${a.requestFile} → ${a.rejected ? `rejected (${a.rejected})` : `${a.response?.ok ? 'ok' : a.response?.reason} (${a.responseFile})`}`));
+    }
+    if (values.once) {
+      const stats = await processor.processOnce();
+      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { once: true, ...stats } }));
+      else ctx.io.out(`answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`);
+      return 0;
+    }
+    const stopped = untilSignal();
+    await processor.start();
+    if (!ctx.json) ctx.io.out(`watching ${ctx.layout.dataDir} (pid ${process.pid}); Ctrl-C stops`);
+    const signal = await stopped;
+    await processor.stop();
+    const stats = processor.stats;
+    if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { signal, ...stats } }));
+    else ctx.io.out(`stopped (${signal}): answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`);
+    return 0;
+  },
+};

@@ -1,0 +1,163 @@
+// Answering one claimed request: read it safely, give a half-written one a moment, dispatch it (under the claim's
+// ULID when it brought no request_id), then write the response atomically and only then remove the claim.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../atomicFile';
+import { requestIdSchema } from '../requestParams';
+import { rejectEntry, type Claim, type DropZonePaths } from './dropZoneClaims';
+import { readRequestFile } from './requestIntake';
+import type { RequestDispatcher, RequestResponse } from '../requestDispatcher';
+
+export interface DropZoneLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface DropZoneAnswer {
+  requestFile: string;
+  responseFile: string | null;
+  response: RequestResponse | null;
+  /** Set when the request was moved to requests/rejected/ instead of answered. */
+  rejected?: string;
+}
+
+export type Outcome = 'answered' | 'refused' | 'rejected';
+
+/** How long a request that does not parse is given to finish being written (a writer that skipped the rename). */
+const SETTLE_MS = 400;
+const SETTLE_STEP_MS = 25;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class ClaimAnswerer {
+  /** Requests with the same request_id are answered one after the other, so the second sees the first's ledger entry. */
+  private readonly byRequestId = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly paths: DropZonePaths,
+    private readonly dispatcher: RequestDispatcher,
+    private readonly maxBytes: number,
+    private readonly logger: DropZoneLogger,
+    private readonly outcome: (outcome: Outcome, answer: DropZoneAnswer) => void,
+  ) {}
+
+  async answer(claim: Claim): Promise<void> {
+    const intake = readRequestFile(claim.file, claim.kind === 's' ? 'request.json' : `requests/${claim.original}`, this.maxBytes);
+    if (intake.kind === 'reject') {
+      const moved = rejectEntry(this.paths, claim.file, claim.ulid, claim.original, intake.why);
+      this.logger.warn(`drop zone: ${claim.original} moved to ${moved}: ${intake.why}`);
+      this.outcome('rejected', { requestFile: claim.original, responseFile: null, response: null, rejected: moved });
+      return;
+    }
+    let response: RequestResponse;
+    if (intake.kind === 'refuse') {
+      response = this.refusal(claim, intake.reason, intake.message);
+    } else {
+      let text = intake.text;
+      let parsed = parseJson(text);
+      if (parsed === undefined && Date.now() - intake.mtimeMs < 2_000) {
+        // Not JSON yet and just written: a writer may still be writing into it (it skipped the rename contract).
+        text = await this.settle(claim.file, text);
+        parsed = parseJson(text);
+      }
+      response = await this.dispatch(claim, text, parsed);
+    }
+    this.writeAnswer(claim, response);
+  }
+
+  /** Re-reads a request until it stops changing (or SETTLE_MS passes). */
+  private async settle(file: string, text: string): Promise<string> {
+    const deadline = Date.now() + SETTLE_MS;
+    let last = text;
+    let stableSince = Date.now();
+    while (Date.now() < deadline) {
+      await sleep(SETTLE_STEP_MS);
+      const again = readRequestFile(file, '', this.maxBytes);
+      if (again.kind !== 'text') return last;
+      if (again.text !== last) {
+        last = again.text;
+        stableSince = Date.now();
+      } else if (parseJson(last) !== undefined || Date.now() - stableSince >= 4 * SETTLE_STEP_MS) break;
+    }
+    return last;
+  }
+
+  private dispatch(claim: Claim, text: string, parsed: unknown): Promise<RequestResponse> {
+    const ctx = { surface: 'dropzone', requestFile: claim.kind === 'q' ? claim.original : undefined };
+    if (parsed === undefined) return this.dispatcher.dispatchText(text, ctx).then((r) => this.named(r, claim.ulid));
+    const obj = parsed as Record<string, unknown>;
+    const isObject = obj !== null && typeof obj === 'object' && !Array.isArray(obj);
+    if (!isObject || obj.request_id === undefined) {
+      // No request_id: the claim's ULID becomes it, so a retry after a crash is recognised as the same request.
+      const request = isObject ? { ...obj, request_id: claim.ulid } : obj;
+      return this.serialized(claim.ulid, () => this.dispatcher.dispatch(request, ctx)).then((r) => this.named(r, claim.ulid));
+    }
+    const id = requestIdSchema.safeParse(obj.request_id);
+    if (!id.success) return this.dispatcher.dispatch(obj, ctx).then((r) => this.named(r, claim.ulid));
+    return this.serialized(id.data, () => this.dispatcher.dispatch(obj, ctx));
+  }
+
+  private serialized(id: string, run: () => Promise<RequestResponse>): Promise<RequestResponse> {
+    const before = this.byRequestId.get(id);
+    const next = before ? before.then(run, run) : run();
+    this.byRequestId.set(id, next);
+    const clear = () => {
+      if (this.byRequestId.get(id) === next) this.byRequestId.delete(id);
+    };
+    next.then(clear, clear);
+    return next;
+  }
+
+  /** A response whose request had no usable request_id is named (and identified) by the claim's ULID. */
+  private named(r: RequestResponse, ulid: string): RequestResponse {
+    return r.request_id === ulid ? r : { ...r, request_id: ulid };
+  }
+
+  private refusal(claim: Claim, reason: string, message: string): RequestResponse {
+    const timestamp = new Date().toISOString();
+    try {
+      this.dispatcher.store.auditRefusal({ ts: timestamp, action: '(none)', agent: null, handoff_id: null, uid: null, from_status: null, to_status: null, request_id: claim.ulid, surface: 'dropzone', reason, refused: true });
+    } catch {
+      // best effort, as for every refusal that never reached the store
+    }
+    return { ok: false, action: null, request_id: claim.ulid, timestamp, ...(claim.kind === 'q' ? { request_file: claim.original } : {}), reason, message };
+  }
+
+  /** Writes the response atomically, then removes the claim: in that order, so a crash in between loses nothing. */
+  private writeAnswer(claim: Claim, response: RequestResponse): void {
+    let target: string;
+    let body: RequestResponse = response;
+    if (claim.kind === 's') {
+      target = this.paths.layout.resultFile;
+      // AgentSync 0.3 clients read `error` on failure.
+      if (!response.ok && response.error === undefined) body = { ...response, error: response.message };
+    } else {
+      target = path.join(this.paths.layout.responsesDir, `${responseName(response.request_id)}.json`);
+    }
+    try {
+      writeFileAtomic(target, JSON.stringify(body, null, 2) + '\n');
+    } catch (e) {
+      // e.g. the response name is taken by a symlink: the request was handled, but its answer has nowhere safe to go.
+      const why = `its response could not be written to ${target}: ${(e as Error).message}`;
+      const moved = rejectEntry(this.paths, claim.file, claim.ulid, claim.original, why);
+      this.logger.warn(`drop zone: ${claim.original} moved to ${moved}: ${why}`);
+      this.outcome('rejected', { requestFile: claim.original, responseFile: null, response: body, rejected: moved });
+      return;
+    }
+    fs.rmSync(claim.file, { force: true });
+    this.outcome(response.ok ? 'answered' : 'refused', { requestFile: claim.kind === 's' ? 'request.json' : claim.original, responseFile: target, response: body });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** request_id allows ":" which Windows file names do not. */
+function responseName(requestId: string): string {
+  return process.platform === 'win32' ? requestId.replace(/:/g, '_') : requestId;
+}

@@ -1,0 +1,181 @@
+// The drop zone (DESIGN §8): `.agentsync/request.json` → `result.json` (AgentSync 0.3) and every
+// `.agentsync/requests/*.json` → `responses/<request_id>.json`, through the same dispatcher as every surface.
+// A watcher triggers a scan; a periodic rescan catches what it missed and takes over claims of dead processors.
+// Each scan claims every waiting request (rename into .inflight/), then dispatches them all at once, so the
+// store applies them under one lock and one write. The response is written before the claim is removed:
+// a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isActionError } from '../errors';
+import { newUid } from '../handoffIds';
+import { MAX_REQUEST_BYTES, type RequestDispatcher } from '../requestDispatcher';
+import { ClaimAnswerer, type DropZoneAnswer, type DropZoneLogger } from './claimAnswerer';
+import { claimFile, DropZonePaths, isRequestName, recoverOrphans, rejectEntry, type Claim } from './dropZoneClaims';
+import { DropZoneWatcher } from './dropZoneWatcher';
+import { ACTIVE_CLAIMS } from './inflightName';
+import type { WorkspaceLayout } from '../workspaceLayout';
+
+export type { DropZoneAnswer, DropZoneLogger };
+
+export interface DropZoneOptions {
+  /** Periodic rescan, which also takes over orphaned claims (default 2000 ms). */
+  rescanMs?: number;
+  maxRequestBytes?: number;
+  logger?: DropZoneLogger;
+}
+
+export interface DropZoneStats {
+  answered: number;
+  refused: number;
+  rejected: number;
+  recovered: number;
+}
+
+const silent: DropZoneLogger = { info: () => undefined, warn: () => undefined };
+
+export class DropZoneProcessor {
+  readonly paths: DropZonePaths;
+  readonly stats: DropZoneStats = { answered: 0, refused: 0, rejected: 0, recovered: 0 };
+  private readonly logger: DropZoneLogger;
+  private readonly rescanMs: number;
+  private readonly answerer: ClaimAnswerer;
+  private readonly pending = new Set<Promise<void>>();
+  private readonly listeners: ((a: DropZoneAnswer) => void)[] = [];
+  private watcher: DropZoneWatcher | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private scheduled = false;
+  private recoverDue = true;
+  private running = false;
+  private reportedProblem: string | null = null;
+
+  constructor(
+    readonly layout: WorkspaceLayout,
+    dispatcher: RequestDispatcher,
+    options: DropZoneOptions = {},
+  ) {
+    this.paths = new DropZonePaths(layout);
+    this.logger = options.logger ?? silent;
+    this.rescanMs = options.rescanMs ?? 2_000;
+    this.answerer = new ClaimAnswerer(this.paths, dispatcher, options.maxRequestBytes ?? MAX_REQUEST_BYTES, this.logger, (outcome, answer) => {
+      this.stats[outcome]++;
+      this.emit(answer);
+    });
+  }
+
+  /** Called after each request is answered or rejected (the editor logs these). */
+  onDidAnswer(listener: (a: DropZoneAnswer) => void): { dispose(): void } {
+    this.listeners.push(listener);
+    return { dispose: () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1) };
+  }
+
+  /** Processes what is there now (including orphaned claims) and waits until every answer is written. */
+  async processOnce(): Promise<DropZoneStats> {
+    this.scan(true);
+    await this.drain();
+    return { ...this.stats };
+  }
+
+  /** Starts watching; resolves once the watcher is ready and what was already waiting has been dispatched. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      this.paths.ensure();
+    } catch (e) {
+      this.report(e);
+    }
+    this.watcher = new DropZoneWatcher(this.layout, () => this.trigger(false), (e) => this.logger.warn(`drop-zone watcher: ${e.message}`));
+    await this.watcher.ready();
+    this.timer = setInterval(() => this.trigger(true), this.rescanMs);
+    this.scan(true);
+  }
+
+  /** Stops watching and waits for the requests already taken to be answered. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    const w = this.watcher;
+    this.watcher = null;
+    await w?.close();
+    await this.drain();
+  }
+
+  private trigger(recover: boolean): void {
+    if (recover) this.recoverDue = true;
+    if (this.scheduled || !this.running) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.running) this.scan(false);
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
+  /** Claims everything waiting and starts answering it; synchronous up to the dispatch, so one scan is one batch. */
+  private scan(recover: boolean): void {
+    // Filled as requests are taken, so what was taken before an error is still answered.
+    const claims: Claim[] = [];
+    try {
+      this.paths.ensure();
+      this.claimAll(recover || this.recoverDue, claims);
+      if (recover || this.recoverDue) this.recoverDue = false;
+      this.reportedProblem = null;
+    } catch (e) {
+      this.report(e);
+    }
+    for (const claim of claims) {
+      const p: Promise<void> = this.answerer.answer(claim)
+        .catch((e) => this.logger.warn(`drop zone: ${claim.original}: ${(e as Error).message}; it stays in ${this.paths.inflightDir} and is retried`))
+        .finally(() => {
+          ACTIVE_CLAIMS.delete(claim.name);
+          this.pending.delete(p);
+        });
+      this.pending.add(p);
+    }
+  }
+
+  private claimAll(recover: boolean, claims: Claim[]): void {
+    const single = this.claimSource(this.layout.requestFile, 's', 'request.json');
+    if (single) claims.push(single);
+    for (const name of fs.readdirSync(this.layout.requestsDir)) {
+      if (!isRequestName(name)) continue;
+      const c = this.claimSource(path.join(this.layout.requestsDir, name), 'q', name);
+      if (c) claims.push(c);
+    }
+    if (recover) {
+      const orphans = recoverOrphans(this.paths);
+      this.stats.recovered += orphans.length;
+      for (const o of orphans) this.logger.info(`drop zone: took over ${o.original} from a processor that stopped`);
+      claims.push(...orphans);
+    }
+  }
+
+  private claimSource(source: string, kind: 'q' | 's', original: string): Claim | null {
+    const c = claimFile(this.paths, source, kind, original);
+    if (c !== 'too_long') return c;
+    const moved = rejectEntry(this.paths, source, newUid(), original.slice(0, 60), `its name is too long to be processed (${original.length} characters); use a shorter name`);
+    this.stats.rejected++;
+    this.emit({ requestFile: original, responseFile: null, response: null, rejected: moved });
+    return null;
+  }
+
+  private emit(a: DropZoneAnswer): void {
+    for (const l of this.listeners) {
+      try {
+        l(a);
+      } catch {
+        // a listener's failure is not the drop zone's
+      }
+    }
+  }
+
+  private report(e: unknown): void {
+    const message = isActionError(e) ? e.message : `drop zone: ${(e as Error).message}`;
+    if (message !== this.reportedProblem) this.logger.warn(message);
+    this.reportedProblem = message;
+  }
+}

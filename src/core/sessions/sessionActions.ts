@@ -1,0 +1,177 @@
+// startSession / endSession / status / health (AgentSync 0.3's session actions, DESIGN §8, §10). Git and health checks
+// run in `prepare`, before the store lock; `run` applies the result under the lock: the handoff (through createHandoff),
+// then AgentTracker.md's session sections and state.json, so every writer of those files holds the same lock.
+import * as fs from 'node:fs';
+import { assertRegularOrMissing, writeFileAtomic } from '../atomicFile';
+import { createHandoff } from '../actions/createHandoff';
+import { requireHandoff } from '../actions/findHandoff';
+import { writeStateSummary } from '../derivedFiles';
+import { ActionError } from '../errors';
+import { auditEntry, type ActionContext } from '../handoffMutation';
+import { newUid } from '../handoffIds';
+import { LIMITS, type Handoff } from '../handoffSchema';
+import { readStateFile } from '../stateFile';
+import { checkWorkspaceRelative } from '../workspacePath';
+import { readGitInfo, type GitInfo } from './gitStatus';
+import { HEALTH_CHECKS, runHealthChecks, type HealthOptions, type HealthReport } from './healthChecks';
+import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
+import { appendSuggestedNext, inProgressLine, setCurrentHealth, setHotFiles, setLastSession, updateInProgress } from './sessionTrackerSections';
+import type { AgentSyncConfig } from '../configSchema';
+import type { ParamsOf } from '../requestParams';
+import type { StoreTransaction } from '../storeTransaction';
+import type { WorkspaceLayout } from '../workspaceLayout';
+
+/** What a session action may use; `prepare` builds it before the store lock is taken. */
+export interface SessionEnv {
+  layout: WorkspaceLayout;
+  config: AgentSyncConfig;
+  /** How health checks run for this request: cancellation, progress, or skipped (the editor in an untrusted folder). */
+  healthOptions?: HealthOptions;
+}
+
+export interface EndSessionPrepared extends SessionEnv {
+  git: GitInfo;
+  health: HealthReport;
+}
+
+export async function prepareEndSession(env: SessionEnv): Promise<EndSessionPrepared> {
+  // git first: a build may write files, and hot files are what the agent changed.
+  const git = await readGitInfo(env.layout.root);
+  const health = await runHealthChecks(env.layout.root, env.config.commands, env.healthOptions);
+  return { ...env, git, health };
+}
+
+export async function prepareHealth(env: SessionEnv): Promise<HealthReport> {
+  return runHealthChecks(env.layout.root, env.config.commands, env.healthOptions);
+}
+
+/** Reads AgentTracker.md (a fresh one if missing), applies `edit`, writes it back only if it changed. */
+function editTracker(layout: WorkspaceLayout, edit: (text: string) => string): void {
+  assertRegularOrMissing(layout.trackerFile);
+  let text: string;
+  try {
+    text = fs.readFileSync(layout.trackerFile, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    text = '# Agent Tracker\n\n';
+  }
+  const next = edit(text);
+  if (next !== text) writeFileAtomic(layout.trackerFile, next);
+}
+
+function healthStatuses(health: HealthReport): Record<string, string> {
+  return Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, health[label].status]));
+}
+
+export function startSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'startSession'>, env: SessionEnv): object {
+  const sessions = activeSessionsOf(readStateFile(env.layout.stateFile));
+  const existing = sessions.get(ctx.agent);
+  if (existing && existing.request_id === ctx.requestId) return { agent: ctx.agent, goal: existing.goal, session: existing, replayed: true };
+  const ref = p.handoffId ?? p.handoff_id;
+  let from: Handoff | null = null;
+  if (ref) {
+    from = requireHandoff(tx, ref);
+    if (from.status !== 'in_progress' || from.claimed_by !== ctx.agent) {
+      throw new ActionError('not_claimed', `${from.handoff_id} is ${from.status}${from.claimed_by ? ` and held by ${from.claimed_by}` : ''}; a session starts from a handoff that ${ctx.agent} has claimed. Claim it first (claimHandoff), then start the session.`, {
+        handoff_id: from.handoff_id,
+        status: from.status,
+      });
+    }
+  }
+  const now = tx.now();
+  const startedAt = now.toISOString();
+  const goal = p.goal?.trim() || from?.summary || 'Session started';
+  const session: SessionRecord = { id: newUid(now.getTime()), agent: ctx.agent, goal, startedAt, handoffId: from?.handoff_id ?? null, handoffUid: from?.uid ?? null, request_id: ctx.requestId };
+  sessions.set(ctx.agent, session);
+  editTracker(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal)));
+  writeStateSummary(env.layout, tx.handoffs, { ...sessionFields(sessions), lastUpdated: startedAt });
+  tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
+  return { agent: ctx.agent, goal, session, ...(existing ? { replaced: existing } : {}) };
+}
+
+/** Hot files that may go into a handoff's files[] (git can report names the record schema refuses, e.g. with newlines). */
+function recordableFiles(files: readonly string[]): string[] {
+  return files.filter((f) => checkWorkspaceRelative(f) === null).slice(0, LIMITS.files);
+}
+
+function handoffRequired(hot: readonly string[]): ActionError {
+  const shown = hot.slice(0, 5).join(', ') + (hot.length > 5 ? `, … (${hot.length} in all)` : '');
+  return new ActionError(
+    'handoff_required',
+    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on: end the session with a "handoff" (summary, notes, owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". Nothing was changed.`,
+    { hotFiles: hot.slice(0, 100), hotFileCount: hot.length },
+  );
+}
+
+export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'endSession'>, prep: EndSessionPrepared): object {
+  const state = readStateFile(prep.layout.stateFile);
+  const previous = lastSessionOf(state);
+  if (previous && previous.request_id === ctx.requestId) {
+    const handoff = previous.handoffId ? (tx.find(previous.handoffId) ?? null) : null;
+    return { agent: ctx.agent, session: null, lastSession: previous, hotFiles: state.hotFiles ?? [], handoff, replayed: true };
+  }
+  const sessions = activeSessionsOf(state);
+  const session = sessions.get(ctx.agent) ?? null;
+  const hot = prep.git.hotFiles;
+  const enforce = tx.config.requireHandoffOnEndSession && hot.length > 0;
+  const skip = p.no_handoff_reason ?? (p.handoff?.no_handoff_reason?.trim() || null);
+  const given = p.handoff ?? null;
+  if (enforce && !given && !skip) throw handoffRequired(hot);
+  if (enforce && given && !given.no_handoff_reason && !given.notes?.trim()) {
+    throw new ActionError('invalid_request', 'handoff.notes: requireHandoffOnEndSession asks for a note for the next agent (what to check, what is left). Nothing was changed.', { field: 'handoff.notes' });
+  }
+  const branch = prep.git.branch;
+  const commit = prep.git.commit;
+  let handoff: Handoff | null = null;
+  if (given) {
+    const input = { ...given, from_agent: given.from_agent ?? ctx.agent, files: given.files ?? recordableFiles(hot), branch: given.branch ?? branch, commit: given.commit ?? commit };
+    handoff = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input }).handoff;
+  } else if (skip && hot.length > 0) {
+    // The skip is recorded in a record's no_handoff_reason (seed 004: "recorded in artifact"), naming the changed files.
+    const input = { from_agent: ctx.agent, owner_mode: 'single' as const, to_agents: [], summary: p.summary?.trim() || 'Session ended without a handoff', files: recordableFiles(hot), no_handoff_reason: skip, branch, commit };
+    handoff = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input }).handoff;
+  }
+
+  const endedAt = tx.now().toISOString();
+  const lastSession: LastSessionRecord = {
+    id: session?.id ?? null,
+    agent: ctx.agent,
+    date: endedAt,
+    summary: p.summary?.trim() || '-',
+    branch: branch ?? '-',
+    commit: commit ?? '-',
+    startedAt: session?.startedAt ?? null,
+    endedAt,
+    nextWork: p.nextWork?.trim() || null,
+    handoffId: handoff?.handoff_id ?? null,
+    no_handoff_reason: skip,
+    request_id: ctx.requestId,
+  };
+  editTracker(prep.layout, (text) => {
+    let t = setLastSession(text, { agent: ctx.agent, date: endedAt, summary: p.summary ?? null, branch, commit });
+    t = setCurrentHealth(t, prep.health);
+    t = setHotFiles(t, hot);
+    t = updateInProgress(t, ctx.agent, null);
+    return lastSession.nextWork ? appendSuggestedNext(t, lastSession.nextWork) : t;
+  });
+  sessions.delete(ctx.agent);
+  const health = Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, { status: prep.health[label].status, output: prep.health[label].output }]));
+  writeStateSummary(prep.layout, tx.handoffs, { ...sessionFields(sessions), lastSession, health, hotFiles: hot, lastUpdated: endedAt });
+  if (!handoff) tx.audit.push(auditEntry(ctx, null, null, null, session ? 'session ended' : 'session ended (none was active)', endedAt));
+  return {
+    agent: ctx.agent,
+    session,
+    lastSession,
+    health: healthStatuses(prep.health),
+    healthOutputs: Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, prep.health[label].output])),
+    hotFiles: hot,
+    handoff,
+    branch,
+    commit,
+    ...(prep.git.problem ? { gitProblem: prep.git.problem } : {}),
+  };
+}
+
+export function healthResult(health: HealthReport): object {
+  return { results: healthStatuses(health), outputs: Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, health[label].output])), details: health };
+}

@@ -1,0 +1,154 @@
+// One AgentSync service per workspace folder: its store, its ONE RequestDispatcher (surface "vscode"), a
+// file watcher that notices changes made by any other surface (CLI, agents, another window), and the
+// drop zone it hosts. Nothing is read at construction: the first view() reads the store.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { HandoffStore, type StoreLogger } from '../core/handoffStore';
+import { RequestDispatcher, type RequestResponse } from '../core/requestDispatcher';
+import { DEFAULT_CONFIG, type AgentSyncConfig } from '../core/configSchema';
+import { WorkspaceLayout } from '../core/workspaceLayout';
+import type { Handoff } from '../core/handoffSchema';
+import type { StoreSnapshot } from '../core/storeSnapshot';
+
+/** What the tree and badge need from a folder, read once per store change. */
+export interface FolderView {
+  initialized: boolean;
+  handoffs: readonly Handoff[];
+  config: AgentSyncConfig;
+  /** A store or config problem to show instead of (or above) the handoffs. */
+  problem: string | null;
+}
+
+const WATCH_DEBOUNCE_MS = 10;
+
+export class FolderService implements vscode.Disposable {
+  readonly layout: WorkspaceLayout;
+  readonly store: HandoffStore;
+  readonly dispatcher: RequestDispatcher;
+  private readonly emitter = new vscode.EventEmitter<FolderService>();
+  /** Fires when what view() returns may have changed. */
+  readonly onDidChange = this.emitter.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private lastSnapshot: StoreSnapshot | null = null;
+  private lastView: FolderView | null = null;
+  private announced: FolderView | null = null;
+  private pending: NodeJS.Timeout | undefined;
+  /** inotify-speed watch of .agentsync/ (VS Code's watcher batches events for hundreds of ms); set up on first read. */
+  private dirWatcher: fs.FSWatcher | null = null;
+  private disposed = false;
+  private pendingInvalidate = false;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.layout = new WorkspaceLayout(folder.uri.fsPath);
+    const storeLog: StoreLogger = { info: (m) => log.info(`[${folder.name}] ${m}`), warn: (m) => log.warn(`[${folder.name}] ${m}`) };
+    this.store = new HandoffStore(this.layout, { logger: storeLog });
+    this.dispatcher = new RequestDispatcher(this.store, 'vscode');
+    // Writes through this window's store are known at once; the watcher covers every other writer.
+    this.disposables.push(this.store.onDidChange(() => this.invalidate()));
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '{.agentsync.json,.agentsync/handoffs.json}'));
+    const onFile = () => this.scheduleCheck();
+    this.disposables.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile), this.emitter);
+  }
+
+  get name(): string {
+    return this.folder.name;
+  }
+
+  isInitialized(): boolean {
+    return fs.existsSync(this.layout.configFile) || fs.existsSync(this.layout.handoffsFile);
+  }
+
+  /** The folder's handoffs and config; the store caches by file stat, so this is cheap when nothing changed. */
+  view(): FolderView {
+    this.ensureDirWatcher();
+    const initialized = this.isInitialized();
+    const loaded = this.store.config();
+    let snapshot: StoreSnapshot | null = null;
+    let problem: string | null = loaded.problem;
+    try {
+      snapshot = this.store.read();
+    } catch (e) {
+      problem = (e as Error).message;
+    }
+    const config = loaded.config ?? DEFAULT_CONFIG;
+    const prev = this.lastView;
+    if (prev && snapshot === this.lastSnapshot && prev.config === config && prev.problem === problem && prev.initialized === initialized) return prev;
+    this.lastSnapshot = snapshot;
+    this.lastView = { initialized, handoffs: snapshot?.handoffs ?? [], config, problem };
+    return this.lastView;
+  }
+
+  find(idOrUid: string): Handoff | undefined {
+    return this.view().handoffs.find((h) => h.handoff_id === idOrUid || h.uid === idOrUid);
+  }
+
+  /** Every editor action goes through here: the same dispatcher, validation, lock and audit as any surface. */
+  dispatch(request: Record<string, unknown>): Promise<RequestResponse> {
+    return this.dispatcher.dispatch(request, { surface: 'vscode' });
+  }
+
+  /**
+   * Re-reads now and tells listeners if what they were last told about changed (the refresh command, file events).
+   * Compared with the last view announced, not the last one built: a read in between (the tree asking for
+   * children) must not swallow the announcement.
+   */
+  checkForChanges(): boolean {
+    const current = this.view();
+    if (current === this.announced) return false;
+    this.announced = current;
+    this.emitter.fire(this);
+    return true;
+  }
+
+  private ensureDirWatcher(): void {
+    if (this.dirWatcher || this.disposed) return;
+    try {
+      const w = fs.watch(this.layout.dataDir, { persistent: false }, (_event, name) => {
+        if (name === null || name === 'handoffs.json') this.scheduleCheck();
+      });
+      w.on('error', () => {
+        w.close();
+        if (this.dirWatcher === w) this.dirWatcher = null; // e.g. the folder was deleted; re-attached on the next read
+      });
+      this.dirWatcher = w;
+    } catch {
+      // .agentsync/ does not exist yet: the VS Code watcher reports when handoffs.json appears.
+    }
+  }
+
+  /**
+   * A write through this window's store: the snapshot was changed in place, so identity cannot tell; always tell
+   * listeners. Deferred, so the tree and badge never delay the write's own answer (the store calls this mid-commit).
+   */
+  private invalidate(): void {
+    this.lastView = null;
+    if (this.pendingInvalidate) return;
+    this.pendingInvalidate = true;
+    setImmediate(() => {
+      this.pendingInvalidate = false;
+      if (!this.disposed) this.checkForChanges();
+    });
+  }
+
+  private scheduleCheck(): void {
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      try {
+        this.checkForChanges();
+      } catch (e) {
+        this.log.error(`[${this.name}] could not re-read the store: ${(e as Error).message}`);
+      }
+    }, WATCH_DEBOUNCE_MS);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.dirWatcher?.close();
+    if (this.pending) clearTimeout(this.pending);
+    for (const d of this.disposables) d.dispose();
+  }
+}

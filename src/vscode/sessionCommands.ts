@@ -1,0 +1,143 @@
+// Start Session and End Session. End Session asks everything first (summary, next work, hot files from git,
+// owner mode or a skip reason, targets or capabilities, note), then sends ONE endSession request whose health
+// checks run under a cancellable progress notification. Cancelling anywhere leaves nothing written.
+import * as vscode from 'vscode';
+import { displayAgent } from '../core/agentId';
+import { LIMITS } from '../core/handoffSchema';
+import type { RequestResponse } from '../core/requestDispatcher';
+import { readGitInfo } from '../core/sessions/gitStatus';
+import { reportResponse, registerCommand } from './commandRunner';
+import type { FolderService } from './folderService';
+import type { CommandDeps } from './handoffCommands';
+import { handoffChoice } from './handoffTarget';
+import { askOwnership, type Ownership } from './handoffNoteFlow';
+import { askText, pickMany, pickOne, PromptCancelled, type Choice } from './prompts';
+import type { TrustState } from './trustState';
+
+/** Optional argument for programmatic callers (and the integration suite). */
+export interface SessionCommandArgs {
+  folder?: string;
+  /** Cancels the health checks, like the Cancel button of the progress notification. */
+  cancellation?: vscode.CancellationToken;
+}
+
+export const RESTRICTED_HEALTH_REASON = 'Skipped: Restricted Mode (this folder is not trusted, so AgentSync runs no commands from .agentsync.json)';
+
+async function folderOf(deps: CommandDeps, arg: unknown, what: string): Promise<FolderService | undefined> {
+  const folder = (arg as SessionCommandArgs | undefined)?.folder;
+  if (folder) {
+    const s = deps.services.get(folder);
+    if (!s) throw new Error(`${folder} is not a folder of this workspace; pass one of: ${deps.services.all().map((x) => x.layout.root).join(', ')}`);
+    return s;
+  }
+  return deps.services.pick(`${what} in which folder?`);
+}
+
+export async function startSession(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
+  const service = await folderOf(deps, arg, 'Start a session');
+  if (!service) return undefined;
+  const me = deps.me();
+  const title = 'AgentSync: Start Session';
+  const held = service.view().handoffs.filter((h) => h.status === 'in_progress' && h.claimed_by === me);
+  let handoffId: string | undefined;
+  if (held.length) {
+    const choices: Choice<string | undefined>[] = [{ label: '$(circle-slash) No handoff', description: 'a session of its own', value: undefined }, ...held.map((h) => handoffChoice<string | undefined>(h, h.handoff_id))];
+    handoffId = await pickOne(choices, { title, placeHolder: 'Start from a handoff you hold?' });
+  }
+  const goal = await askText({ title, prompt: 'Goal of this session', placeHolder: handoffId ? 'empty: the handoff summary' : 'e.g. Fix the token refresh race', requiredMessage: handoffId ? undefined : 'Say what the session is for.', maxLength: LIMITS.summary });
+  const response = await service.dispatch({ action: 'startSession', agent: me, ...(goal ? { goal } : {}), ...(handoffId ? { handoffId } : {}) });
+  return reportResponse(response, `session started for ${displayAgent(me)}${handoffId ? ` on ${handoffId}` : ''}.`, deps.log);
+}
+
+type HandoffChoice = Ownership | { kind: 'none' };
+
+export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unknown): Promise<RequestResponse | undefined> {
+  const service = await folderOf(deps, arg, 'End the session');
+  if (!service) return undefined;
+  const external = (arg as SessionCommandArgs | undefined)?.cancellation;
+  const me = deps.me();
+  const title = 'AgentSync: End Session';
+  const config = service.view().config;
+
+  const git = await readGitInfo(service.layout.root);
+  if (git.problem) deps.log.info(`end session: ${git.problem}`);
+  const hot = git.hotFiles;
+  const required = config.requireHandoffOnEndSession && hot.length > 0;
+
+  const summary = await askText({ title, prompt: 'Session summary: what was done?', requiredMessage: 'Say what was done in this session.', maxLength: LIMITS.summary });
+  const nextWork = await askText({ title, prompt: 'Next work: what should happen next? (optional; becomes the handoff summary)', maxLength: LIMITS.summary });
+  const files = hot.length
+    ? await pickMany(hot.map((p) => ({ label: p, picked: true, value: p })), { title, placeHolder: `${hot.length} changed file(s) in git: which belong in the handoff?` })
+    : [];
+
+  let choice: HandoffChoice;
+  if (required) {
+    choice = await askOwnership(service, me, `${title}: a handoff is required (${hot.length} changed file(s))`, true);
+  } else {
+    const leave = await pickOne<boolean>(
+      [
+        { label: '$(note) Leave a handoff', description: 'for the next agent or person', value: true },
+        { label: '$(circle-slash) No handoff', value: false },
+      ],
+      { title, placeHolder: hot.length ? `${hot.length} file(s) changed: leave a handoff?` : 'Leave a handoff?' },
+    );
+    choice = leave ? await askOwnership(service, me, title, true) : { kind: 'none' };
+  }
+  const notes =
+    choice.kind === 'assign'
+      ? await askText({ title, prompt: 'Note for the receiver (what to check, what is left)', requiredMessage: required ? 'requireHandoffOnEndSession asks for a note for the next agent.' : undefined, maxLength: LIMITS.notes })
+      : '';
+
+  const request: Record<string, unknown> = { action: 'endSession', agent: me, summary, ...(nextWork ? { nextWork } : {}) };
+  if (choice.kind === 'assign') {
+    request.handoff = {
+      summary: nextWork || summary,
+      notes,
+      owner_mode: choice.owner_mode,
+      ...(choice.to_agents ? { to_agents: choice.to_agents } : {}),
+      ...(choice.required_capabilities ? { required_capabilities: choice.required_capabilities } : {}),
+      files,
+    };
+  } else if (choice.kind === 'skip') {
+    request.no_handoff_reason = choice.no_handoff_reason;
+  }
+
+  const response = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'AgentSync: ending the session', cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const subs = [token.onCancellationRequested(() => abort.abort()), external?.onCancellationRequested(() => abort.abort())];
+      if (external?.isCancellationRequested) abort.abort();
+      try {
+        progress.report({ message: trust.trusted ? 'reading git, running health checks…' : 'reading git (health checks are off in Restricted Mode)…' });
+        return await service.dispatcher.dispatch(request, {
+          surface: 'vscode',
+          healthOptions: {
+            signal: abort.signal,
+            skipReason: trust.trusted ? undefined : RESTRICTED_HEALTH_REASON,
+            onProgress: (label, i, n) => progress.report({ message: `${label} (${i + 1} of ${n})…`, increment: 100 / Math.max(n, 1) }),
+          },
+        });
+      } finally {
+        for (const s of subs) s?.dispose();
+      }
+    },
+  );
+  if (!response.ok && response.reason === 'cancelled') throw new PromptCancelled('End Session (health checks)');
+  const data = response.data ?? {};
+  const health = data.health as Record<string, string> | undefined;
+  const h = data.handoff as { handoff_id?: string; no_handoff_reason?: string | null } | null | undefined;
+  const parts = [
+    'session ended',
+    health ? `health: ${Object.entries(health).map(([k, v]) => `${k} ${v}`).join(', ')}` : '',
+    h?.handoff_id ? (h.no_handoff_reason ? `skip recorded in ${h.handoff_id}` : `${h.handoff_id} created`) : '',
+  ].filter(Boolean);
+  return reportResponse(response, `${parts.join('; ')}.`, deps.log);
+}
+
+export function registerSessionCommands(deps: CommandDeps, trust: TrustState): vscode.Disposable[] {
+  return [
+    registerCommand('agentsync.startSession', deps.log, (arg) => startSession(deps, arg)),
+    registerCommand('agentsync.endSession', deps.log, (arg) => endSession(deps, trust, arg)),
+  ];
+}

@@ -1,0 +1,138 @@
+// The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
+// Grouping and staleness come from the core (handoffAttention); this file only arranges them.
+import type { FolderService } from './folderService';
+import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/handoffAttention';
+import type { Handoff, Todo } from '../core/handoffSchema';
+
+interface NodeBase {
+  id: string;
+  service: FolderService;
+  parent?: TreeNode;
+}
+export interface FolderNode extends NodeBase {
+  kind: 'folder';
+}
+export interface GroupNode extends NodeBase {
+  kind: 'group';
+  group: AttentionGroup;
+  handoffs: Handoff[];
+}
+export interface HandoffNode extends NodeBase {
+  kind: 'handoff';
+  handoff: Handoff;
+  /** Why it is stale, or null. */
+  stale: string | null;
+  /** Open handoffs passed on from this one (parent_uid), shown beneath it. */
+  chained: Handoff[];
+}
+export interface FileNode extends NodeBase {
+  kind: 'file';
+  path: string;
+  handoff: Handoff;
+}
+export interface TodoNode extends NodeBase {
+  kind: 'todo';
+  todo: Todo;
+  handoff: Handoff;
+}
+export interface InfoNode extends NodeBase {
+  kind: 'info';
+  message: string;
+  detail?: string;
+  tone: 'info' | 'warning' | 'error';
+  command?: { command: string; title: string; arguments?: unknown[] };
+}
+export type TreeNode = FolderNode | GroupNode | HandoffNode | FileNode | TodoNode | InfoNode;
+
+export interface TreeContext {
+  me: string;
+  identityProblem: string | null;
+  trusted: boolean;
+  now: Date;
+}
+
+export const RESTRICTED_MODE_MESSAGE = 'Restricted Mode: the drop zone and health checks are off';
+export const RESTRICTED_MODE_DETAIL =
+  'This folder is not trusted, so AgentSync does not answer requests that agents drop into .agentsync/ and does not run build/test health checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
+
+/** Info lines shown above a folder's groups: why something is off or broken, and what to do. */
+function notices(service: FolderService, ctx: TreeContext, parent: TreeNode | undefined, problem: string | null): InfoNode[] {
+  const base = parent ? parent.id : service.layout.root;
+  const out: InfoNode[] = [];
+  if (!ctx.trusted) {
+    out.push({ kind: 'info', id: `${base}|restricted`, service, parent, tone: 'warning', message: RESTRICTED_MODE_MESSAGE, detail: RESTRICTED_MODE_DETAIL, command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } });
+  }
+  if (ctx.identityProblem) {
+    out.push({ kind: 'info', id: `${base}|identity`, service, parent, tone: 'error', message: 'agentsync.agentId is not a valid agent id', detail: ctx.identityProblem, command: { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['agentsync.agentId'] } });
+  }
+  if (problem) {
+    out.push({ kind: 'info', id: `${base}|problem`, service, parent, tone: 'error', message: problem.split(/(?<=\.)\s/)[0], detail: problem });
+  }
+  return out;
+}
+
+/** A folder's top level: notices, then the groups (the three named ones always, the others when not empty). */
+export function folderChildren(service: FolderService, ctx: TreeContext, parent?: FolderNode): TreeNode[] {
+  const view = service.view();
+  if (!view.initialized) {
+    if (!parent) return []; // single folder: the welcome view explains and offers Initialize
+    return [{ kind: 'info', id: `${parent.id}|uninitialized`, service, parent, tone: 'info', message: 'Not an AgentSync workspace yet: click to initialize', command: { command: 'agentsync.init', title: 'Initialize', arguments: [service.layout.root] } }];
+  }
+  const buckets = new Map<AttentionGroup, Handoff[]>(ATTENTION_GROUPS.map((g) => [g, []]));
+  const attention = { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now };
+  for (const h of view.handoffs) {
+    const g = attentionGroupOf(h, attention);
+    if (g) buckets.get(g)!.push(h);
+  }
+  const base = parent ? parent.id : service.layout.root;
+  const groups: GroupNode[] = [];
+  for (const g of ATTENTION_GROUPS) {
+    const handoffs = buckets.get(g)!;
+    if (handoffs.length === 0 && (g === 'review' || g === 'other')) continue;
+    groups.push({ kind: 'group', id: `${base}|group:${g}`, service, parent, group: g, handoffs });
+  }
+  return [...notices(service, ctx, parent, view.problem), ...groups];
+}
+
+/** A group's handoffs; a handoff passed on from another one in the same group is shown under it. */
+export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
+  const uids = new Set(node.handoffs.map((h) => h.uid));
+  const top = node.handoffs.filter((h) => !h.parent_uid || !uids.has(h.parent_uid));
+  return top.map((h) => handoffNode(node, h, node.handoffs, ctx));
+}
+
+function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[], ctx: TreeContext): HandoffNode {
+  const config = parent.service.view().config;
+  return {
+    kind: 'handoff',
+    id: `${parent.id}/ho:${h.uid ?? h.handoff_id}`,
+    service: parent.service,
+    parent,
+    handoff: h,
+    stale: staleReason(h, config, ctx.now),
+    chained: siblings.filter((c) => c.parent_uid && c.parent_uid === h.uid),
+  };
+}
+
+/** Under a handoff: the handoffs passed on from it, its files (click opens), then its todos. */
+export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[] {
+  const h = node.handoff;
+  return [
+    ...node.chained.map((c) => handoffNode(node, c, node.chained, ctx)),
+    ...h.files.map((p): FileNode => ({ kind: 'file', id: `${node.id}/file:${p}`, service: node.service, parent: node, path: p, handoff: h })),
+    ...(h.todos ?? []).map((t): TodoNode => ({ kind: 'todo', id: `${node.id}/todo:${t.id}`, service: node.service, parent: node, todo: t, handoff: h })),
+  ];
+}
+
+export function hasChildren(node: TreeNode): boolean {
+  switch (node.kind) {
+    case 'folder':
+      return true;
+    case 'group':
+      return node.handoffs.length > 0;
+    case 'handoff':
+      return node.chained.length + node.handoff.files.length + (node.handoff.todos?.length ?? 0) > 0;
+    default:
+      return false;
+  }
+}

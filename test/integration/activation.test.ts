@@ -1,0 +1,73 @@
+// Activation: where it happens, what it costs, and what it registers.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, EXTENSION_ID, figures, REPO_ROOT, workspaceRoot } from './helpers';
+
+const COMMANDS = [
+  'init', 'startSession', 'endSession', 'addHandoffNote', 'claimHandoff', 'completeHandoff', 'listHandoffs',
+  'approveHandoff', 'returnHandoff', 'escalateHandoff', 'openRecord', 'openTracker', 'refresh', 'showStaleHandoffs',
+].map((c) => `agentsync.${c}`);
+
+describe('activation', () => {
+  it('is active in a workspace with .agentsync.json, with one service per folder', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const a = await api();
+    assert.equal(ext.isActive, true);
+    assert.deepEqual(a.services.all().map((s) => s.layout.root), [workspaceRoot()]);
+    assert.equal(a.identity().id, 'human');
+    assert.ok(a.activationMs > 0 && a.activationMs < 1000, `activationMs = ${a.activationMs}`);
+    figures['activate() time'] = `${a.activationMs.toFixed(2)} ms`;
+  });
+
+  it('activation events and contributions are declared as the package says', () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
+    assert.deepEqual(pkg.activationEvents, ['workspaceContains:.agentsync.json', 'workspaceContains:.agentsync/handoffs.json']);
+    assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+    assert.equal(pkg.contributes.viewsContainers.activitybar[0].id, 'agentsync');
+    assert.ok(pkg.contributes.commands.every((c: { category: string; icon: string }) => c.category === 'AgentSync' && /^\$\([a-z-]+\)$/.test(c.icon)));
+  });
+
+  it('the context menus offer each move exactly for the statuses it applies to', () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
+    const entries: { command: string; when: string; group: string }[] = pkg.contributes.menus['view/item/context'];
+    // A small evaluator for the clauses used there: `view == x`, `viewItem == x`, `viewItem =~ /re/`, joined by &&.
+    const holds = (when: string, ctx: Record<string, string>) =>
+      when.split('&&').every((clause) => {
+        const m = /^\s*(\w+)\s*(==|=~)\s*(.+?)\s*$/.exec(clause)!;
+        const value = ctx[m[1]] ?? '';
+        if (m[2] === '==') return value === m[3];
+        const re = /^\/(.*)\/$/.exec(m[3])!;
+        return new RegExp(re[1]).test(value);
+      });
+    const offered = (status: string) =>
+      [...new Set(entries.filter((e) => !e.group.startsWith('inline') && holds(e.when, { view: 'agentsync.handoffs', viewItem: `handoff.${status}` })).map((e) => e.command.replace('agentsync.', '')))].sort();
+    assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord']);
+    assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord']);
+    assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord']);
+    assert.deepEqual(offered('ready_for_review'), ['approveHandoff', 'escalateHandoff', 'openRecord', 'returnHandoff']);
+    assert.deepEqual(offered('approved'), ['escalateHandoff', 'openRecord']);
+    assert.deepEqual(offered('merged'), ['openRecord']);
+    assert.deepEqual(offered('escalated'), ['openRecord']);
+  });
+
+  it('registers every command', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    const missing = COMMANDS.filter((c) => !all.has(c));
+    assert.deepEqual(missing, []);
+  });
+
+  it('the bundle itself loads quickly (re-evaluated in this extension host)', () => {
+    const bundle = path.join(REPO_ROOT, 'dist/extension.js');
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      delete require.cache[require.resolve(bundle)];
+      const t0 = performance.now();
+      const mod = require(bundle);
+      times.push(performance.now() - t0);
+      assert.equal(typeof mod.activate, 'function');
+    }
+    times.sort((x, y) => x - y);
+    figures['dist/extension.js evaluation (median of 5 re-requires)'] = `${times[2].toFixed(2)} ms`;
+  });
+});

@@ -1,0 +1,25 @@
+// Entry of the integration suite (extensionTestsPath): runs INSIDE the real VS Code extension host, like
+// @vscode/test-electron would, and drives mocha. Order matters only for the screenshot, taken while the
+// seeded store is still untouched.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { figures, REPO_ROOT, workspaceRoot } from './helpers';
+
+/** The seeded workspace (run.mjs pass "main"). */
+const MAIN = ['activation', 'tree', 'badge', 'screenshot', 'handoffCommands', 'sessionCommands', 'workspaceCommands', 'dropZone', 'trust'];
+/** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
+const UNINITIALIZED = ['uninitialized'];
+
+export async function run(): Promise<void> {
+  // mocha from the repo's node_modules, by absolute path (the extension host has no resolution root of its own).
+  const mod = require(path.join(REPO_ROOT, 'node_modules/mocha'));
+  const Mocha = mod.default ?? mod;
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  const initialized = fs.existsSync(path.join(workspaceRoot(), '.agentsync.json'));
+  for (const f of initialized ? MAIN : UNINITIALIZED) mocha.addFile(path.join(__dirname, `${f}.test.js`));
+  await mocha.loadFilesAsync();
+  const failures: number = await new Promise((resolve) => mocha.run(resolve));
+  console.log('AgentSync editor figures:');
+  for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${v}`);
+  if (failures > 0) throw new Error(`${failures} integration test(s) failed`);
+}

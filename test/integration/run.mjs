@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), twice:
+//   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png),
+//   2. on a plain folder (no activation until asked; the welcome view's Initialize).
+// Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
+// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized] [--verbose]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { seedWorkspace } from './seedWorkspace.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { values: opt } = parseArgs({ options: { keep: { type: 'boolean', default: false }, only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+
+const needed = ['dist/extension.js', 'dist/cli.js', 'out/test/integration/index.js'];
+const missing = needed.filter((f) => !existsSync(join(REPO, f)));
+if (missing.length) {
+  console.error(`test/integration/run.mjs: missing ${missing.join(', ')}. Run \`npm run build && npx tsc -p .\` first.`);
+  process.exit(2);
+}
+
+const passes = [
+  { name: 'main', initialized: true },
+  { name: 'uninitialized', initialized: false },
+].filter((p) => !opt.only || p.name === opt.only);
+
+let failed = 0;
+for (const pass of passes) {
+  const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
+  seedWorkspace(ws, { initialized: pass.initialized });
+  console.log(`\n== integration suite (${pass.name}) on ${ws}`);
+  const args = [
+    join(REPO, 'scripts/editor/run-editor-tests.mjs'),
+    '--extension', REPO,
+    '--tests', join(REPO, 'out/test/integration/index.js'),
+    '--workspace', ws,
+    ...(pass.initialized ? ['--screenshot', join(REPO, 'test-output/workbench-after-suite.png')] : []),
+    ...(opt.verbose ? ['--verbose'] : []),
+  ];
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (r.status !== 0) {
+    failed++;
+    console.error(`== ${pass.name}: FAILED (exit ${r.status ?? r.signal})`);
+  } else console.log(`== ${pass.name}: passed`);
+  if (opt.keep) console.log(`   workspace kept: ${ws}`);
+  else rmSync(ws, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,100 @@
+// Start Session and End Session: the interactive flow, enforcement of requireHandoffOnEndSession with hot files
+// from git, cancellation without half-written state (at a prompt, and during the health checks).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RequestResponse } from '../../src/core/requestDispatcher';
+import { findHandoff, runWithAnswers, withCommands, workspaceRoot } from './helpers';
+
+const file = (rel: string) => path.join(workspaceRoot(), rel);
+const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
+const state = () => JSON.parse(read('.agentsync/state.json'));
+
+describe('session commands', () => {
+  it('Start Session without a handoff: a goal, recorded in state.json', async () => {
+    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.startSession', [], { pick: 'No handoff' }, { input: 'Finish the auth work' });
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.deepEqual(log.asked, ['pick: Start from a handoff you hold?', 'input: Goal of this session']);
+    const s = state();
+    assert.equal(s.sessionActive, true);
+    assert.equal(s.activeSessions.human.goal, 'Finish the auth work');
+    assert.match(s.activeSessions.human.id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('Start Session from a claimed handoff records its uid', async () => {
+    const h = findHandoff('Created from the CLI');
+    const { result } = await runWithAnswers<RequestResponse>('agentsync.startSession', [], { pick: h.handoff_id }, { input: '' });
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.equal(state().activeSessions.human.handoffUid, h.uid);
+    assert.equal(state().activeSessions.human.goal, 'Created from the CLI');
+  });
+
+  it('End Session with no changed files may end without a handoff; the health check runs', async () => {
+    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Read the auth code' }, { input: '' }, { pick: 'No handoff' });
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.deepEqual(log.asked, ['input: Session summary: what was done?', 'input: Next work: what should happen next? (optional; becomes the handoff summary)', 'pick: Leave a handoff?']);
+    assert.deepEqual(result.data?.health, { Build: 'Not configured', Tests: 'Pass', Deploy: 'Not configured' });
+    assert.equal(state().sessionActive, false);
+    assert.equal(state().lastSession.summary, 'Read the auth code');
+  });
+
+  describe('with changed files and requireHandoffOnEndSession', () => {
+    before(() => {
+      fs.writeFileSync(file('src/auth/token.ts'), 'export const TOKEN_TTL = 3600;\n');
+      fs.appendFileSync(file('README.md'), '\nToken refresh is retried once.\n');
+    });
+
+    it('dismissing the owner question writes nothing', async () => {
+      const store = read('.agentsync/handoffs.json');
+      const st = read('.agentsync/state.json');
+      const { result, log } = await runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [], { input: 'Fixed it' }, { input: '' }, { pick: ['README.md', 'src/auth/token.ts'] }, { cancel: true });
+      assert.equal(result.cancelled, true);
+      assert.match(log.asked[2], /^pick: 2 changed file\(s\) in git/);
+      assert.equal(read('.agentsync/handoffs.json'), store);
+      assert.equal(read('.agentsync/state.json'), st);
+    });
+
+    it('requires a handoff: summary, next work, hot files, owner, target, note → one handoff with the files', async () => {
+      const { result, log } = await runWithAnswers<RequestResponse>(
+        'agentsync.endSession',
+        [],
+        { input: 'Token refresh race fixed' },
+        { input: 'Review the fix under load' },
+        { pick: ['README.md', 'src/auth/token.ts'] },
+        { pick: 'single' },
+        { pick: 'Claude' },
+        { input: 'Watch the retry path' },
+      );
+      assert.equal(result.ok, true, JSON.stringify(result));
+      assert.equal(log.asked[3], 'pick: Who owns the follow-up?'); // no "Leave a handoff?": it is required
+      const h = findHandoff('Review the fix under load');
+      assert.deepEqual([h.from_agent, h.to_agents, h.files.sort(), h.notes, h.branch], ['human', ['claude'], ['README.md', 'src/auth/token.ts'], 'Watch the retry path', 'main']);
+      assert.deepEqual(result.data?.hotFiles, ['README.md', 'src/auth/token.ts']);
+      assert.equal(state().lastSession.handoffId, h.handoff_id);
+      assert.match(read('AgentTracker.md'), /Team notes live here\./);
+    });
+
+    it('or a skip with its reason, recorded as no_handoff_reason', async () => {
+      const { result } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Formatting only' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Whitespace changes, nothing to review' });
+      assert.equal(result.ok, true, JSON.stringify(result));
+      const h = result.data?.handoff as { no_handoff_reason: string; handoff_id: string };
+      assert.equal(h.no_handoff_reason, 'Whitespace changes, nothing to review');
+      assert.equal(state().lastSession.no_handoff_reason, 'Whitespace changes, nothing to review');
+    });
+
+    it('cancelling during the health checks stops the check and writes nothing', async () => {
+      const store = read('.agentsync/handoffs.json');
+      const source = new vscode.CancellationTokenSource();
+      const t0 = Date.now();
+      const timer = setTimeout(() => source.cancel(), 1_500);
+      const { result } = await withCommands({ test: ['node', '-e', 'setTimeout(() => {}, 60000)'] }, () =>
+        runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [{ cancellation: source.token }], { input: 'Slow checks' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Testing cancellation' }),
+      );
+      clearTimeout(timer);
+      assert.equal(result.cancelled, true, JSON.stringify(result));
+      assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms: the 60 s check was not stopped`);
+      assert.equal(read('.agentsync/handoffs.json'), store);
+    });
+  });
+});

@@ -1,0 +1,61 @@
+// Workspace Trust. The test server runs with --disable-workspace-trust (every folder is trusted), so the
+// restricted path is exercised through TrustState.simulate(false): the same gate the real trust state drives.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { RequestResponse } from '../../src/core/requestDispatcher';
+import * as vscode from 'vscode';
+import { api, dropRequest, runWithAnswers, screenshot, sleep, waitFor, whenFileExists, withCommands, workspaceRoot } from './helpers';
+
+describe('untrusted folder (Restricted Mode)', () => {
+  after(async () => (await api()).trust.simulate(undefined));
+
+  it('the tree says why the drop zone and health checks are off, and the drop zone stops', async () => {
+    const a = await api();
+    const service = a.services.all()[0];
+    a.trust.simulate(false);
+    const first = a.tree.getChildren()[0];
+    const item = a.tree.getTreeItem(first);
+    assert.equal(first.kind, 'info');
+    assert.equal(item.label, 'Restricted Mode: the drop zone and health checks are off');
+    assert.match(String(item.tooltip), /Trust the folder \(Manage Workspace Trust\)/);
+    assert.equal(item.command?.command, 'workbench.trust.manage');
+    assert.deepEqual(a.dropZones.stateOf(service), { running: false, why: 'Restricted Mode (the folder is not trusted)' });
+    // the groups are still there: reading and the editor's own commands keep working
+    assert.ok(a.tree.getChildren().some((n) => n.kind === 'group'));
+    await vscode.commands.executeCommand('workbench.view.extension.agentsync');
+    await sleep(500);
+    await screenshot('restricted-mode.png');
+  });
+
+  it('a dropped request is not answered while restricted, and is answered once trusted', async () => {
+    const a = await api();
+    const answer = path.join(workspaceRoot(), '.agentsync/responses/it-untrusted-1.json');
+    await sleep(300); // let the stop finish
+    dropRequest('untrusted-1.json', { action: 'listHandoffs', request_id: 'it-untrusted-1' });
+    await sleep(3_000); // longer than the processor's 2 s rescan
+    assert.equal(fs.existsSync(answer), false, 'answered in Restricted Mode');
+    a.trust.simulate(undefined);
+    await whenFileExists(answer);
+    const r: RequestResponse = JSON.parse(fs.readFileSync(answer, 'utf8'));
+    assert.equal(r.ok, true);
+    a.trust.simulate(false);
+  });
+
+  it('End Session runs no health command while restricted (Skipped, and the command did not run)', async () => {
+    const marker = path.join(workspaceRoot(), 'health-ran.txt');
+    const { result } = await withCommands({ test: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] }, () =>
+      runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Restricted session' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Checking the trust gate' }),
+    );
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.equal((result.data?.health as Record<string, string>).Tests, 'Skipped');
+    assert.equal(fs.existsSync(marker), false);
+  });
+
+  it('trusting the folder again restarts the drop zone and clears the notice', async () => {
+    const a = await api();
+    a.trust.simulate(undefined);
+    await waitFor('drop zone running', () => a.dropZones.stateOf(a.services.all()[0]).running);
+    assert.equal(a.tree.getChildren()[0].kind, 'group');
+  });
+});

@@ -1,0 +1,42 @@
+// A plain folder (run.mjs pass "uninitialized"): nothing activates by itself; the view shows the welcome
+// (the tree is empty); Initialize creates the files, the groups appear and the drop zone starts.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { InitReport } from '../../src/core/workspaceInit';
+import { api, EXTENSION_ID, runWithAnswers, screenshot, sleep, waitFor, workspaceRoot } from './helpers';
+
+describe('uninitialized folder', () => {
+  it('the extension does not activate in a folder without .agentsync', async () => {
+    await sleep(1_000); // give any start-up activation a chance to happen
+    assert.equal(vscode.extensions.getExtension(EXTENSION_ID)!.isActive, false);
+  });
+
+  it('the Handoffs view shows the welcome (an empty tree) with Initialize', async () => {
+    const a = await api();
+    assert.deepEqual(a.tree.getChildren(), []);
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    await vscode.commands.executeCommand('workbench.view.extension.agentsync');
+    await waitFor('view visible', () => a.treeView.visible);
+    await sleep(800);
+    const png = await screenshot('welcome-view.png');
+    assert.ok(fs.statSync(png).size > 10_000);
+  });
+
+  it('Initialize Workspace creates the files, the groups appear, the drop zone starts', async () => {
+    const a = await api();
+    let events = 0;
+    const sub = a.tree.onDidChangeTreeData(() => events++);
+    try {
+      const { result } = await runWithAnswers<InitReport>('agentsync.init', []);
+      assert.deepEqual(result.created.sort(), ['.agentsync.json', '.agentsync/handoffs.json', 'AgentTracker.md']);
+      await waitFor('tree event', () => events > 0);
+      assert.deepEqual(a.tree.getChildren().map((n) => a.tree.getTreeItem(n).label), ['Assigned to me', 'Shared with me', 'Blocked/Stale']);
+      await waitFor('drop zone running', () => a.dropZones.stateOf(a.services.all()[0]).running);
+      assert.match(fs.readFileSync(path.join(workspaceRoot(), '.gitignore'), 'utf8'), /\.agentsync\/state\.json/);
+    } finally {
+      sub.dispose();
+    }
+  });
+});

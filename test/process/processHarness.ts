@@ -1,0 +1,71 @@
+// Helpers the multi-process tests share: start a fixture child, follow its stdout line by line, wait for lines
+// and for its exit. Real processes only; nothing here fakes the store.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The checkout root (tests compile to out/test/process/, fixtures stay in test/process/fixtures/). */
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export const CLI = path.join(REPO_ROOT, 'bin/agentsync.js');
+export const FIXTURES = path.join(REPO_ROOT, 'test/process/fixtures');
+
+export function tempWorkspace(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-${prefix}-`));
+}
+
+/** `node bin/agentsync.js ...` to completion; throws with its output if it exits non-zero. */
+export function runCliSync(args: string[]): string {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`agentsync ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
+  return r.stdout;
+}
+
+export interface Child {
+  proc: ChildProcess;
+  lines: string[];
+  stderr: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with the first line (already seen or still to come) for which `match` is true. */
+  waitForLine(match: (line: string) => boolean, timeoutMs: number, what: string): Promise<string>;
+}
+
+export function startChild(script: string, args: string[], options: { ipc?: boolean } = {}): Child {
+  const proc = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])] });
+  const lines: string[] = [];
+  const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
+  let partial = '';
+  const child: Child = {
+    proc,
+    lines,
+    stderr: '',
+    exited: new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal }))),
+    waitForLine(match, timeoutMs, what) {
+      const seen = lines.find(match);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${child.stderr}`)), timeoutMs);
+        waiters.push({ match, resolve: (l) => (clearTimeout(timer), resolve(l)) });
+      });
+    },
+  };
+  proc.stdout!.setEncoding('utf8');
+  proc.stdout!.on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop()!;
+    for (const line of parts) {
+      lines.push(line);
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        if (waiters[i].match(line)) waiters.splice(i, 1)[0].resolve(line);
+      }
+    }
+  });
+  proc.stderr!.setEncoding('utf8');
+  proc.stderr!.on('data', (chunk: string) => (child.stderr += chunk));
+  return child;
+}
+
+/** Lines that are JSON objects (the CLI's --json output), parsed. */
+export function jsonLines(lines: readonly string[]): Record<string, unknown>[] {
+  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
