@@ -25,13 +25,17 @@ export function assertRegularOrMissing(target: string): void {
   }
 }
 
-export function writeFileAtomic(target: string, data: string | Buffer): void {
+/**
+ * `durable: false` skips the fsync: still atomic against a killed process (rename), but a power cut may
+ * lose the new content. Only for files derived from the store, which are rebuilt on the next write.
+ */
+export function writeFileAtomic(target: string, data: string | Buffer, options: { durable?: boolean } = {}): void {
   assertRegularOrMissing(target);
   const tmp = tempNameFor(target);
   const fd = fs.openSync(tmp, 'wx', 0o644);
   try {
     fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fs.fsyncSync(fd);
+    if (options.durable !== false) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -54,4 +58,28 @@ export function appendLines(target: string, text: string, sync = false): void {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Removes temp files left by writers that were killed (their pid is gone), e.g. `.handoffs.json.<pid>.….tmp`. */
+export function removeOrphanTempFiles(dir: string): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const m = /^\..+\.(\d+)\.[0-9a-z]+\.\d+\.tmp$/.exec(name);
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+      continue; // its writer is alive
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EPERM') continue;
+    }
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
 }

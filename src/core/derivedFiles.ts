@@ -19,12 +19,12 @@ export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Ha
     text = '# Agent Tracker\n\n';
   }
   const next = updateTrackerText(text, handoffs);
-  if (next !== text) writeFileAtomic(layout.trackerFile, next);
+  if (next !== text) writeFileAtomic(layout.trackerFile, next, { durable: false });
 }
 
 export function writeStateSummary(layout: WorkspaceLayout, handoffs: readonly Handoff[], patch: Record<string, unknown> = {}): void {
   const state = mergeState(readStateFile(layout.stateFile), { ...summarizeHandoffs(handoffs), ...patch });
-  writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n');
+  writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false });
 }
 
 export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction): string[] {

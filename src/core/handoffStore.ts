@@ -2,7 +2,7 @@
 // lock once, re-reads the store if another process changed it, applies every waiting request in order,
 // then writes the store, the ledger, the derived files and the audit once (DESIGN §12: one lock, one write).
 import * as fs from 'node:fs';
-import { writeFileAtomic } from './atomicFile';
+import { removeOrphanTempFiles, writeFileAtomic } from './atomicFile';
 import { AuditLog } from './auditLog';
 import { loadConfig, type LoadedConfig } from './configLoader';
 import { ActionError } from './errors';
@@ -47,6 +47,7 @@ export class HandoffStore {
   private configCache: { key: string; loaded: LoadedConfig } | null = null;
   private reportedConfigProblem: string | null = null;
   private queue: Pending[] = [];
+  private preparedDir = false;
   private flushing = false;
   private listeners: ((snapshot: StoreSnapshot) => void)[] = [];
 
@@ -114,7 +115,16 @@ export class HandoffStore {
 
   private async runBatch(batch: Pending[]): Promise<void> {
     try {
+      if (!this.preparedDir) {
+        // The lock lives in .agentsync/; a request in a folder not yet initialized creates it.
+        fs.mkdirSync(this.layout.dataDir, { recursive: true });
+      }
       await this.lock.acquire();
+      if (!this.preparedDir) {
+        this.preparedDir = true;
+        const removed = removeOrphanTempFiles(this.layout.dataDir) + removeOrphanTempFiles(this.layout.root);
+        if (removed) this.logger.info(`removed ${removed} temp file(s) left by killed writers`);
+      }
     } catch (e) {
       for (const p of batch) p.reject(e);
       return;

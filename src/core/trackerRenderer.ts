@@ -39,8 +39,17 @@ export function renderHandoffLines(h: Handoff): string[] {
   return lines;
 }
 
+/** Rendered lines per record, by object identity: records are replaced, never mutated, so only changed ones re-render. */
+const renderedLines = new WeakMap<Handoff, string[]>();
+
+function cachedLines(h: Handoff): string[] {
+  let lines = renderedLines.get(h);
+  if (!lines) renderedLines.set(h, (lines = renderHandoffLines(h)));
+  return lines;
+}
+
 export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'): string {
-  const body = handoffs.length ? handoffs.flatMap(renderHandoffLines) : ['_No handoffs yet._'];
+  const body = handoffs.length ? handoffs.flatMap(cachedLines) : ['_No handoffs yet._'];
   return [HANDOFFS_HEADING, '', ...body, ''].join(eol) + eol;
 }
 
