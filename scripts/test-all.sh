@@ -5,4 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 bash scripts/editor/install-code-server.sh
-npm test
+# One closing line for CI ("N passed, N failed") summed over the mocha runs, whose own lines say "passing".
+log=$(mktemp)
+set +e
+npm test 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+passed=$(grep -aoE '^ *[0-9]+ passing' "$log" | awk '{s+=$1} END {print s+0}')
+failed=$(grep -aoE '^ *[0-9]+ failing' "$log" | awk '{s+=$1} END {print s+0}')
+rm -f "$log"
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+echo "tests: $passed passed, $failed failed"
+exit "$status"

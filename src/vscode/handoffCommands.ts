@@ -7,6 +7,7 @@ import { reportResponse, registerCommand } from './commandRunner';
 import type { FolderServices } from './folderServices';
 import { allowsEscalate, allowsVerb, handoffChoice, resolveHandoff, type HandoffTarget } from './handoffTarget';
 import { askText, pickOne, type Choice } from './prompts';
+import { passOverCommand } from './passOverCommand';
 
 export interface CommandDeps {
   services: FolderServices;
@@ -128,5 +129,6 @@ export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] 
     r('agentsync.escalateHandoff', escalate),
     r('agentsync.openRecord', openRecord),
     r('agentsync.listHandoffs', list),
+    r('agentsync.passOver', passOverCommand),
   ];
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { api, EXTENSION_ID, figures, REPO_ROOT, workspaceRoot } from './helpers';
 
 const COMMANDS = [
+  'agentsync.passOver',
   'init', 'startSession', 'endSession', 'addHandoffNote', 'claimHandoff', 'completeHandoff', 'listHandoffs',
   'approveHandoff', 'returnHandoff', 'escalateHandoff', 'openRecord', 'openTracker', 'refresh', 'showStaleHandoffs',
 ].map((c) => `agentsync.${c}`);
@@ -42,9 +43,9 @@ describe('activation', () => {
       });
     const offered = (status: string) =>
       [...new Set(entries.filter((e) => !e.group.startsWith('inline') && holds(e.when, { view: 'agentsync.handoffs', viewItem: `handoff.${status}` })).map((e) => e.command.replace('agentsync.', '')))].sort();
-    assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord']);
-    assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord']);
-    assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord']);
+    assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
+    assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
+    assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord', 'passOver']);
     assert.deepEqual(offered('ready_for_review'), ['approveHandoff', 'escalateHandoff', 'openRecord', 'returnHandoff']);
     assert.deepEqual(offered('approved'), ['escalateHandoff', 'openRecord']);
     assert.deepEqual(offered('merged'), ['openRecord']);

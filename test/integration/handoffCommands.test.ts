@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requestDispatcher';
 import type { TreeNode } from '../../src/vscode/treeNodes';
-import { api, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import { api, cli, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 const storeFile = () => path.join(workspaceRoot(), '.agentsync/handoffs.json');
 
@@ -167,5 +167,33 @@ describe('handoff commands', () => {
     const { result, log } = await runWithAnswers<{ ok: boolean }>('agentsync.claimHandoff', ['HO-19990101-999']);
     assert.equal(result.ok, false);
     assert.match(log.errors[0], /No handoff HO-19990101-999\. Run "AgentSync: List Handoffs" to see the ids/);
+  });
+});
+
+describe('Pass Over command', () => {
+  it('passes an open handoff to another agent with return to me: chain, return_to and parent recorded by the core', async () => {
+    const made = await cli(['create', '--from', 'codex', '--to', 'human', '--summary', 'Tidy the config loader']);
+    assert.equal(made.code, 0, made.stderr);
+    await waitFor('the new handoff in the tree', async () => (await api()).services.all()[0].view().handoffs.some((h) => h.summary === 'Tidy the config loader'));
+    const parent = findHandoff('Tidy the config loader');
+    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.passOver', [parent.handoff_id], { pick: 'Claude' }, { pick: 'code_review' }, { input: 'Review the logging refactor' });
+    assert.equal(result.ok, true, JSON.stringify(result));
+    const created = findHandoff('Review the logging refactor');
+    assert.deepEqual(created.to_agents, ['claude']);
+    assert.equal(created.return_to, 'human');
+    assert.equal(created.parent_uid, parent.uid);
+    assert.deepEqual(created.chain, ['codex', 'human', 'claude']);
+    assert.match(log.info[0], /passed to Claude as HO-\d{8}-\d{3}; it returns to you when done/);
+  });
+
+  it('a pass back into the chain is refused with CYCLE_DETECTED naming the chain; nothing changes', async () => {
+    const before = fs.readFileSync(storeFile(), 'utf8');
+    const parent = findHandoff('Tidy the config loader');
+    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.passOver', [parent.handoff_id], { pick: 'Codex' }, { pick: 'code_review' }, { input: 'back to where it came from' });
+    assert.equal(result.ok, false);
+    assert.equal(result.reason, 'CYCLE_DETECTED');
+    assert.equal(result.code, 'E003');
+    assert.match(log.errors[0], /codex is already in the chain codex → human → codex/);
+    assert.equal(fs.readFileSync(storeFile(), 'utf8'), before);
   });
 });

@@ -7,7 +7,8 @@ import { newUid } from '../handoffIds';
 import { parsePassOverTag } from '../handoffTags';
 import { resolvePassOverPolicy } from '../passOverPolicy';
 import { requireHandoff } from './findHandoff';
-import type { Handoff } from '../handoffSchema';
+import { isTerminal, type Handoff } from '../handoffSchema';
+import { assertAuthority } from '../lifecycle';
 import type { StoreTransaction } from '../storeTransaction';
 
 export const PASS_OVER_CODES = {
@@ -70,6 +71,12 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   if (!reason) throw new ActionError('invalid_request', 'reason is required, e.g. "code_review" (or a "Reason:" line in message).', { field: 'reason' });
 
   const parent = p.handoffId ? requireHandoff(tx, p.handoffId) : undefined;
+  if (parent) {
+    if (isTerminal(parent.status)) {
+      throw new ActionError('not_claimable', `${parent.handoff_id} is ${parent.status}; finished work cannot be passed on. Create a follow-up handoff instead.`, { handoff_id: parent.handoff_id, status: parent.status });
+    }
+    assertAuthority(parent, 'involved', from, tx.config.humans, 'pass on');
+  }
   const before = parent?.chain?.length ? [...parent.chain] : parent ? [parent.from_agent] : [];
   if (before[before.length - 1] !== from) before.push(from);
   const chain = [...before, to];
