@@ -29,12 +29,13 @@ export function assertRegularOrMissing(target: string): void {
  * `durable: false` skips the fsync: still atomic against a killed process (rename), but a power cut may
  * lose the new content. Only for files derived from the store, which are rebuilt on the next write.
  */
-export function writeFileAtomic(target: string, data: string | Buffer, options: { durable?: boolean } = {}): void {
+export function writeFileAtomic(target: string, data: string | Buffer | Buffer[], options: { durable?: boolean } = {}): void {
   assertRegularOrMissing(target);
   const tmp = tempNameFor(target);
   const fd = fs.openSync(tmp, 'wx', 0o644);
   try {
-    fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    if (Array.isArray(data)) writeAll(fd, data);
+    else fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     if (options.durable !== false) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -82,4 +83,18 @@ export function removeOrphanTempFiles(dir: string): number {
     removed++;
   }
   return removed;
+}
+
+/** writev in groups under IOV_MAX, looping on short writes. */
+function writeAll(fd: number, chunks: Buffer[]): void {
+  for (let i = 0; i < chunks.length; i += 512) {
+    const group = chunks.slice(i, i + 512);
+    const total = group.reduce((n, b) => n + b.length, 0);
+    let written = fs.writevSync(fd, group);
+    if (written < total) {
+      // Rare short write: finish this group from where it stopped.
+      const rest = Buffer.concat(group).subarray(written);
+      while (written < total) written += fs.writeSync(fd, rest, written - (total - rest.length));
+    }
+  }
 }

@@ -157,8 +157,9 @@ export class HandoffStore {
   private commit(tx: StoreTransaction): void {
     if (tx.changed) {
       fs.mkdirSync(this.layout.dataDir, { recursive: true });
-      writeFileAtomic(this.layout.handoffsFile, tx.snapshot.serialize());
+      writeFileAtomic(this.layout.handoffsFile, tx.snapshot.serializeChunks());
       this.cached = { key: statKey(this.layout.handoffsFile), snapshot: tx.snapshot };
+      writeFileAtomic(this.layout.validatedStampFile, this.cached.key, { durable: false });
     }
     this.ledger.append(tx.ledger);
     if (tx.changed) {
@@ -189,9 +190,17 @@ export class HandoffStore {
     }
     const key = keyOf(st);
     if (this.cached?.key === key) return this.cached.snapshot;
-    const snapshot = StoreSnapshot.parse(fs.readFileSync(this.layout.handoffsFile, 'utf8'));
+    const snapshot = StoreSnapshot.parse(fs.readFileSync(this.layout.handoffsFile, 'utf8'), readStamp(this.layout.validatedStampFile) === key);
     this.cached = { key, snapshot };
     return snapshot;
+  }
+}
+
+function readStamp(file: string): string | null {
+  try {
+    return fs.lstatSync(file).isFile() ? fs.readFileSync(file, 'utf8') : null;
+  } catch {
+    return null;
   }
 }
 

@@ -6,6 +6,8 @@ export class WorkspaceLayout {
   readonly dataDir: string;
   readonly handoffsFile: string;
   readonly lockFile: string;
+  /** The stat key of the handoffs.json this machine last wrote (and so validated); see StoreSnapshot.parse. */
+  readonly validatedStampFile: string;
   readonly trackerFile: string;
   readonly decisionsFile: string;
   readonly auditDir: string;
@@ -23,6 +25,7 @@ export class WorkspaceLayout {
     this.dataDir = path.join(this.root, '.agentsync');
     this.handoffsFile = path.join(this.dataDir, 'handoffs.json');
     this.lockFile = path.join(this.dataDir, 'handoffs.lock');
+    this.validatedStampFile = path.join(this.dataDir, 'handoffs.validated');
     this.trackerFile = path.join(this.root, 'AgentTracker.md');
     this.decisionsFile = path.join(this.root, 'decisions.md');
     this.auditDir = path.join(this.dataDir, 'audit');
@@ -42,6 +45,7 @@ export class WorkspaceLayout {
   /** Runtime-only paths that `init` adds to .gitignore (not the whole folder: the store and audit are committed). */
   static readonly GITIGNORE_ENTRIES = [
     '.agentsync/state.json',
+    '.agentsync/handoffs.validated',
     '.agentsync/ledger.jsonl',
     '.agentsync/ledger.prev.jsonl',
     '.agentsync/request.json',
