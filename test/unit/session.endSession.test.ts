@@ -142,6 +142,18 @@ describe('sessions in a real git repository', function () {
     assert.deepEqual(ws.bytes(), before);
   });
 
+  it('a refused end runs none of the configured commands (deploy included): refused means nothing happened', async () => {
+    const marker = (name: string) => ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(name)}, 'ran')`];
+    const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true, commands: { build: marker('build-ran'), deploy: marker('deploy-ran') } } });
+    ws.makeChanges();
+    const r = await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' });
+    assert.equal(r.reason, 'handoff_required');
+    assert.equal(fs.existsSync(path.join(ws.root, 'build-ran')), false);
+    assert.equal(fs.existsSync(path.join(ws.root, 'deploy-ran')), false);
+    ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done', no_handoff_reason: 'docs only' }));
+    assert.equal(fs.existsSync(path.join(ws.root, 'build-ran')), true, 'an accepted end runs them');
+  });
+
   it('requireHandoffOnEndSession: a valid handoff is created through createHandoff, with the hot files, branch and commit', async () => {
     const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true } });
     ok(await ws.send({ action: 'startSession', agent: 'claude', goal: 'fix login' }));

@@ -34,10 +34,13 @@ export interface EndSessionPrepared extends SessionEnv {
   health: HealthReport;
 }
 
-export async function prepareEndSession(env: SessionEnv): Promise<EndSessionPrepared> {
+export async function prepareEndSession(env: SessionEnv, p: ParamsOf<'endSession'>): Promise<EndSessionPrepared> {
   // git first: a build may write files, and hot files are what the agent changed.
   const git = await readGitInfo(env.layout.root);
-  const health = await runHealthChecks(env.layout.root, env.config.commands, env.healthOptions);
+  // An end that will be refused runs no command (a refused request changes nothing, and deploy is a command).
+  const refusal = enforcementProblem(env.config, git.hotFiles, p);
+  const options = refusal ? { ...env.healthOptions, skipReason: `not run: the end of the session was refused (${refusal.reason})` } : env.healthOptions;
+  const health = await runHealthChecks(env.layout.root, env.config.commands, options);
   return { ...env, git, health };
 }
 
@@ -103,6 +106,18 @@ function handoffRequired(hot: readonly string[]): ActionError {
   );
 }
 
+/** requireHandoffOnEndSession: with hot files, a handoff with a note, or a skip reason, is required. */
+function enforcementProblem(config: AgentSyncConfig, hot: readonly string[], p: ParamsOf<'endSession'>): ActionError | null {
+  if (!config.requireHandoffOnEndSession || hot.length === 0) return null;
+  const skip = p.no_handoff_reason ?? (p.handoff?.no_handoff_reason?.trim() || null);
+  const given = p.handoff ?? null;
+  if (!given && !skip) return handoffRequired(hot);
+  if (given && !given.no_handoff_reason && !given.notes?.trim()) {
+    return new ActionError('invalid_request', 'handoff.notes: requireHandoffOnEndSession asks for a note for the next agent (what to check, what is left). Nothing was changed.', { field: 'handoff.notes' });
+  }
+  return null;
+}
+
 export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'endSession'>, prep: EndSessionPrepared): object {
   const state = readStateFile(prep.layout.stateFile);
   const previous = lastSessionOf(state);
@@ -113,13 +128,10 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
   const sessions = activeSessionsOf(state);
   const session = sessions.get(ctx.agent) ?? null;
   const hot = prep.git.hotFiles;
-  const enforce = tx.config.requireHandoffOnEndSession && hot.length > 0;
   const skip = p.no_handoff_reason ?? (p.handoff?.no_handoff_reason?.trim() || null);
   const given = p.handoff ?? null;
-  if (enforce && !given && !skip) throw handoffRequired(hot);
-  if (enforce && given && !given.no_handoff_reason && !given.notes?.trim()) {
-    throw new ActionError('invalid_request', 'handoff.notes: requireHandoffOnEndSession asks for a note for the next agent (what to check, what is left). Nothing was changed.', { field: 'handoff.notes' });
-  }
+  const refusal = enforcementProblem(tx.config, hot, p);
+  if (refusal) throw refusal;
   const branch = prep.git.branch;
   const commit = prep.git.commit;
   let handoff: Handoff | null = null;
