@@ -145,10 +145,14 @@ async function benchSize(size) {
   const cCreates = await concurrent(dispatcher, rounds((n) => createRequest(`c${n}`)));
   const cClaims = await concurrent(dispatcher, rounds((n) => claimRequest(cCreates.ids[n])));
 
+  // The CLI runs on a fresh store of the stated size (plus the handoffs it claims), not the grown one above.
+  const cliWs = workspaceWith(size);
+  const cliDispatcher = new RequestDispatcher(new HandoffStore(cliWs.layout), 'bench');
   const cliIds = [];
-  for (let i = 0; i < CLI_RUNS + 1; i++) cliIds.push(await must(dispatcher, createRequest(`cli ${i}`)));
-  cliClaimMs(dir, cliIds[0]); // warm the OS file cache for the bundle
-  const cli = cliIds.slice(1).map((id) => cliClaimMs(dir, id));
+  for (let i = 0; i < CLI_RUNS + 1; i++) cliIds.push(await must(cliDispatcher, createRequest(`cli ${i}`)));
+  cliClaimMs(cliWs.dir, cliIds[0]); // warm the OS file cache for the bundle
+  const cli = cliIds.slice(1).map((id) => cliClaimMs(cliWs.dir, id));
+  fs.rmSync(cliWs.dir, { recursive: true, force: true });
 
   const finalCount = JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')).handoffs.length;
   fs.rmSync(dir, { recursive: true, force: true });

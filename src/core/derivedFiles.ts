@@ -47,3 +47,29 @@ export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction)
   }
   return problems;
 }
+
+/**
+ * Appends the decisions.md lines a crash cut off: every merged/escalated handoff whose id has no line yet,
+ * dated by its terminal history entry. Run once per store instance (cold start), under the lock.
+ */
+export function appendMissingDecisions(layout: WorkspaceLayout, handoffs: readonly Handoff[]): number {
+  const terminal = handoffs.filter((h) => h.status === 'merged' || h.status === 'escalated');
+  if (terminal.length === 0) return 0;
+  assertRegularOrMissing(layout.decisionsFile);
+  let text = '';
+  try {
+    text = fs.readFileSync(layout.decisionsFile, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const recorded = new Set<string>();
+  for (const m of text.matchAll(/^[^|\n]*\| (HO-\d{8}-\d+) \|/gm)) recorded.add(m[1]);
+  const missing = terminal.filter((h) => !recorded.has(h.handoff_id));
+  if (missing.length === 0) return 0;
+  const lines = missing.map((h) => {
+    const last = [...h.state_history].reverse().find((e) => e.status === h.status);
+    return decisionLine(h, last?.agent ?? h.from_agent, last?.timestamp ?? h.updated_at);
+  });
+  appendLines(layout.decisionsFile, (text ? '' : DECISIONS_HEADER) + lines.join(''));
+  return missing.length;
+}

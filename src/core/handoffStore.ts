@@ -10,7 +10,7 @@ import { FileLock } from './fileLock';
 import { LedgerFile } from './ledgerFile';
 import { StoreSnapshot } from './storeSnapshot';
 import { StoreTransaction } from './storeTransaction';
-import { writeDerivedFiles } from './derivedFiles';
+import { appendMissingDecisions, writeDerivedFiles } from './derivedFiles';
 import type { WorkspaceLayout } from './workspaceLayout';
 
 export const MAX_STORE_BYTES = 200 * 1024 * 1024;
@@ -124,6 +124,12 @@ export class HandoffStore {
         this.preparedDir = true;
         const removed = removeOrphanTempFiles(this.layout.dataDir) + removeOrphanTempFiles(this.layout.root);
         if (removed) this.logger.info(`removed ${removed} temp file(s) left by killed writers`);
+        try {
+          const added = appendMissingDecisions(this.layout, this.load().handoffs);
+          if (added) this.logger.info(`decisions.md: added ${added} line(s) a crash had cut off`);
+        } catch (e) {
+          this.logger.warn(`could not check decisions.md: ${(e as Error).message}`);
+        }
       }
     } catch (e) {
       for (const p of batch) p.reject(e);

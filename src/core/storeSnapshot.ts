@@ -9,6 +9,24 @@ const HEAD = Buffer.from('{\n  "version": 1,\n  "handoffs": [\n');
 const SEPARATOR = Buffer.from(',\n');
 const TAIL = Buffer.from('\n  ]\n}\n');
 
+/**
+ * A trusted file is exactly what serializeChunks wrote, so its text splits at the top-level record boundaries
+ * (the only lines indented by exactly four spaces); reusing those bytes spares re-stringifying every record.
+ */
+function seedSerializedFromText(text: string, handoffs: readonly Handoff[]): void {
+  const head = '{\n  "version": 1,\n  "handoffs": [\n';
+  const tail = '\n  ]\n}\n';
+  if (handoffs.length === 0 || !text.startsWith(head) || !text.endsWith(tail)) return;
+  const parts = text.slice(head.length, text.length - tail.length).split('\n    },\n    {\n');
+  if (parts.length !== handoffs.length) return;
+  parts.forEach((part, i) => {
+    const chunk = (i > 0 ? '    {\n' : '') + part + (i < parts.length - 1 ? '\n    }' : '');
+    const h = handoffs[i];
+    // A record the constructor had to change (e.g. given a uid) no longer matches its text: leave it to stringify.
+    if (chunk.includes(`"handoff_id": "${h.handoff_id}"`) && chunk.includes(`"uid": "${h.uid}"`)) serialized.set(h, Buffer.from(chunk));
+  });
+}
+
 export class StoreSnapshot {
   readonly handoffs: Handoff[];
   private readonly byId = new Map<string, number>();
@@ -43,7 +61,11 @@ export class StoreSnapshot {
     }
     if (trusted) {
       const file = raw as { version?: unknown; handoffs?: unknown };
-      if (file && file.version === 1 && Array.isArray(file.handoffs)) return new StoreSnapshot(file as never);
+      if (file && file.version === 1 && Array.isArray(file.handoffs)) {
+        const snapshot = new StoreSnapshot(file as never);
+        seedSerializedFromText(text, snapshot.handoffs);
+        return snapshot;
+      }
     }
     const parsed = handoffsFileSchema.safeParse(raw);
     if (!parsed.success) {

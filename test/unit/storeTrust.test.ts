@@ -2,6 +2,7 @@
 // any other file, including a hand edit of ours, is validated in full.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { StoreSnapshot } from '../../src/core/storeSnapshot';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('validated-store stamp', () => {
@@ -40,5 +41,17 @@ describe('validated-store stamp', () => {
     fs.writeFileSync(ws.layout.validatedStampFile, '1:2:3');
     const r = await ws.secondDispatcher().dispatch({ action: 'listHandoffs' });
     assert.equal(r.reason, 'store_invalid');
+  });
+
+  it('a trusted re-read serializes back to the identical bytes, and a changed record is re-serialized', async () => {
+    const ws = await seeded();
+    await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'two', notes: 'a\nb' } });
+    const text = fs.readFileSync(ws.layout.handoffsFile, 'utf8');
+    const snap = StoreSnapshot.parse(text, true);
+    assert.equal(snap.serialize(), text);
+    snap.replace({ ...snap.handoffs[0], summary: 'changed' });
+    assert.deepEqual(JSON.parse(snap.serialize()).handoffs.map((h: { summary: string }) => h.summary), ['changed', 'two']);
+    const untrusted = StoreSnapshot.parse(text, false);
+    assert.equal(untrusted.serialize(), text);
   });
 });
