@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { api, EXTENSION_ID, figures, REPO_ROOT, workspaceRoot } from './helpers';
 
 const COMMANDS = [
-  'agentsync.passOver',
+  'passOver',
   'init', 'startSession', 'endSession', 'addHandoffNote', 'claimHandoff', 'completeHandoff', 'listHandoffs',
   'approveHandoff', 'returnHandoff', 'escalateHandoff', 'openRecord', 'openTracker', 'refresh', 'showStaleHandoffs',
 ].map((c) => `agentsync.${c}`);
