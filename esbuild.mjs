@@ -7,4 +7,6 @@ const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs'
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
+  // Loaded by the `mcp` verb only (see src/cli/mcpVerb.ts).
+  esbuild.build({ ...common, entryPoints: ['src/cli/mcpServer.ts'], outfile: 'dist/mcp.js' }),
 ]);

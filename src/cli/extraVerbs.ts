@@ -1,5 +1,7 @@
 // Verbs added by later features (watch, mcp, merge-driver) register here so main.ts stays unchanged.
 import type { Verb } from './handoffVerbs';
 import { watchVerb } from './watchVerb';
+import { mcpVerb } from './mcpVerb';
+import { mergeDriverVerb } from './mergeDriverVerb';
 
-export const EXTRA_VERBS: Record<string, Verb> = { watch: watchVerb };
+export const EXTRA_VERBS: Record<string, Verb> = { watch: watchVerb, mcp: mcpVerb, 'merge-driver': mergeDriverVerb };

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { initWorkspace } from '../core/workspaceInit';
+import { assertGitRepo, registerMergeDriver } from './mergeDriverVerb';
 import type { Handoff } from '../core/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine } from './handoffFormat';
@@ -59,13 +60,15 @@ function moveVerb(to: string, summary: string): Verb {
 
 export const VERBS: Record<string, Verb> = {
   init: {
-    usage: '',
-    summary: 'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore',
-    options: {},
-    run: async (ctx) => {
+    usage: '[--git]',
+    summary: 'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; --git registers the handoffs.json merge driver',
+    options: { git: { type: 'boolean' } },
+    run: async (ctx, values) => {
+      if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root);
-      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: report }));
-      else ctx.io.out([`created: ${report.created.join(', ') || 'nothing'}`, `kept: ${report.kept.join(', ') || 'nothing'}`, `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`].join('\n'));
+      const git = values.git ? registerMergeDriver(ctx.layout.root) : undefined;
+      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: { ...report, ...(git ? { git } : {}) } }));
+      else ctx.io.out([`created: ${report.created.join(', ') || 'nothing'}`, `kept: ${report.kept.join(', ') || 'nothing'}`, `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`, ...(git ? [`git: merge driver registered (merge.agentsync), .gitattributes ${git.gitattributes}`] : [])].join('\n'));
       return 0;
     },
   },

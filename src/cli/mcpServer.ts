@@ -1,0 +1,94 @@
+// `agentsync mcp`: an MCP server on stdio exposing every core action as a tool (DESIGN §1, §8). Each call goes
+// through the one RequestDispatcher of the --dir workspace, so MCP callers get the same validation, lock, rules
+// and audit line as every other surface. stdout carries only the protocol; logs go to stderr. Ends when stdin closes.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestDispatcher, RequestResponse } from '../core/requestDispatcher';
+import type { CliContext } from './cliContext';
+import { mcpTools } from './mcpTools';
+
+/** The package version, for the server's initialize answer (dist/cli.js and out/src/cli/ sit at different depths). */
+function packageVersion(): string {
+  for (const rel of ['..', '../../..']) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, rel, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'agentsync' && pkg.version) return pkg.version;
+    } catch {
+      // not here; try the next place
+    }
+  }
+  return '0.0.0';
+}
+
+/** One tool call → one dispatched request; the tool name is the action. */
+export async function callTool(dispatcher: RequestDispatcher, name: string, args: Record<string, unknown>): Promise<RequestResponse> {
+  if (args.action !== undefined && args.action !== name) {
+    // The tool name says which action runs; a different `action` argument is a caller mistake, not a redirect.
+    return {
+      ok: false,
+      action: name,
+      request_id: typeof args.request_id === 'string' ? args.request_id : '',
+      timestamp: new Date().toISOString(),
+      reason: 'invalid_request',
+      message: `The tool ${name} runs the action ${name}; leave out the "action" argument (it was ${JSON.stringify(args.action)}). Nothing was changed.`,
+      field: 'action',
+    };
+  }
+  return dispatcher.dispatch({ action: name, ...args }, { surface: 'mcp' });
+}
+
+export function createMcpServer(dispatcher: RequestDispatcher, log: (message: string) => void): { server: Server; idle(): Promise<void> } {
+  const tools = mcpTools();
+  const server = new Server({ name: 'agentsync', version: packageVersion() }, { capabilities: { tools: {} } });
+  const inFlight = new Set<Promise<unknown>>();
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    const call = callTool(dispatcher, name, args ?? {});
+    inFlight.add(call);
+    try {
+      const response = await call;
+      if (!response.ok) log(`${name}: ${response.reason}: ${response.message}`);
+      return { content: [{ type: 'text', text: JSON.stringify(response) }], structuredContent: response, isError: !response.ok };
+    } finally {
+      inFlight.delete(call);
+    }
+  });
+  server.onerror = (e) => log(`MCP error: ${e.message}`);
+  // Calls already taken are finished (and written to the store) before the server goes away.
+  const idle = async () => {
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
+    // The SDK writes a handler's answer a few promise steps after the handler returns; those steps all run
+    // before the next macrotask, so one setImmediate lets the last answers reach stdout before close.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { server, idle };
+}
+
+function untilStdinClosesOrSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const done = (why: string) => () => resolve(why);
+    process.stdin.once('end', done('stdin closed'));
+    process.stdin.once('close', done('stdin closed'));
+    process.once('SIGINT', done('SIGINT'));
+    process.once('SIGTERM', done('SIGTERM'));
+  });
+}
+
+/** Runs the server; loaded on demand (dist/mcp.js) so other verbs do not pay for the MCP SDK at start-up. */
+export async function runMcp(ctx: CliContext, values: Record<string, unknown>, pos: string[]): Promise<number> {
+  const log = (m: string) => ctx.io.err(`agentsync mcp: ${m}`);
+  const { server, idle } = createMcpServer(ctx.dispatcher, values.verbose ? log : () => undefined);
+  const stopped = untilStdinClosesOrSignal();
+  await server.connect(new StdioServerTransport());
+  if (values.verbose) log(`serving ${ctx.layout.root} on stdio (pid ${process.pid})`);
+  const why = await stopped;
+  await idle();
+  await server.close();
+  if (values.verbose) log(`stopped (${why})`);
+  return 0;
+}

@@ -1,0 +1,50 @@
+// The MCP tool list: one tool per core action (DESIGN §1, §8). The tool name is the action name and the input
+// schema is the action's own zod parameter schema, so an MCP caller sees exactly what the dispatcher accepts.
+import { z } from 'zod';
+import { ACTION_NAMES, paramSchemas } from '../core/actionRegistry';
+import type { ActionName } from '../core/requestParams';
+
+/** What each action does, for the agent choosing a tool. Every call answers with the response envelope of DESIGN §8. */
+const DESCRIPTIONS: Record<ActionName, string> = {
+  createHandoff:
+    'Create a handoff: work one agent leaves for another. `handoff` holds from_agent, owner_mode (single: one to_agents entry; shared: several; auto: routed by required_capabilities), summary, and optionally notes, files (workspace-relative), task_id, branch, commit, priority. Answers { handoff } with its id (HO-YYYYMMDD-NNN).',
+  listHandoffs: 'List handoffs, optionally filtered by status (one or several), agent (owned by / assigned to) and open (not merged or escalated). Read-only. Answers { count, handoffs }.',
+  claimHandoff:
+    'Claim a queued handoff for `agent` (moves it to in_progress). Refused with reason already_claimed and claimedBy when another agent holds it; expected_rev guards against a stale read. Answers { handoff }.',
+  transitionHandoff: 'Move a handoff to another status (`to`: queued, in_progress, blocked, ready_for_review, approved, merged, escalated) as `agent`, with an optional reason. Illegal moves are refused. Answers { handoff }.',
+  completeHandoff:
+    'Finish the work on a claimed handoff as `agent`, optionally with the protocol report `result` (status, decision PROCEED/STOP/CLARIFY, findings). Moves it to ready_for_review, or to blocked on STOP/CLARIFY. Answers { handoff }.',
+  passOver:
+    'Pass work from `agent` to another agent (`to`) with a reason and summary, creating a new handoff linked to handoffId (the work being passed on); return_required (default true) asks for it to come back. Pass-over policy refusals carry code E00x. Answers { handoff } (the new one).',
+  returnHandoff: 'Return a passed-over handoff to the agent that passed it, as `agent`, with an optional result and message. Answers { handoff, returned } (returned: the new handoff back to the originator).',
+  heartbeat: 'Renew the lease `agent` holds on a claimed handoff, so it is not expired and released. Answers { handoff }.',
+  updateTodos: 'Replace the todo list of a handoff as `agent` (each todo: id, content, status). Answers { handoff }.',
+  expireLeases: 'Send in-progress handoffs whose lease has run out (their holder stopped sending heartbeats) back to the queue. Answers { released }.',
+  startSession: 'Start a working session for `agent` with an optional goal, optionally on a handoff it has claimed (handoffId); AgentTracker.md shows it under In Progress. Answers { agent, goal, session }.',
+  endSession:
+    'End the session of `agent` with a summary and nextWork, and either leave a handoff (`handoff`, as in createHandoff; from_agent defaults to the agent) or say why not (no_handoff_reason). Answers the session record and any handoff created.',
+  status: 'The workspace at a glance: active sessions, last session, open and stale handoffs, health, hot files and warnings; with `agent`, also the open handoffs assigned to it. Read-only.',
+  health: 'Run the configured health checks of the workspace and answer their results. Read-only.',
+};
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+}
+
+/** The action's parameter schema as JSON Schema, minus `action` (the tool name supplies it). */
+export function toolInputSchema(action: ActionName): McpTool['inputSchema'] {
+  const json = z.toJSONSchema(paramSchemas[action], { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  // Drop the draft marker: MCP clients assume their own JSON Schema dialect for inputSchema.
+  const { $schema: _dialect, properties, required, ...rest } = json as { $schema?: string; properties?: Record<string, unknown>; required?: string[] };
+  const props = { ...(properties ?? {}) };
+  delete props.action;
+  const req = (required ?? []).filter((k) => k !== 'action');
+  return { ...rest, type: 'object', properties: props, ...(req.length ? { required: req } : {}) };
+}
+
+/** Built once: the schemas do not change while the server runs. */
+export function mcpTools(): McpTool[] {
+  return ACTION_NAMES.map((name) => ({ name, description: DESCRIPTIONS[name], inputSchema: toolInputSchema(name) }));
+}

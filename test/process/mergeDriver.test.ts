@@ -1,0 +1,146 @@
+// The merge driver with real git (DESIGN §8): `agentsync init --git` registers it, and a merge of two branches
+// that both created handoffs and both claimed the same one goes through without conflict markers.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
+import { CLI, runCliSync, tempWorkspace } from './processHarness';
+
+/** git isolated from the machine's own config; `node` on PATH is the one running the tests (the driver runs `node`). */
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+};
+
+function git(dir: string, ...args: string[]): { status: number | null; out: string } {
+  const r = spawnSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+function gitOk(dir: string, ...args: string[]): string {
+  const r = git(dir, ...args);
+  assert.equal(r.status, 0, `git ${args.join(' ')} failed: ${r.out}`);
+  return r.out;
+}
+
+function cli(dir: string, ...args: string[]): Record<string, unknown> {
+  return JSON.parse(runCliSync(['--dir', dir, '--json', ...args])) as Record<string, unknown>;
+}
+
+function createHandoff(dir: string, summary: string): string {
+  return ((cli(dir, 'create', '--from', 'copilot', '--to', 'claude,codex', '--summary', summary).data as { handoff: Handoff }).handoff).handoff_id;
+}
+
+/** Commits the committed AgentSync files (AgentTracker.md and the audit log stay untracked: this test is about handoffs.json). */
+function commit(dir: string, message: string): void {
+  gitOk(dir, 'add', '.agentsync.json', '.gitignore', '.gitattributes', '.agentsync/handoffs.json');
+  gitOk(dir, 'commit', '-q', '-m', message);
+}
+
+const readStore = (dir: string) => fs.readFileSync(path.join(dir, '.agentsync/handoffs.json'), 'utf8');
+
+describe('agentsync merge-driver with git', function () {
+  this.timeout(120_000);
+  before(() => assert.ok(fs.existsSync(path.join(path.dirname(CLI), '../dist/cli.js')), 'run `node esbuild.mjs` first: the test runs the bundled CLI'));
+
+  it('init --git registers the driver and the .gitattributes line, once', () => {
+    const dir = tempWorkspace('mergedrv-init');
+    gitOk(dir, 'init', '-q');
+    const first = cli(dir, 'init', '--git').data as { git: { gitattributes: string } };
+    assert.equal(first.git.gitattributes, 'created');
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.name').trim(), 'AgentSync handoffs merge');
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${CLI} merge-driver %O %A %B`);
+    assert.equal((cli(dir, 'init', '--git').data as { git: { gitattributes: string } }).git.gitattributes, 'unchanged');
+    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '.agentsync/handoffs.json merge=agentsync\n');
+    assert.match(gitOk(dir, 'check-attr', 'merge', '.agentsync/handoffs.json'), /merge: agentsync/);
+  });
+
+  it('init --git appends to an existing .gitattributes without a trailing newline', () => {
+    const dir = tempWorkspace('mergedrv-attr');
+    gitOk(dir, 'init', '-q');
+    fs.writeFileSync(path.join(dir, '.gitattributes'), '*.png binary');
+    runCliSync(['--dir', dir, 'init', '--git']);
+    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '*.png binary\n.agentsync/handoffs.json merge=agentsync\n');
+  });
+
+  it('init --git outside a git repository: clear error, exit 1, nothing created', () => {
+    const dir = tempWorkspace('mergedrv-nogit');
+    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'init', '--git'], { encoding: 'utf8', env: { ...GIT_ENV, GIT_CEILING_DIRECTORIES: path.dirname(dir) } });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /not inside a git repository.*git init/);
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  it('merges two branches that each created a handoff and claimed the same one: 3 handoffs, unique ids, the claim conflict recorded', () => {
+    const dir = tempWorkspace('mergedrv-merge');
+    gitOk(dir, 'init', '-q', '-b', 'main');
+    runCliSync(['--dir', dir, 'init', '--git']);
+    const baseId = createHandoff(dir, 'base work');
+    commit(dir, 'base');
+
+    gitOk(dir, 'checkout', '-q', '-b', 'a');
+    createHandoff(dir, 'made on branch a');
+    cli(dir, 'claim', baseId, '--agent', 'claude');
+    commit(dir, 'a');
+
+    gitOk(dir, 'checkout', '-q', '-b', 'b', 'main');
+    const sleepUntil = Date.now() + 20;
+    while (Date.now() < sleepUntil); // codex's claim must be strictly later than claude's
+    createHandoff(dir, 'made on branch b');
+    cli(dir, 'claim', baseId, '--agent', 'codex');
+    commit(dir, 'b');
+
+    gitOk(dir, 'checkout', '-q', 'a');
+    const merge = git(dir, 'merge', '--no-edit', 'b');
+    assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
+    assert.match(merge.out, /claimed_by differs/, 'the driver tells the user about the conflict it resolved');
+
+    const text = readStore(dir);
+    assert.doesNotMatch(text, /^(<<<<<<<|=======|>>>>>>>)/m);
+    const parsed = handoffsFileSchema.safeParse(JSON.parse(text));
+    assert.ok(parsed.success, parsed.success ? '' : parsed.error.message);
+    const handoffs = parsed.data.handoffs;
+    assert.deepEqual(handoffs.map((h) => h.summary), ['base work', 'made on branch a', 'made on branch b']);
+    assert.equal(new Set(handoffs.map((h) => h.handoff_id)).size, 3);
+    assert.equal(new Set(handoffs.map((h) => h.uid)).size, 3);
+
+    const baseRecord = handoffs[0];
+    assert.equal(baseRecord.handoff_id, baseId);
+    assert.equal(baseRecord.claimed_by, 'codex');
+    assert.deepEqual(
+      baseRecord.conflicts?.map(({ field, ours, theirs, resolved_to }) => ({ field, ours, theirs, resolved_to })),
+      [{ field: 'claimed_by', ours: 'claude', theirs: 'codex', resolved_to: 'codex' }],
+    );
+    assert.deepEqual(baseRecord.state_history.map((e) => `${e.status}:${e.agent}`), ['queued:copilot', 'in_progress:claude', 'in_progress:codex']);
+    const renumbered = handoffs[2];
+    assert.match(renumbered.state_history.at(-1)!.reason ?? '', /^renumbered from HO-\d{8}-002 by merge$/);
+    assert.equal(git(dir, 'status', '--porcelain', '.agentsync/handoffs.json').out, '', 'the merge committed the driver result');
+
+    // The CLI loads the merged store.
+    assert.equal((cli(dir, 'list').data as { count: number }).count, 3);
+  });
+
+  it('an input that does not validate: exit 1, says why, writes nothing', () => {
+    const dir = tempWorkspace('mergedrv-bad');
+    const good = '{\n  "version": 1,\n  "handoffs": []\n}\n';
+    fs.writeFileSync(path.join(dir, 'base.json'), good);
+    fs.writeFileSync(path.join(dir, 'ours.json'), good);
+    fs.writeFileSync(path.join(dir, 'theirs.json'), '{"version": 1, "handoffs": [{"handoff_id": "nope"}]}');
+    const r = spawnSync(process.execPath, [CLI, 'merge-driver', 'base.json', 'ours.json', 'theirs.json'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /theirs version does not match the handoffs.json schema: handoffs\.0\.handoff_id/);
+    assert.equal(fs.readFileSync(path.join(dir, 'ours.json'), 'utf8'), good);
+    fs.writeFileSync(path.join(dir, 'ours.json'), '{ not json');
+    const r2 = spawnSync(process.execPath, [CLI, 'merge-driver', 'base.json', 'ours.json', 'base.json'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r2.status, 1);
+    assert.match(r2.stderr, /ours version is not valid JSON/);
+    assert.equal(fs.readFileSync(path.join(dir, 'ours.json'), 'utf8'), '{ not json');
+  });
+});

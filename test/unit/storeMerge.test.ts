@@ -1,0 +1,168 @@
+// mergeStores (the git merge driver's core, DESIGN §3/§8): one test per merge rule, and every merged file must
+// validate against the handoffs.json schema.
+import { strict as assert } from 'node:assert';
+import { newUid } from '../../src/core/handoffIds';
+import { handoffsFileSchema, type Handoff, type HandoffsFile } from '../../src/core/handoffSchema';
+import { mergeStores } from '../../src/core/storeMerge';
+import { makeHandoff, T0 } from './helpers/handoffFixtures';
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
+const file = (...handoffs: Handoff[]): HandoffsFile => ({ version: 1, handoffs });
+
+/** Merges, checks the result validates and that no input was changed, returns it. */
+function merge(base: HandoffsFile, ours: HandoffsFile, theirs: HandoffsFile) {
+  const before = JSON.stringify([base, ours, theirs]);
+  const result = mergeStores(base, ours, theirs, NOW);
+  assert.equal(JSON.stringify([base, ours, theirs]), before, 'mergeStores must not change its inputs');
+  const checked = handoffsFileSchema.safeParse(result.file);
+  assert.ok(checked.success, `merged file does not validate: ${checked.success ? '' : checked.error.message}`);
+  return result;
+}
+
+/** `h` claimed by `agent` `minutes` after T0, as applyStatusChange would write it. */
+function claimed(h: Handoff, agent: string, minutes: number): Handoff {
+  const ts = at(minutes);
+  return {
+    ...h,
+    status: 'in_progress',
+    updated_at: ts,
+    rev: (h.rev ?? 0) + 1,
+    claimed_by: agent,
+    claimed_at: ts,
+    lease_expires_at: at(minutes + 30),
+    state_history: [...h.state_history, { status: 'in_progress', agent, timestamp: ts, reason: 'claimed' }],
+  };
+}
+
+describe('mergeStores', () => {
+  const base = makeHandoff({ to_agents: ['claude', 'codex'], owner_mode: 'shared' });
+
+  it('takes the changed side when only one side changed a record, and leaves untouched records alone', () => {
+    const other = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(Date.parse(T0)) });
+    const theirs = { ...base, summary: 'Reworded on theirs', updated_at: at(5), rev: 6 };
+    const r = merge(file(base, other), file(base, other), file(theirs, other));
+    assert.deepEqual(r.file.handoffs, [theirs, other]);
+    const ours = { ...base, notes: 'ours only', updated_at: at(5), rev: 6 };
+    assert.deepEqual(merge(file(base), file(ours), file(base)).file.handoffs, [ours]);
+    assert.equal(r.notes.filter((n) => n.kind === 'conflict').length, 0);
+  });
+
+  it('keeps both sides\' new handoffs: ours in their order, then theirs\' new ones', () => {
+    const o1 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'ours new' });
+    const t1 = makeHandoff({ handoff_id: 'HO-20260221-003', uid: newUid(), summary: 'theirs new' });
+    const r = merge(file(base), file(base, o1), file(base, t1));
+    assert.deepEqual(r.file.handoffs.map((h) => h.summary), [base.summary, 'ours new', 'theirs new']);
+    assert.deepEqual(r.notes.map((n) => n.kind), ['added']);
+  });
+
+  it('changed on both sides: unites the histories (deduplicated, by time), status of the latest entry, rev max+1, each side\'s own edits kept', () => {
+    const ours = { ...claimed(base, 'claude', 10), notes: 'ours edited notes' };
+    const theirs: Handoff = {
+      ...base,
+      priority: 'high',
+      status: 'blocked',
+      updated_at: at(5),
+      rev: 9,
+      state_history: [...base.state_history, { status: 'blocked', agent: 'codex', timestamp: at(5), reason: 'parked' }],
+    };
+    const r = merge(file(base), file(ours), file(theirs));
+    const h = r.file.handoffs[0];
+    assert.deepEqual(h.state_history.map((e) => `${e.status}@${e.timestamp}`), [`queued@${T0}`, `blocked@${at(5)}`, `in_progress@${at(10)}`]);
+    assert.equal(h.status, 'in_progress');
+    assert.equal(h.rev, 10);
+    assert.equal(h.notes, 'ours edited notes');
+    assert.equal(h.priority, 'high');
+    assert.equal(h.claimed_by, 'claude');
+    assert.equal(h.updated_at, at(10));
+    assert.equal(h.conflicts, undefined, 'edits to different fields are no conflict');
+  });
+
+  it('two different claimers: the later claim wins, the conflict is recorded once (claimed_at and the lease follow it)', () => {
+    const r = merge(file(base), file(claimed(base, 'claude', 10)), file(claimed(base, 'codex', 20)));
+    const h = r.file.handoffs[0];
+    assert.equal(h.claimed_by, 'codex');
+    assert.equal(h.claimed_at, at(20));
+    assert.equal(h.lease_expires_at, at(50));
+    assert.deepEqual(h.conflicts, [{ field: 'claimed_by', ours: 'claude', theirs: 'codex', resolved_to: 'codex', at: NOW.toISOString() }]);
+    assert.equal(h.state_history.length, 3);
+    assert.deepEqual(r.notes.filter((n) => n.kind === 'conflict').length, 1);
+  });
+
+  it('a tie on updated_at goes to the lexicographically smaller claimer, whichever side it is on', () => {
+    const a = claimed(base, 'codex', 10);
+    const b = claimed(base, 'claude', 10);
+    assert.equal(merge(file(base), file(a), file(b)).file.handoffs[0].claimed_by, 'claude');
+    assert.equal(merge(file(base), file(b), file(a)).file.handoffs[0].claimed_by, 'claude');
+  });
+
+  it('a field both sides changed to different values: the later side wins and the conflict is recorded', () => {
+    const ours = { ...base, summary: 'ours summary', updated_at: at(30), rev: 6 };
+    const theirs = { ...base, summary: 'theirs summary', updated_at: at(20), rev: 7 };
+    const h = merge(file(base), file(ours), file(theirs)).file.handoffs[0];
+    assert.equal(h.summary, 'ours summary');
+    assert.equal(h.rev, 8);
+    assert.deepEqual(h.conflicts, [{ field: 'summary', ours: 'ours summary', theirs: 'theirs summary', resolved_to: 'ours summary', at: NOW.toISOString() }]);
+  });
+
+  it('keeps conflicts recorded by an earlier merge', () => {
+    const old = { field: 'notes', ours: 'a', theirs: 'b', resolved_to: 'b', at: T0 };
+    const b2 = { ...base, conflicts: [old] };
+    const h = merge(file(b2), file(claimed(b2, 'claude', 10)), file(claimed(b2, 'codex', 20))).file.handoffs[0];
+    assert.deepEqual(h.conflicts?.map((c) => c.field), ['notes', 'claimed_by']);
+  });
+
+  it('renumbers a new record from theirs whose handoff_id another record holds, to the next free id of its own day', () => {
+    const ours2 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'ours 002' });
+    const theirs2 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'theirs 002', rev: 1 });
+    const r = merge(file(base), file(base, ours2), file(base, theirs2));
+    assert.deepEqual(r.file.handoffs.map((h) => [h.handoff_id, h.summary]), [
+      ['HO-20260221-001', base.summary],
+      ['HO-20260221-002', 'ours 002'],
+      ['HO-20260221-003', 'theirs 002'],
+    ]);
+    const moved = r.file.handoffs[2];
+    assert.equal(moved.uid, theirs2.uid);
+    assert.equal(moved.rev, 2);
+    assert.deepEqual(moved.state_history.at(-1), { status: 'queued', agent: 'agentsync', timestamp: NOW.toISOString(), reason: 'renumbered from HO-20260221-002 by merge' });
+    assert.deepEqual(r.notes.map((n) => n.kind), ['added', 'renumbered']);
+  });
+
+  it('matches records without uid by handoff_id', () => {
+    const { uid: _u, rev: _r, ...legacy } = base;
+    const theirs = { ...legacy, summary: 'edited on theirs' } as Handoff;
+    const r = merge(file(legacy as Handoff), file(legacy as Handoff), file(theirs));
+    assert.deepEqual(r.file.handoffs, [theirs]);
+  });
+
+  it('a 0.3 record that each side gave its own uid stays one record, keeping the smaller uid without a conflict', () => {
+    const { uid: _u, rev: _r, ...legacy } = base;
+    const [u1, u2] = [newUid(), newUid()];
+    const ours = { ...legacy, uid: u2, rev: 0 } as Handoff;
+    const theirs = { ...claimed({ ...legacy, uid: u1, rev: 0 } as Handoff, 'codex', 5) };
+    const h = merge(file(legacy as Handoff), file(ours), file(theirs)).file.handoffs;
+    assert.equal(h.length, 1);
+    assert.equal(h[0].uid, u1);
+    assert.equal(h[0].claimed_by, 'codex');
+    assert.equal(h[0].conflicts, undefined);
+  });
+
+  it('a record deleted on one side stays deleted unless the other side changed it', () => {
+    const other = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid() });
+    assert.deepEqual(merge(file(base, other), file(other), file(base, other)).file.handoffs, [other]);
+    const changed = claimed(base, 'codex', 5);
+    const r = merge(file(base, other), file(other), file(changed, other));
+    assert.deepEqual(r.file.handoffs, [other, changed]);
+    assert.deepEqual(r.notes.map((n) => n.kind), ['kept']);
+  });
+
+  it('the same new record added on both sides appears once', () => {
+    const added = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid() });
+    assert.deepEqual(merge(file(base), file(base, added), file(base, added)).file.handoffs, [base, added]);
+  });
+
+  it('refuses an input with two records of one uid, naming the side', () => {
+    const twin = { ...base, handoff_id: 'HO-20260221-009' };
+    assert.throws(() => mergeStores(file(base), file(base), file(base, twin), NOW), /theirs version has two records with uid/);
+  });
+});
