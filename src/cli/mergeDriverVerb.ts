@@ -66,6 +66,8 @@ export const mergeDriverVerb: Verb = {
 };
 
 export const GITATTRIBUTES_LINE = '.agentsync/handoffs.json merge=agentsync';
+/** Append-only files merge by keeping both sides' new lines (git's built-in union driver). */
+export const GITATTRIBUTES_UNION_LINES = ['.agentsync/audit/*.jsonl merge=union', 'decisions.md merge=union'];
 
 function git(root: string, args: string[]): { ok: boolean; out: string } {
   const r = spawnSync('git', ['-C', root, ...args], { encoding: 'utf8' });
@@ -107,8 +109,10 @@ export function registerMergeDriver(root: string): GitRegistration {
   }
   const file = path.join(root, '.gitattributes');
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-  if (existing !== null && existing.split(/\r?\n/).some((l) => l.trim().split(/\s+/).join(' ') === GITATTRIBUTES_LINE)) return { driver, gitattributes: 'unchanged' };
+  const present = new Set((existing ?? '').split(/\r?\n/).map((l) => l.trim().split(/\s+/).join(' ')));
+  const missing = [GITATTRIBUTES_LINE, ...GITATTRIBUTES_UNION_LINES].filter((l) => !present.has(l));
+  if (missing.length === 0) return { driver, gitattributes: 'unchanged' };
   const sep = existing && !existing.endsWith('\n') ? '\n' : '';
-  writeFileAtomic(file, `${existing ?? ''}${sep}${GITATTRIBUTES_LINE}\n`);
+  writeFileAtomic(file, `${existing ?? ''}${sep}${missing.join('\n')}\n`);
   return { driver, gitattributes: existing === null ? 'created' : 'appended' };
 }

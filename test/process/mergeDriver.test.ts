@@ -48,30 +48,38 @@ const readStore = (dir: string) => fs.readFileSync(path.join(dir, '.agentsync/ha
 
 describe('agentsync merge-driver with git', function () {
   this.timeout(120_000);
+  let dirs: string[] = [];
+  const track = (dir: string) => (dirs.push(dir), dir);
+  afterEach(function () {
+    // Kept for inspection when a test fails.
+    if (this.currentTest?.state === 'passed') for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    dirs = [];
+  });
   before(() => assert.ok(fs.existsSync(path.join(path.dirname(CLI), '../dist/cli.js')), 'run `node esbuild.mjs` first: the test runs the bundled CLI'));
 
   it('init --git registers the driver and the .gitattributes line, once', () => {
-    const dir = tempWorkspace('mergedrv-init');
+    const dir = track(tempWorkspace('mergedrv-init'));
     gitOk(dir, 'init', '-q');
     const first = cli(dir, 'init', '--git').data as { git: { gitattributes: string } };
     assert.equal(first.git.gitattributes, 'created');
     assert.equal(gitOk(dir, 'config', 'merge.agentsync.name').trim(), 'AgentSync handoffs merge');
     assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${CLI} merge-driver %O %A %B`);
     assert.equal((cli(dir, 'init', '--git').data as { git: { gitattributes: string } }).git.gitattributes, 'unchanged');
-    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '.agentsync/handoffs.json merge=agentsync\n');
+    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '.agentsync/handoffs.json merge=agentsync\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n');
+    assert.match(gitOk(dir, 'check-attr', 'merge', 'decisions.md'), /merge: union/);
     assert.match(gitOk(dir, 'check-attr', 'merge', '.agentsync/handoffs.json'), /merge: agentsync/);
   });
 
   it('init --git appends to an existing .gitattributes without a trailing newline', () => {
-    const dir = tempWorkspace('mergedrv-attr');
+    const dir = track(tempWorkspace('mergedrv-attr'));
     gitOk(dir, 'init', '-q');
     fs.writeFileSync(path.join(dir, '.gitattributes'), '*.png binary');
     runCliSync(['--dir', dir, 'init', '--git']);
-    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '*.png binary\n.agentsync/handoffs.json merge=agentsync\n');
+    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '*.png binary\n.agentsync/handoffs.json merge=agentsync\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n');
   });
 
   it('init --git outside a git repository: clear error, exit 1, nothing created', () => {
-    const dir = tempWorkspace('mergedrv-nogit');
+    const dir = track(tempWorkspace('mergedrv-nogit'));
     const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'init', '--git'], { encoding: 'utf8', env: { ...GIT_ENV, GIT_CEILING_DIRECTORIES: path.dirname(dir) } });
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stderr, /not inside a git repository.*git init/);
@@ -79,7 +87,7 @@ describe('agentsync merge-driver with git', function () {
   });
 
   it('merges two branches that each created a handoff and claimed the same one: 3 handoffs, unique ids, the claim conflict recorded', () => {
-    const dir = tempWorkspace('mergedrv-merge');
+    const dir = track(tempWorkspace('mergedrv-merge'));
     gitOk(dir, 'init', '-q', '-b', 'main');
     runCliSync(['--dir', dir, 'init', '--git']);
     const baseId = createHandoff(dir, 'base work');
@@ -128,7 +136,7 @@ describe('agentsync merge-driver with git', function () {
   });
 
   it('an input that does not validate: exit 1, says why, writes nothing', () => {
-    const dir = tempWorkspace('mergedrv-bad');
+    const dir = track(tempWorkspace('mergedrv-bad'));
     const good = '{\n  "version": 1,\n  "handoffs": []\n}\n';
     fs.writeFileSync(path.join(dir, 'base.json'), good);
     fs.writeFileSync(path.join(dir, 'ours.json'), good);
