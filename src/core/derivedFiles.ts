@@ -9,15 +9,19 @@ import type { Handoff } from './handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from './workspaceLayout';
 
-export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[]): void {
-  assertRegularOrMissing(layout.trackerFile);
-  let text = '';
+/** A derived file's text, or null when it does not exist yet; refuses symlinks and special files. */
+function readRegularFile(file: string): string | null {
+  assertRegularOrMissing(file);
   try {
-    text = fs.readFileSync(layout.trackerFile, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    text = '# Agent Tracker\n\n';
+    return null;
   }
+}
+
+export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[]): void {
+  const text = readRegularFile(layout.trackerFile) ?? '# Agent Tracker\n\n';
   const next = updateTrackerText(text, handoffs);
   if (next !== text) writeFileAtomic(layout.trackerFile, next, { durable: false });
 }
@@ -55,13 +59,7 @@ export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction)
 export function appendMissingDecisions(layout: WorkspaceLayout, handoffs: readonly Handoff[]): number {
   const terminal = handoffs.filter((h) => h.status === 'merged' || h.status === 'escalated');
   if (terminal.length === 0) return 0;
-  assertRegularOrMissing(layout.decisionsFile);
-  let text = '';
-  try {
-    text = fs.readFileSync(layout.decisionsFile, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
+  const text = readRegularFile(layout.decisionsFile) ?? '';
   const recorded = new Set<string>();
   for (const m of text.matchAll(/^[^|\n]*\| (HO-\d{8}-\d+) \|/gm)) recorded.add(m[1]);
   const missing = terminal.filter((h) => !recorded.has(h.handoff_id));
