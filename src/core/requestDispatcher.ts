@@ -87,21 +87,23 @@ export class RequestDispatcher {
     }
     const params = parsed.data as Record<string, unknown>;
     const actx: ActionContext = { action, agent: (params.agent as string | undefined) ?? '', requestId, surface: ctx.surface ?? this.surface };
-    const hash = requestHash(req);
+    // Only a caller-supplied request_id can be repeated, so only then is the request hashed for the ledger.
+    const hash = req.request_id !== undefined ? requestHash(req) : null;
     try {
-      const supplied = req.request_id !== undefined;
       const spec = ACTIONS[action];
       // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
       const prepared = spec.prepare ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params as never) : undefined;
-      const response = await this.store.transact((tx) => this.apply(tx, action, params, actx, supplied ? hash : null, ctx, prepared));
+      const response = await this.store.transact((tx) => this.apply(tx, action, params, actx, hash, ctx, prepared));
       return response;
     } catch (e) {
       return this.refuse(ctx, action, requestId, e);
     }
   }
 
-  /** Runs inside the lock. Never throws for a refusal: refusals are answers, audited and ledgered like successes. */
-  /** `hash` is null when the caller gave no request_id: such a request cannot be repeated, so it is not ledgered. */
+  /**
+   * Runs inside the lock. Never throws for a refusal: refusals are answers, audited and ledgered like successes.
+   * `hash` is null when the caller gave no request_id: such a request cannot be repeated, so it is not ledgered.
+   */
   private apply(tx: StoreTransaction, action: string, params: Record<string, unknown>, actx: ActionContext, hash: string | null, ctx: DispatchContext, prepared?: unknown): RequestResponse {
     const spec = ACTIONS[action as keyof typeof ACTIONS];
     const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
