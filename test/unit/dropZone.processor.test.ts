@@ -112,6 +112,30 @@ describe('drop zone processor', () => {
     assert.deepEqual(answered.filter((r) => !r.ok).map((r) => r.reason), ['request_id_reused']);
   });
 
+  it('a running drop zone returns work whose lease expired to the queue, with a history entry by agentsync', async () => {
+    const ws = new TestWorkspace();
+    const c = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'leased' } });
+    const id = (c.data!.handoff as { handoff_id: string }).handoff_id;
+    assert.equal((await ws.dispatch({ action: 'claimHandoff', handoffId: id, agent: 'claude' })).ok, true);
+    const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { leaseSweepMs: 20 });
+    await processor.start();
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(ws.stored(id).status, 'in_progress', 'a live lease (30 minutes) is left alone');
+      ws.clock.advance(31 * 60_000);
+      const deadline = Date.now() + 3_000;
+      while (ws.stored(id).status !== 'queued' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await processor.stop();
+    }
+    const h = ws.stored(id);
+    assert.equal(h.status, 'queued');
+    assert.equal(h.claimed_by, null);
+    const last = h.state_history[h.state_history.length - 1];
+    assert.equal(last.agent, 'agentsync');
+    assert.match(last.reason ?? '', /lease expired \(held by claude/);
+  });
+
   it('a claim left by a killed processor is taken over and answered, keeping its ULID as request_id', async () => {
     const ws = new TestWorkspace();
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher);

@@ -20,6 +20,8 @@ export type { DropZoneAnswer, DropZoneLogger };
 export interface DropZoneOptions {
   /** Periodic rescan, which also takes over orphaned claims (default 2000 ms). */
   rescanMs?: number;
+  /** How often expired leases are returned to the queue (expireLeases; default 30000 ms, 0 = never). */
+  leaseSweepMs?: number;
   maxRequestBytes?: number;
   logger?: DropZoneLogger;
 }
@@ -43,6 +45,8 @@ export class DropZoneProcessor {
   private readonly listeners: ((a: DropZoneAnswer) => void)[] = [];
   private watcher: DropZoneWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly leaseSweepMs: number;
   private scheduled = false;
   private recoverDue = true;
   private running = false;
@@ -50,10 +54,11 @@ export class DropZoneProcessor {
 
   constructor(
     readonly layout: WorkspaceLayout,
-    dispatcher: RequestDispatcher,
+    private readonly dispatcher: RequestDispatcher,
     options: DropZoneOptions = {},
   ) {
     this.paths = new DropZonePaths(layout);
+    this.leaseSweepMs = options.leaseSweepMs ?? 30_000;
     this.logger = options.logger ?? silent;
     this.rescanMs = options.rescanMs ?? 2_000;
     this.answerer = new ClaimAnswerer(this.paths, dispatcher, options.maxRequestBytes ?? MAX_REQUEST_BYTES, this.logger, (outcome, answer) => {
@@ -87,14 +92,25 @@ export class DropZoneProcessor {
     this.watcher = new DropZoneWatcher(this.layout, () => this.trigger(false), (e) => this.logger.warn(`drop-zone watcher: ${e.message}`));
     await this.watcher.ready();
     this.timer = setInterval(() => this.trigger(true), this.rescanMs);
+    // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (DESIGN §6 liveness).
+    if (this.leaseSweepMs > 0) this.sweepTimer = setInterval(() => void this.sweepLeases(), this.leaseSweepMs);
     this.scan(true);
+  }
+
+  private async sweepLeases(): Promise<void> {
+    const r = await this.dispatcher.dispatch({ action: 'expireLeases' }, { surface: 'dropzone' });
+    const released = (r.data?.released as { handoff_id: string }[] | undefined) ?? [];
+    if (released.length) this.logger.info(`lease expired, back in the queue: ${released.map((h) => h.handoff_id).join(', ')}`);
+    else if (!r.ok) this.logger.warn(`expireLeases: ${r.reason}: ${r.message}`);
   }
 
   /** Stops watching and waits for the requests already taken to be answered. */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.timer = null;
+    this.sweepTimer = null;
     const w = this.watcher;
     this.watcher = null;
     await w?.close();
