@@ -5,14 +5,18 @@ import { isTerminal, type Handoff } from './handoffSchema';
 import { isInvolved, originatorOf } from './lifecycle';
 import type { AgentSyncConfig } from './configSchema';
 
+/** True when an in-progress handoff's lease has run out: the badge shows it stale, and expireLeases releases it. */
+export function leaseExpired(h: Handoff, now: Date): boolean {
+  if (h.status !== 'in_progress' || !h.lease_expires_at) return false;
+  const until = Date.parse(h.lease_expires_at);
+  return Number.isFinite(until) && until <= now.getTime();
+}
+
 /** Why an open handoff is stale (its lease expired, or no update for staleAfterHours), or null when it is not. */
 export function staleReason(h: Handoff, config: Pick<AgentSyncConfig, 'staleAfterHours'>, now: Date): string | null {
   if (isTerminal(h.status)) return null;
   const t = now.getTime();
-  if (h.status === 'in_progress' && h.lease_expires_at) {
-    const until = Date.parse(h.lease_expires_at);
-    if (Number.isFinite(until) && until <= t) return `lease of ${h.claimed_by ?? 'its holder'} expired at ${h.lease_expires_at}`;
-  }
+  if (leaseExpired(h, now)) return `lease of ${h.claimed_by ?? 'its holder'} expired at ${h.lease_expires_at}`;
   if (config.staleAfterHours > 0) {
     const updated = Date.parse(h.updated_at);
     const ageHours = (t - updated) / 3_600_000;

@@ -157,7 +157,7 @@ export class RequestDispatcher {
   }
 
   /** A refusal outside the transaction (bad input, lock timeout, broken store): answered and audited, nothing changed. */
-  private refuse(ctx: DispatchContext, action: string | null, requestId: string | null, e: unknown): RequestResponse {
+  refuse(ctx: DispatchContext, action: string | null, requestId: string | null, e: unknown): RequestResponse {
     const err = isActionError(e) ? e : new ActionError('internal_error', `AgentSync failed: ${(e as Error)?.message ?? String(e)}. Nothing was changed; retry, and report it if it persists.`);
     const response = this.refusal(ctx, action, requestId, err);
     try {

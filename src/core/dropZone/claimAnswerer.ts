@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../atomicFile';
+import { ActionError } from '../errors';
 import { requestIdSchema } from '../requestParams';
 import { rejectEntry, type Claim, type DropZonePaths } from './dropZoneClaims';
 import { readRequestFile } from './requestIntake';
@@ -113,14 +114,10 @@ export class ClaimAnswerer {
     return r.request_id === ulid ? r : { ...r, request_id: ulid };
   }
 
+  /** A request refused before it could be read (size, symlink, FIFO): the dispatcher's refusal, audited like any other. */
   private refusal(claim: Claim, reason: string, message: string): RequestResponse {
-    const timestamp = new Date().toISOString();
-    try {
-      this.dispatcher.store.auditRefusal({ ts: timestamp, action: '(none)', agent: null, handoff_id: null, uid: null, from_status: null, to_status: null, request_id: claim.ulid, surface: 'dropzone', reason, refused: true });
-    } catch {
-      // best effort, as for every refusal that never reached the store
-    }
-    return { ok: false, action: null, request_id: claim.ulid, timestamp, ...(claim.kind === 'q' ? { request_file: claim.original } : {}), reason, message };
+    const ctx = { surface: 'dropzone', requestFile: claim.kind === 'q' ? claim.original : undefined };
+    return this.dispatcher.refuse(ctx, null, claim.ulid, new ActionError(reason, message));
   }
 
   /** Writes the response atomically, then removes the claim: in that order, so a crash in between loses nothing. */
