@@ -20,10 +20,15 @@ function readRegularFile(file: string): string | null {
   }
 }
 
-export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[]): void {
+/** Reads AgentTracker.md (a fresh one if missing), applies `edit`, writes it back only if it changed. */
+export function editTrackerFile(layout: WorkspaceLayout, edit: (text: string) => string, options: { durable?: boolean } = {}): void {
   const text = readRegularFile(layout.trackerFile) ?? '# Agent Tracker\n\n';
-  const next = updateTrackerText(text, handoffs);
-  if (next !== text) writeFileAtomic(layout.trackerFile, next, { durable: false });
+  const next = edit(text);
+  if (next !== text) writeFileAtomic(layout.trackerFile, next, options);
+}
+
+export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[]): void {
+  editTrackerFile(layout, (text) => updateTrackerText(text, handoffs), { durable: false });
 }
 
 export function writeStateSummary(layout: WorkspaceLayout, handoffs: readonly Handoff[], patch: Record<string, unknown> = {}): void {

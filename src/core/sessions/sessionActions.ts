@@ -1,11 +1,9 @@
 // startSession / endSession / status / health (AgentSync 0.3's session actions, DESIGN §8, §10). Git and health checks
 // run in `prepare`, before the store lock; `run` applies the result under the lock: the handoff (through createHandoff),
 // then AgentTracker.md's session sections and state.json, so every writer of those files holds the same lock.
-import * as fs from 'node:fs';
-import { assertRegularOrMissing, writeFileAtomic } from '../atomicFile';
 import { createHandoff } from '../actions/createHandoff';
 import { requireHandoff } from '../actions/findHandoff';
-import { writeStateSummary } from '../derivedFiles';
+import { editTrackerFile, writeStateSummary } from '../derivedFiles';
 import { ActionError } from '../errors';
 import { auditEntry, type ActionContext } from '../handoffMutation';
 import { newUid } from '../handoffIds';
@@ -48,20 +46,6 @@ export async function prepareHealth(env: SessionEnv): Promise<HealthReport> {
   return runHealthChecks(env.layout.root, env.config.commands, env.healthOptions);
 }
 
-/** Reads AgentTracker.md (a fresh one if missing), applies `edit`, writes it back only if it changed. */
-function editTracker(layout: WorkspaceLayout, edit: (text: string) => string): void {
-  assertRegularOrMissing(layout.trackerFile);
-  let text: string;
-  try {
-    text = fs.readFileSync(layout.trackerFile, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    text = '# Agent Tracker\n\n';
-  }
-  const next = edit(text);
-  if (next !== text) writeFileAtomic(layout.trackerFile, next);
-}
-
 function healthStatuses(health: HealthReport): Record<string, string> {
   return Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, health[label].status]));
 }
@@ -86,7 +70,7 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   const goal = p.goal?.trim() || from?.summary || 'Session started';
   const session: SessionRecord = { id: newUid(now.getTime()), agent: ctx.agent, goal, startedAt, handoffId: from?.handoff_id ?? null, handoffUid: from?.uid ?? null, request_id: ctx.requestId };
   sessions.set(ctx.agent, session);
-  editTracker(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal)));
+  editTrackerFile(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal)));
   writeStateSummary(env.layout, tx.handoffs, { ...sessionFields(sessions), lastUpdated: startedAt });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
   return { agent: ctx.agent, goal, session, ...(existing ? { replaced: existing } : {}) };
@@ -159,7 +143,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
     no_handoff_reason: skip,
     request_id: ctx.requestId,
   };
-  editTracker(prep.layout, (text) => {
+  editTrackerFile(prep.layout, (text) => {
     let t = setLastSession(text, { agent: ctx.agent, date: endedAt, summary: p.summary ?? null, branch, commit });
     t = setCurrentHealth(t, prep.health);
     t = setHotFiles(t, hot);
