@@ -2,6 +2,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ActionError } from '../core/errors';
+import { MAX_REQUEST_BYTES } from '../core/requestDispatcher';
 import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
@@ -24,9 +26,10 @@ const requestVerb: Verb = {
       const file = path.resolve(pos[0]);
       const st = fs.statSync(file, { throwIfNoEntry: false });
       if (!st || !st.isFile()) throw new UsageError(`${pos[0]} is not a readable file`);
-      if (st.size > 1024 * 1024) {
-        const r = await ctx.dispatcher.dispatchText('x'.repeat(1024 * 1024 + 1));
-        ctx.io.out(JSON.stringify(r));
+      if (st.size > MAX_REQUEST_BYTES) {
+        // Refused before reading, like the drop zone: a huge file is never loaded whole.
+        const tooLarge = new ActionError('too_large', `${pos[0]} is ${st.size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit for a request; it was not read. Send less (large text belongs in files the handoff names).`);
+        ctx.io.out(JSON.stringify(ctx.dispatcher.refuse({ surface: 'cli' }, null, null, tooLarge)));
         return 1;
       }
       text = fs.readFileSync(file, 'utf8');
