@@ -1,8 +1,9 @@
 // Bundles the extension (vscode stays external: the editor provides it) and the CLI.
 import * as esbuild from 'esbuild';
+import { zodEnglishOnly } from './scripts/build/zodEnglishOnly.mjs';
 
 const production = process.argv.includes('--production');
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production, minify: production, logLevel: 'warning' };
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production, minify: production, logLevel: 'warning', plugins: [zodEnglishOnly] };
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
