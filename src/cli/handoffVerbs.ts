@@ -61,7 +61,7 @@ function moveVerb(to: string, summary: string): Verb {
 export const VERBS: Record<string, Verb> = {
   init: {
     usage: '[--git]',
-    summary: 'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; --git registers the handoffs.json merge driver',
+    summary: 'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; --git registers the merge drivers for handoffs.json and AgentTracker.md',
     options: { git: { type: 'boolean' } },
     run: async (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created

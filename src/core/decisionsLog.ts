@@ -1,15 +1,18 @@
-// decisions.md: one line when a handoff reaches merged or escalated (seed 004, risk 7).
+// decisions.md: one line when a handoff reaches merged or escalated (seed 004, risk 7: "agent, task_id, outcome,
+// notes"). The columns of docs/agentsync-documentation.md ("Audit log and decisions") come first, in their order, so
+// readers of the six-column lines still work; the seed's task_id and notes follow.
 import type { Handoff } from './handoffSchema';
 
-function cell(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\|/g, '\\|').trim().slice(0, 500) || '-';
+function cell(text: string | null | undefined): string {
+  return (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\|/g, '\\|').trim().slice(0, 500) || '-';
 }
 
-/** `timestamp | handoff_id | agent | context_summary | decision | outcome` */
+/** `timestamp | handoff_id | agent | context_summary | decision | outcome | task_id | notes` */
 export function decisionLine(h: Handoff, agent: string, timestamp: string): string {
   const summary = h.result?.context_summary ?? h.summary;
   const decision = h.result?.decision ?? '-';
-  return `${timestamp} | ${h.handoff_id} | ${agent} | ${cell(summary)} | ${decision} | ${h.status}\n`;
+  return `${timestamp} | ${h.handoff_id} | ${agent} | ${cell(summary)} | ${decision} | ${h.status} | ${cell(h.task_id)} | ${cell(h.notes)}\n`;
 }
 
-export const DECISIONS_HEADER = '# Decisions\n\ntimestamp | handoff_id | agent | context_summary | decision | outcome\n--- | --- | --- | --- | --- | ---\n';
+export const DECISIONS_HEADER =
+  '# Decisions\n\ntimestamp | handoff_id | agent | context_summary | decision | outcome | task_id | notes\n--- | --- | --- | --- | --- | --- | --- | ---\n';

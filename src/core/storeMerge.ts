@@ -3,7 +3,7 @@
 // changed on both sides is merged field by field, and what cannot be decided is resolved the same way every time
 // and written to the record's `conflicts` so a human sees it.
 import { dayStamp, HandoffIdAllocator } from './handoffIds';
-import type { Handoff, HandoffsFile, HistoryEntry } from './handoffSchema';
+import { isTerminal, type Handoff, type HandoffsFile, type HistoryEntry } from './handoffSchema';
 import { stableStringify } from './stableJson';
 
 export interface MergeNote {
@@ -122,8 +122,19 @@ function winnerOf(o: Handoff, t: Handoff): Side {
   return stableStringify(o) <= stableStringify(t) ? 'ours' : 'theirs';
 }
 
+/**
+ * The side that reached a terminal state (merged, escalated) when the other did not: nothing leaves a terminal
+ * state (docs/agentsync-documentation.md, "Lifecycle"), so a claim or edit made later on the other branch must not
+ * reopen finished work. Both terminal, or neither: undefined, and the usual rules apply.
+ */
+function terminalSideOf(o: Handoff, t: Handoff): Side | undefined {
+  if (isTerminal(o.status) === isTerminal(t.status)) return undefined;
+  return isTerminal(o.status) ? 'ours' : 'theirs';
+}
+
 function mergeRecord(base: Handoff | undefined, o: Handoff, t: Handoff, at: string, notes: MergeNote[]): Handoff {
   const winner = winnerOf(o, t);
+  const terminal = terminalSideOf(o, t);
   const fields: Record<string, unknown> = {};
   const found: Conflict[] = [];
   const keys = [...new Set([...Object.keys(o), ...Object.keys(t), ...Object.keys(base ?? {})])];
@@ -133,6 +144,12 @@ function mergeRecord(base: Handoff | undefined, o: Handoff, t: Handoff, at: stri
     let v: unknown;
     if (same(ov, tv)) v = ov ?? tv;
     else if (k === 'uid' && !bv) v = [ov, tv].filter(Boolean).sort()[0]; // both sides gave a 0.3 record a uid: not a human's conflict
+    else if (terminal) {
+      // The finished side's value stands; what the open side changed since the base is flagged for a human.
+      v = terminal === 'ours' ? ov : tv;
+      const open = terminal === 'ours' ? tv : ov;
+      if (!base || !same(bv, open)) found.push({ field: k, ours: ov ?? null, theirs: tv ?? null, resolved_to: v ?? null, at });
+    }
     else if (base && same(bv, ov)) v = tv;
     else if (base && same(bv, tv)) v = ov;
     else {
@@ -144,11 +161,22 @@ function mergeRecord(base: Handoff | undefined, o: Handoff, t: Handoff, at: stri
   const conflicted = new Set(found.map((c) => c.field));
   const fresh = found.filter((c) => !(FOLLOWERS[c.field] && conflicted.has(FOLLOWERS[c.field])));
   const history = unionHistory(o.state_history, t.state_history);
-  const conflicts = unionConflicts([...(o.conflicts ?? []), ...(t.conflicts ?? []), ...fresh]);
   const later = winner === 'ours' ? o : t;
+  let status = history.length ? history[history.length - 1].status : later.status;
+  if (terminal) {
+    const kept = terminal === 'ours' ? o.status : t.status;
+    fresh.unshift({ field: 'status', ours: o.status, theirs: t.status, resolved_to: kept, at });
+    // The united history ends with the open side's later entry: say in it why the record is still finished.
+    if (status !== kept) {
+      const reason = `merge kept ${kept} from ${terminal}; ${terminal === 'ours' ? 'theirs' : 'ours'} moved it to ${status} later (see conflicts)`;
+      history.push({ status: kept, agent: 'agentsync', timestamp: at, reason });
+    }
+    status = kept;
+  }
+  const conflicts = unionConflicts([...(o.conflicts ?? []), ...(t.conflicts ?? []), ...fresh]);
   const merged = {
     ...fields,
-    status: history.length ? history[history.length - 1].status : later.status,
+    status,
     updated_at: later.updated_at,
     state_history: history,
     rev: Math.max(o.rev ?? 0, t.rev ?? 0) + 1,

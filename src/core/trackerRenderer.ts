@@ -1,7 +1,11 @@
-// Renders the `## Agent Handoffs` section of AgentTracker.md (DESIGN §11) and splices it into the file,
-// keeping everything outside the section byte for byte. Agent text can never add or break a line.
+// Renders the `## Agent Handoffs` section of AgentTracker.md (docs/agentsync-documentation.md) and splices it into
+// the file, keeping everything outside the section byte for byte (section bounds: markdownSections.ts).
+// Agent text can never add or break a line.
 import { displayAgent } from './agentId';
 import type { Handoff } from './handoffSchema';
+import { findSection } from './markdownSections';
+
+export { findSection } from './markdownSections';
 
 export const HANDOFFS_HEADING = '## Agent Handoffs';
 
@@ -53,21 +57,6 @@ export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'):
   return [HANDOFFS_HEADING, '', ...body, ''].join(eol) + eol;
 }
 
-/** Finds [start, end) of a `## Title` section: from its heading to the next heading of level 1 or 2, or the end. */
-export function findSection(text: string, heading: string): { start: number; end: number } | null {
-  // A heading starts a line; only CR and LF end lines (CommonMark), not U+2028/U+2029 as JavaScript's /m would.
-  const re = /(?<![^\r\n])#{1,2}[ \t]+[^\r\n]*/g;
-  let start = -1;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (start < 0) {
-      if (m[0].trimEnd() === heading) start = m.index;
-    } else {
-      return { start, end: m.index };
-    }
-  }
-  return start < 0 ? null : { start, end: text.length };
-}
-
 export function detectEol(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }
@@ -78,12 +67,23 @@ export function spliceSection(text: string, heading: string, renderedSection: st
   if (found) return text.slice(0, found.start) + renderedSection + text.slice(found.end);
   const eol = detectEol(text);
   const sep = text.length === 0 ? '' : text.endsWith(eol + eol) ? '' : text.endsWith(eol) ? eol : eol + eol;
-  return text + sep + renderedSection;
+  const appended = text + sep + renderedSection;
+  // A file that ends inside an unclosed code fence or HTML comment would swallow the appended heading: the next
+  // write would not find it and append another, forever. Refuse instead, saying what to close.
+  if (!findSection(appended, heading)) {
+    throw new Error(
+      `AgentTracker.md ends inside a block that is never closed (a \`\`\` or ~~~ code fence, or an HTML comment or tag), so a \`${heading}\` ` +
+        'section added at the end would be part of it. Close that block (or add the heading yourself above it); nothing was changed',
+    );
+  }
+  return appended;
 }
 
 export function updateTrackerText(text: string, handoffs: readonly Handoff[]): string {
   // Appending after a lone CR would fuse it with the next LF into CRLF and change the line ending on the next pass:
   // complete it to CRLF first, so the output renders the same way again.
-  const base = text.endsWith('\r') && !findSection(text, HANDOFFS_HEADING) ? `${text}\n` : text;
+  const found = findSection(text, HANDOFFS_HEADING);
+  if (found) return text.slice(0, found.start) + renderHandoffsSection(handoffs, detectEol(text)) + text.slice(found.end);
+  const base = text.endsWith('\r') ? `${text}\n` : text;
   return spliceSection(base, HANDOFFS_HEADING, renderHandoffsSection(handoffs, detectEol(base)));
 }

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
+import { findSection, HANDOFFS_HEADING, renderHandoffsSection } from '../../src/core/trackerRenderer';
 import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
 /** git isolated from the machine's own config; `node` on PATH is the one running the tests (the driver runs `node`). */
@@ -44,6 +45,19 @@ function commit(dir: string, message: string): void {
   gitOk(dir, 'commit', '-q', '-m', message);
 }
 
+const ATTRS = '.agentsync/handoffs.json merge=agentsync\nAgentTracker.md merge=agentsync-tracker\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n';
+
+/** Commits everything AgentSync leaves for git (its .gitignore keeps the runtime files out). */
+function commitAll(dir: string, message: string): void {
+  gitOk(dir, 'add', '-A');
+  gitOk(dir, 'commit', '-q', '-m', message);
+}
+
+const spin = (ms: number) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until); // the later side's timestamps must be strictly later
+};
+
 const readStore = (dir: string) => fs.readFileSync(path.join(dir, '.agentsync/handoffs.json'), 'utf8');
 
 describe('agentsync merge-driver with git', function () {
@@ -63,9 +77,14 @@ describe('agentsync merge-driver with git', function () {
     const first = cli(dir, 'init', '--git').data as { git: { gitattributes: string } };
     assert.equal(first.git.gitattributes, 'created');
     assert.equal(gitOk(dir, 'config', 'merge.agentsync.name').trim(), 'AgentSync handoffs merge');
-    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${CLI} merge-driver %O %A %B`);
+    // Not on PATH: a shim in .git that finds the CLI at merge time (an upgrade moves it), never this install's path.
+    const shim = path.join(fs.realpathSync(dir), '.git', 'agentsync', 'cli.cjs');
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${shim} merge-driver %O %A %B`);
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync-tracker.driver').trim(), `node ${shim} merge-tracker %O %A %B %P`);
+    assert.match(fs.readFileSync(shim, 'utf8'), new RegExp(JSON.stringify(CLI).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     assert.equal((cli(dir, 'init', '--git').data as { git: { gitattributes: string } }).git.gitattributes, 'unchanged');
-    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '.agentsync/handoffs.json merge=agentsync\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n');
+    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), ATTRS);
+    assert.match(gitOk(dir, 'check-attr', 'merge', 'AgentTracker.md'), /merge: agentsync-tracker/);
     assert.match(gitOk(dir, 'check-attr', 'merge', 'decisions.md'), /merge: union/);
     assert.match(gitOk(dir, 'check-attr', 'merge', '.agentsync/handoffs.json'), /merge: agentsync/);
   });
@@ -75,7 +94,7 @@ describe('agentsync merge-driver with git', function () {
     gitOk(dir, 'init', '-q');
     fs.writeFileSync(path.join(dir, '.gitattributes'), '*.png binary');
     runCliSync(['--dir', dir, 'init', '--git']);
-    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), '*.png binary\n.agentsync/handoffs.json merge=agentsync\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n');
+    assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), `*.png binary\n${ATTRS}`);
   });
 
   it('init --git outside a git repository: clear error, exit 1, nothing created', () => {
@@ -133,6 +152,124 @@ describe('agentsync merge-driver with git', function () {
 
     // The CLI loads the merged store.
     assert.equal((cli(dir, 'list').data as { count: number }).count, 3);
+  });
+
+  it('merged on one branch, claimed later on the other: stays merged, the claim is recorded in conflicts, decisions.md agrees', () => {
+    const dir = track(tempWorkspace('mergedrv-terminal'));
+    gitOk(dir, 'init', '-q', '-b', 'main');
+    runCliSync(['--dir', dir, 'init', '--git']);
+    const id = createHandoff(dir, 'finish me');
+    commitAll(dir, 'base');
+
+    gitOk(dir, 'checkout', '-q', '-b', 'a');
+    cli(dir, 'claim', id, '--agent', 'claude');
+    cli(dir, 'complete', id, '--agent', 'claude');
+    cli(dir, 'approve', id, '--agent', 'copilot');
+    assert.equal((cli(dir, 'merge', id, '--agent', 'copilot').data as { handoff: Handoff }).handoff.status, 'merged');
+    commitAll(dir, 'a: merged');
+
+    gitOk(dir, 'checkout', '-q', '-b', 'b', 'main');
+    spin(20);
+    cli(dir, 'claim', id, '--agent', 'codex');
+    commitAll(dir, 'b: claimed later');
+
+    gitOk(dir, 'checkout', '-q', 'a');
+    const merge = git(dir, 'merge', '--no-edit', 'b');
+    assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
+    const h = handoffsFileSchema.parse(JSON.parse(readStore(dir))).handoffs[0];
+    assert.equal(h.status, 'merged');
+    assert.deepEqual(h.conflicts?.map((c) => [c.field, c.ours, c.theirs, c.resolved_to]), [
+      ['status', 'merged', 'in_progress', 'merged'],
+      ['claimed_by', 'claude', 'codex', 'claude'],
+    ]);
+    assert.ok(h.state_history.some((e) => e.status === 'in_progress' && e.agent === 'codex'), 'histories united');
+    assert.equal(h.state_history.at(-1)!.status, 'merged');
+    const decisions = fs.readFileSync(path.join(dir, 'decisions.md'), 'utf8').split('\n').filter((l) => l.includes(`| ${id} |`));
+    assert.equal(decisions.length, 1);
+    assert.match(decisions[0], / \| merged \| /);
+    assert.equal((cli(dir, 'show', id).data as { handoff: Handoff }).handoff.status, 'merged');
+  });
+
+  it('git pull with both clones changing handoffs: no conflict in AgentTracker.md, its section is the merged store, human edits kept', () => {
+    const top = track(tempWorkspace('mergedrv-pull'));
+    const origin = path.join(top, 'origin.git');
+    gitOk(top, 'init', '-q', '--bare', '-b', 'main', origin);
+    const c1 = path.join(top, 'c1');
+    const c2 = path.join(top, 'c2');
+    gitOk(top, 'clone', '-q', origin, c1);
+    runCliSync(['--dir', c1, 'init', '--git']);
+    const tracker1 = path.join(c1, 'AgentTracker.md');
+    fs.writeFileSync(tracker1, `# Agent Tracker\n\nTop notes.\n\n${fs.readFileSync(tracker1, 'utf8').replace(/^# Agent Tracker\n+/, '')}\n## Team notes\n\n- one\n- two\n`);
+    const baseId = createHandoff(c1, 'base work');
+    commitAll(c1, 'base');
+    gitOk(c1, 'push', '-q', 'origin', 'HEAD:main');
+    gitOk(top, 'clone', '-q', origin, c2);
+    runCliSync(['--dir', c2, 'init', '--git']); // registration is per clone (.git/config is not committed)
+
+    createHandoff(c1, 'made in clone 1');
+    cli(c1, 'claim', baseId, '--agent', 'claude');
+    fs.writeFileSync(tracker1, fs.readFileSync(tracker1, 'utf8').replace('Top notes.', 'Top notes, edited in clone 1.'));
+    commitAll(c1, 'c1');
+    gitOk(c1, 'push', '-q', 'origin', 'HEAD:main');
+
+    spin(20);
+    createHandoff(c2, 'made in clone 2');
+    const tracker2 = path.join(c2, 'AgentTracker.md');
+    fs.writeFileSync(tracker2, fs.readFileSync(tracker2, 'utf8').replace('- two\n', '- two\n- three, from clone 2\n'));
+    commitAll(c2, 'c2');
+
+    const pull = git(c2, 'pull', '--no-rebase', '--no-edit', 'origin', 'main');
+    assert.equal(pull.status, 0, `git pull failed: ${pull.out}`);
+    const text = fs.readFileSync(tracker2, 'utf8');
+    assert.doesNotMatch(text, /^(<<<<<<<|=======|>>>>>>>)/m);
+    const store = handoffsFileSchema.parse(JSON.parse(readStore(c2)));
+    assert.equal(store.handoffs.length, 3);
+    const found = findSection(text, HANDOFFS_HEADING)!;
+    assert.equal(text.slice(found.start, found.end), renderHandoffsSection(store.handoffs), 'the section is the merged store, rendered');
+    assert.match(text, /Top notes, edited in clone 1\./);
+    assert.match(text, /- three, from clone 2\n/);
+    assert.equal(git(c2, 'status', '--porcelain').out, '', 'the merge committed cleanly');
+  });
+
+  it('an upgrade that moves the install to a new versioned folder: merges still find the CLI', () => {
+    const top = track(tempWorkspace('mergedrv-upgrade'));
+    const repoRoot = path.resolve(path.dirname(CLI), '..');
+    const v1 = path.join(top, 'ext', 'agentsync.agentsync-0.4.0');
+    for (const part of ['bin', 'dist']) fs.cpSync(path.join(repoRoot, part), path.join(v1, part), { recursive: true });
+    const dir = path.join(top, 'ws');
+    fs.mkdirSync(dir);
+    gitOk(dir, 'init', '-q', '-b', 'main');
+    const r = spawnSync(process.execPath, [path.join(v1, 'bin', 'agentsync.js'), '--dir', dir, 'init', '--git'], { encoding: 'utf8', env: GIT_ENV });
+    assert.equal(r.status, 0, r.stderr);
+    const id = createHandoff(dir, 'base');
+    commitAll(dir, 'base');
+    fs.renameSync(v1, path.join(top, 'ext', 'agentsync.agentsync-0.5.0')); // the editor replaced 0.4.0 with 0.5.0
+
+    gitOk(dir, 'checkout', '-q', '-b', 'a');
+    cli(dir, 'claim', id, '--agent', 'claude');
+    commitAll(dir, 'a');
+    gitOk(dir, 'checkout', '-q', '-b', 'b', 'main');
+    spin(20);
+    cli(dir, 'claim', id, '--agent', 'codex');
+    commitAll(dir, 'b');
+    const merge = git(dir, 'merge', '--no-edit', 'a');
+    assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
+    assert.match(merge.out, /claimed_by differs/, 'the driver ran (from the 0.5.0 folder)');
+  });
+
+  it('with agentsync on PATH (npm i -g), the drivers are registered as plain `agentsync` commands', () => {
+    const top = track(tempWorkspace('mergedrv-path'));
+    const bin = path.join(top, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'agentsync'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`, { mode: 0o755 });
+    const dir = path.join(top, 'ws');
+    fs.mkdirSync(dir);
+    gitOk(dir, 'init', '-q');
+    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'init', '--git'], { encoding: 'utf8', env: { ...GIT_ENV, PATH: `${bin}${path.delimiter}${GIT_ENV.PATH}` } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), 'agentsync merge-driver %O %A %B');
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync-tracker.driver').trim(), 'agentsync merge-tracker %O %A %B %P');
+    assert.equal(fs.existsSync(path.join(dir, '.git', 'agentsync')), false);
   });
 
   it('an input that does not validate: exit 1, says why, writes nothing', () => {

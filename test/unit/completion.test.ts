@@ -121,8 +121,16 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
     await ws.dispatch({ action: 'transitionHandoff', handoffId: ID, agent: 'codex', to: 'merged' });
     const text = ws.readText(ws.layout.decisionsFile)!;
     const lines = text.split('\n').filter(Boolean);
-    assert.equal(lines[lines.length - 1], `${ts} | ${ID} | codex | Fixed \\| tested ready | PROCEED | merged`);
-    assert.match(text, /^# Decisions\n\ntimestamp \| handoff_id \| agent \| context_summary \| decision \| outcome\n/);
+    // The seed's task_id and notes follow the six documented columns (a `|` or line break in them cannot add a cell).
+    assert.equal(lines[lines.length - 1], `${ts} | ${ID} | codex | Fixed \\| tested ready | PROCEED | merged | AS-210 | Check regression risk.`);
+    assert.match(text, /^# Decisions\n\ntimestamp \| handoff_id \| agent \| context_summary \| decision \| outcome \| task_id \| notes\n/);
+  });
+
+  it('task_id and notes with a pipe or a line break stay one cell each; no task shows "-"', async () => {
+    const ws = new TestWorkspace({ handoffs: [handoffIn('queued', { task_id: null, notes: 'a | b\nc' })] });
+    await ws.dispatch({ action: 'transitionHandoff', handoffId: ID, agent: 'human', to: 'escalated' });
+    const row = ws.readText(ws.layout.decisionsFile)!.split('\n').find((l) => l.includes('| HO-'))!;
+    assert.ok(row.endsWith(' | escalated | - | a \\| b c'), row);
   });
 
   it('a line is appended when a handoff is escalated, and earlier lines are kept', async () => {
@@ -136,8 +144,8 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
     assert.ok(both.startsWith(first), 'append only');
     const rows = both.split('\n').filter((l) => l.includes('| HO-'));
     assert.deepEqual(rows.map((r) => r.split(' | ').slice(1)), [
-      [ID, 'human', 'first one', '-', 'escalated'],
-      ['HO-20260221-002', 'codex', 'second one', '-', 'escalated'],
+      [ID, 'human', 'first one', '-', 'escalated', 'AS-210', '-'],
+      ['HO-20260221-002', 'codex', 'second one', '-', 'escalated', 'AS-210', 'Check regression risk.'],
     ]);
   });
 

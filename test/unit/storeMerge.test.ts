@@ -105,6 +105,49 @@ describe('mergeStores', () => {
     assert.deepEqual(h.conflicts, [{ field: 'summary', ours: 'ours summary', theirs: 'theirs summary', resolved_to: 'ours summary', at: NOW.toISOString() }]);
   });
 
+  it('merged on one side, claimed later on the other: terminal wins, the later claim is flagged, histories united', () => {
+    // ours: claude claimed at 5 and merged at 10 (claims end when work is merged); theirs: codex claimed at 20.
+    const done: Handoff = {
+      ...claimed(base, 'claude', 5),
+      status: 'merged',
+      updated_at: at(10),
+      rev: 9,
+      claimed_by: null,
+      claimed_at: null,
+      lease_expires_at: null,
+      state_history: [...claimed(base, 'claude', 5).state_history, { status: 'merged', agent: 'claude', timestamp: at(10), reason: 'merged' }],
+    };
+    const late = claimed(base, 'codex', 20);
+    for (const [ours, theirs, side] of [[done, late, 'ours'], [late, done, 'theirs']] as const) {
+      const r = merge(file(base), file(ours), file(theirs));
+      const h = r.file.handoffs[0];
+      assert.equal(h.status, 'merged', `terminal on ${side} wins`);
+      assert.equal(h.claimed_by, null, 'the later claim does not stick to finished work');
+      assert.deepEqual(
+        h.conflicts?.map(({ field, ours: o, theirs: t, resolved_to }) => ({ field, o, t, resolved_to })),
+        [
+          { field: 'status', o: ours.status, t: theirs.status, resolved_to: 'merged' },
+          { field: 'claimed_by', o: ours.claimed_by, t: theirs.claimed_by, resolved_to: null },
+        ],
+      );
+      assert.deepEqual(h.state_history.map((e) => `${e.status}:${e.agent}`), [
+        'queued:codex', 'in_progress:claude', 'merged:claude', 'in_progress:codex', 'merged:agentsync',
+      ]);
+      assert.match(h.state_history.at(-1)!.reason ?? '', new RegExp(`merge kept merged from ${side}`));
+      assert.ok(r.notes.some((n) => n.kind === 'conflict' && /status differs/.test(n.message)));
+    }
+  });
+
+  it('escalated on one side, a field edited on the other: escalated stays, the edit is flagged, the untouched side\'s edit is kept', () => {
+    const escalated: Handoff = { ...base, status: 'escalated', updated_at: at(5), notes: 'why it failed', state_history: [...base.state_history, { status: 'escalated', agent: 'claude', timestamp: at(5), reason: 'x' }] };
+    const edited = { ...base, summary: 'edited later', updated_at: at(30) };
+    const h = merge(file(base), file(edited), file(escalated)).file.handoffs[0];
+    assert.equal(h.status, 'escalated');
+    assert.equal(h.summary, base.summary);
+    assert.equal(h.notes, 'why it failed');
+    assert.deepEqual(h.conflicts?.map((c) => c.field), ['status', 'summary']);
+  });
+
   it('keeps conflicts recorded by an earlier merge', () => {
     const old = { field: 'notes', ours: 'a', theirs: 'b', resolved_to: 'b', at: T0 };
     const b2 = { ...base, conflicts: [old] };

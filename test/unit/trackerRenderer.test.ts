@@ -113,6 +113,42 @@ describe('tracker renderer (DESIGN §11)', () => {
       assert.equal(updateTrackerText(text, []), text + '\n' + renderHandoffsSection([]));
     });
 
+    it('human text under a setext heading after the section is kept byte for byte', () => {
+      const afterSetext = 'Release plan\n============\n\nShip on Friday.\n\nRisks\n-----\n\n- none\n';
+      const text = `${human}## Agent Handoffs\n\n- old\n\n${afterSetext}`;
+      assert.equal(updateTrackerText(text, [seedRecord()]), `${human}${renderHandoffsSection([seedRecord()])}${afterSetext}`);
+    });
+
+    it('an indented `   ## x` heading (up to 3 spaces is a heading in CommonMark) ends the section; 4 spaces is code', () => {
+      // After `- old` this heading is nested in that list item (CommonMark), yet it is a heading and ends the section.
+      const indented = '   ## Ideas\n\nHuman ideas.\n';
+      const text = `${human}## Agent Handoffs\n\n- old\n\n${indented}`;
+      assert.equal(updateTrackerText(text, []), `${human}${renderHandoffsSection([])}${indented}`);
+      // Four spaces make an indented code block inside the section: it is the section's, not a boundary.
+      assert.equal(updateTrackerText(`${human}## Agent Handoffs\n\n    ## code\n\n${after}`, []), `${human}${renderHandoffsSection([])}${after}`);
+      // An indented heading titled like ours is ours (CommonMark says it is that heading); it is rewritten flush left.
+      assert.equal(updateTrackerText(`# T\n\n  ## Agent Handoffs ##\n\n- old\n\n${after}`, []), `# T\n\n${renderHandoffsSection([])}${after}`);
+    });
+
+    it('a `## Agent Handoffs` line inside a fenced code block is not the section; the code block is kept', () => {
+      const fenced = '# T\n\nHow the tracker looks:\n\n```md\n## Agent Handoffs\n\n- [ ] example\n```\n\nMore human text.\n';
+      assert.equal(updateTrackerText(fenced, []), `${fenced}\n${renderHandoffsSection([])}`);
+      const real = `${fenced}\n${renderHandoffsSection([])}## After\n`;
+      assert.equal(updateTrackerText(real, [seedRecord()]), `${fenced}\n${renderHandoffsSection([seedRecord()])}## After\n`);
+      // Nor inside an HTML comment, a quote or a list: only a top-level heading starts the section.
+      const hidden = '# T\n\n<!--\n## Agent Handoffs\n-->\n\n> ## Agent Handoffs\n\n- ## Agent Handoffs\n';
+      assert.equal(updateTrackerText(hidden, []), `${hidden}\n${renderHandoffsSection([])}`);
+    });
+
+    it('a heading nested in a quote after the section ends it where the quote begins', () => {
+      const quote = '> Intro\n> ## Quoted\n> human text\n';
+      assert.equal(updateTrackerText(`${human}## Agent Handoffs\n\n- old\n\n${quote}`, []), `${human}${renderHandoffsSection([])}${quote}`);
+    });
+
+    it('a file ending inside an unclosed code fence: refused with what to close, not appended again and again', () => {
+      assert.throws(() => updateTrackerText('# T\n\n```\nunclosed\n', []), /never closed.*Close that block/);
+    });
+
     it('U+2028 is not a line break in Markdown: a "heading" after it is neither our section nor its end', () => {
       const before = '# T\nnot a heading\u2028## Agent Handoffs\n';
       const oldSection = '## Agent Handoffs\n\nkept?\u2028## Not a heading either\n\n';

@@ -1,0 +1,89 @@
+// `agentsync merge-tracker %O %A %B %P`: git's merge driver for AgentTracker.md (docs/agentsync-documentation.md,
+// "Merging with git"). The humans' text merges with `git merge-file`; the `## Agent Handoffs` section is rendered
+// from the merge of the three versions of .agentsync/handoffs.json, so a `git pull` never stops on it.
+// git runs drivers in an order of its own and writes the work tree only at the end, so the store is not read from
+// the work tree: the driver merges the store's three committed versions itself (the same mergeStores).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../core/atomicFile';
+import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/handoffSchema';
+import { mergeStores } from '../core/storeMerge';
+import { mergeTracker, type TextMerge } from '../core/trackerMerge';
+import { UsageError } from './cliContext';
+import { runGit } from './gitCommand';
+import type { Verb } from './handoffVerbs';
+
+const EMPTY_STORE: HandoffsFile = { version: 1, handoffs: [] };
+
+/** The other side's commit: `git merge` and `git pull` name it in a GITHEAD_<oid> variable for their drivers. */
+function theirsCommit(env: NodeJS.ProcessEnv): string | null {
+  const oids = Object.keys(env)
+    .map((k) => /^GITHEAD_([0-9a-f]{40,64})$/.exec(k)?.[1])
+    .filter((x): x is string => !!x);
+  return oids.length === 1 ? oids[0] : null;
+}
+
+function storeAt(root: string, rev: string, file: string): HandoffsFile {
+  const r = runGit(root, ['cat-file', 'blob', `${rev}:${file}`]);
+  if (!r.ok) return EMPTY_STORE; // not in that version: no handoffs there
+  const parsed = handoffsFileSchema.safeParse(JSON.parse(r.stdout));
+  if (!parsed.success) throw new Error(`${rev}:${file} does not match the handoffs.json schema: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The merged store's records, or why they could not be worked out. */
+function mergedHandoffs(root: string, trackerPath: string): { handoffs: Handoff[] } | { why: string } {
+  const theirs = theirsCommit(process.env);
+  if (!theirs) return { why: 'this is not a `git merge`/`git pull` (no GITHEAD_ variable), so the other side of the store is unknown' };
+  const base = runGit(root, ['merge-base', 'HEAD', theirs]);
+  const store = path.posix.join(path.posix.dirname(trackerPath.split(path.sep).join('/')), '.agentsync/handoffs.json');
+  try {
+    const merged = mergeStores(base.ok ? storeAt(root, base.stdout.trim(), store) : EMPTY_STORE, storeAt(root, 'HEAD', store), storeAt(root, theirs, store), new Date());
+    return { handoffs: merged.file.handoffs };
+  } catch (e) {
+    return { why: (e as Error).message };
+  }
+}
+
+/** `git merge-file` on temp copies: the repository's files are never touched by it. */
+function gitTextMerge(root: string): TextMerge {
+  return (base, ours, theirs) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-tracker-'));
+    try {
+      const files = (['ours', 'base', 'theirs'] as const).map((name) => path.join(dir, name));
+      fs.writeFileSync(files[0], ours);
+      fs.writeFileSync(files[1], base);
+      fs.writeFileSync(files[2], theirs);
+      const r = runGit(root, ['merge-file', '-p', '-L', 'ours', '-L', 'base', '-L', 'theirs', ...files]);
+      if (r.status === null || r.status < 0 || r.status > 127) throw new Error(`git merge-file failed: ${r.out}`);
+      return { text: r.stdout, conflicted: r.status !== 0 };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+export const trackerMergeVerb: Verb = {
+  usage: '<base %O> <ours %A> <theirs %B> <path %P>',
+  summary: 'git merge driver for AgentTracker.md (registered by `agentsync init --git`): merges the humans\' text, renders the handoffs section from the merged store',
+  options: {},
+  run: async (ctx, _values, pos) => {
+    if (pos.length !== 4) throw new UsageError('expected four arguments: the base (%O), ours (%A, receives the result), theirs (%B) and the path (%P)');
+    const [basePath, oursPath, theirsPath] = pos.slice(0, 3).map((p) => path.resolve(p));
+    const root = process.cwd(); // git runs merge drivers at the top of the work tree
+    let result: ReturnType<typeof mergeTracker>;
+    try {
+      const [base, ours, theirs] = [basePath, oursPath, theirsPath].map((f) => fs.readFileSync(f, 'utf8'));
+      const store = mergedHandoffs(root, pos[3]);
+      if ('why' in store) ctx.io.err(`agentsync merge-tracker: kept ours' Agent Handoffs section (${store.why}); the next AgentSync write renders it again`);
+      result = mergeTracker(base, ours, theirs, 'handoffs' in store ? store.handoffs : null, gitTextMerge(root));
+    } catch (e) {
+      ctx.io.err(`agentsync merge-tracker: ${(e as Error).message}. Nothing was written: git reports a conflict in ${pos[3]}; resolve it by hand.`);
+      return 1;
+    }
+    writeFileAtomic(oursPath, result.text);
+    if (result.conflicted) ctx.io.err(`agentsync merge-tracker: the humans' text in ${pos[3]} conflicts; the markers are in the file (the handoffs section is not part of them)`);
+    return result.conflicted ? 1 : 0;
+  },
+};
