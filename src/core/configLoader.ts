@@ -5,7 +5,6 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import { configSchema, DEFAULT_CONFIG, RESTRICTIVE_SECTIONS, type AgentSyncConfig, type RestrictiveSection } from './configSchema';
-import { describeIssues } from './handoffSchema';
 
 export interface LoadedConfig {
   config: AgentSyncConfig;
@@ -77,13 +76,17 @@ function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[
   return t instanceof z.ZodObject ? Object.keys(t.shape) : [];
 }
 
+/** describeIssues' sentences, with a "did you mean" after each unknown key that is close to an allowed one. */
 function describeSectionIssues(key: string, schema: z.ZodType, error: z.ZodError): string {
-  const hints = error.issues
-    .filter((i) => i.code === 'unrecognized_keys')
-    .flatMap((i) => (i as { keys: string[] }).keys.map((k) => [k, didYouMean(k, allowedKeysAt(schema, i.path))] as const))
-    .filter(([, hint]) => hint)
-    .map(([k, hint]) => `"${k}"${hint}`);
-  return describeIssues(error, key) + (hints.length ? `; ${hints.join(', ')}` : '');
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = [key, ...issue.path.map(String)].join('.');
+      if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
+      const allowed = allowedKeysAt(schema, issue.path);
+      return `${where}: unknown field(s) ${issue.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, allowed)}`).join(', ')}`;
+    })
+    .join('; ');
 }
 
 export function parseConfigText(text: string): LoadedConfig {
