@@ -7,6 +7,7 @@ import { MAX_REQUEST_BYTES } from '../core/requestDispatcher';
 import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
+import { trustVerb } from './trustVerb';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
@@ -40,7 +41,7 @@ const requestVerb: Verb = {
   },
 };
 
-export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS };
+export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS, trust: trustVerb };
 
 export function helpText(verb?: string): string {
   if (verb && ALL_VERBS[verb]) {

@@ -22,9 +22,10 @@ const DESCRIPTIONS: Record<ActionName, string> = {
   expireLeases: 'Send in-progress handoffs whose lease has run out (their holder stopped sending heartbeats) back to the queue. Answers { released }.',
   startSession: 'Start a working session for `agent` with an optional goal, optionally on a handoff it has claimed (handoffId); AgentTracker.md shows it under In Progress. Answers { agent, goal, session }.',
   endSession:
-    'End the session of `agent` with a summary and nextWork, and either leave a handoff (`handoff`, as in createHandoff; from_agent defaults to the agent) or say why not (no_handoff_reason). Answers the session record and any handoff created.',
+    'End the session of `agent` with a summary and nextWork, and either leave a handoff (`handoff`, as in createHandoff; from_agent defaults to the agent) or say why not (no_handoff_reason). Runs the configured commands (build, test and deploy of .agentsync.json) only if the local user approved them with `agentsync trust`; otherwise they are Skipped and the answer carries commandsUntrusted. Answers the session record and any handoff created.',
   status: 'The workspace at a glance: active sessions, last session, open and stale handoffs, health, hot files and warnings; with `agent`, also the open handoffs assigned to it. Read-only.',
-  health: 'Run the configured health checks of the workspace and answer their results. Read-only.',
+  health:
+    'Run the build and test commands configured in .agentsync.json (never deploy) and answer their results; writes nothing. Refused with reason commands_untrusted until the local user approves the commands with `agentsync trust`. Runs one at a time per workspace.',
 };
 
 export interface McpTool {

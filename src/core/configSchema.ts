@@ -1,5 +1,6 @@
 // .agentsync.json (DESIGN §7): AgentSync 0.3's keys plus routing and pass-over policy.
 import { z } from 'zod';
+import { ActionError } from './errors';
 import { agentIdSchema, capabilitySchema } from './handoffSchema';
 
 const commandSchema = z.union([z.string().min(1).max(1_000), z.array(z.string().max(1_000)).min(1).max(50)]);
@@ -39,13 +40,40 @@ export const configSchema = z.object({
   audit: z.strictObject({ retention_days: z.number().int().positive().nullable().optional() }).default({}),
 });
 
-export type AgentSyncConfig = z.infer<typeof configSchema>;
+export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema'>;
+
+/**
+ * Sections that restrict what agents may do fail closed when broken (DESIGN §7): a typo must never make AgentSync
+ * more permissive. Any other broken section falls back to its default.
+ */
+export const RESTRICTIVE_SECTIONS = ['passOver', 'agentCapabilities', 'requireHandoffOnEndSession'] as const;
+export type RestrictiveSection = (typeof RESTRICTIVE_SECTIONS)[number];
+
+export type AgentSyncConfig = z.infer<typeof configSchema> & {
+  /** Restrictive sections that could not be read, with what was wrong; set by the loader, never by the file. */
+  readonly brokenSections?: Readonly<Partial<Record<RestrictiveSection, string>>>;
+};
 export type PassOverPolicy = z.infer<typeof passOverPolicySchema>;
 
 export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({});
 
-/** Agents the config knows of, or null when no list is configured (then any id is accepted). */
+/** E030 CONFIG_INVALID (seed 000 §9): an action governed by a broken restrictive section is refused until it is fixed. */
+export function assertSectionUsable(config: AgentSyncConfig, section: RestrictiveSection): void {
+  const problem = config.brokenSections?.[section];
+  if (problem === undefined) return;
+  throw new ActionError(
+    'CONFIG_INVALID',
+    `.agentsync.json: ${problem}. The ${section} section is broken, so AgentSync refuses what it governs rather than guess; fix it in .agentsync.json and retry. Nothing was changed.`,
+    { code: 'E030', key: section },
+  );
+}
+
+/**
+ * Agents the config knows of, or null when no list is configured (then any id is accepted). A broken list refuses
+ * (E030) instead of answering null: no agent becomes allowed by a typo.
+ */
 export function knownAgents(config: AgentSyncConfig): Set<string> | null {
+  assertSectionUsable(config, 'agentCapabilities');
   const ids = Object.keys(config.agentCapabilities);
   if (ids.length === 0) return null;
   return new Set([...ids, ...config.humans, 'human']);

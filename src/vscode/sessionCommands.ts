@@ -7,6 +7,7 @@ import { LIMITS } from '../core/handoffSchema';
 import type { RequestResponse } from '../core/requestDispatcher';
 import { readGitInfo } from '../core/sessions/gitStatus';
 import { reportResponse, registerCommand } from './commandRunner';
+import { ensureCommandConsent } from './commandConsentPrompt';
 import type { FolderService } from './folderService';
 import type { CommandDeps } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
@@ -101,6 +102,9 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
   } else if (choice.kind === 'skip') {
     request.no_handoff_reason = choice.no_handoff_reason;
   }
+
+  // Last question, before anything is written: Workspace Trust is needed AND the local approval of the commands.
+  if (trust.trusted) await ensureCommandConsent(service.layout.root, service.view().config, deps.log);
 
   const response = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'AgentSync: ending the session', cancellable: true },

@@ -63,8 +63,8 @@ export function cli(args: string[], cwd = workspaceRoot()): Promise<{ code: numb
 
 // ---- Prompt stubbing: answers for showInputBox / showQuickPick, in order. -------------------------------------
 
-/** An input-box answer (a string), a quick-pick answer (label substrings), or a dismissal. */
-export type Answer = { input: string } | { pick: string | string[] } | { cancel: true };
+/** An input-box answer (a string), a quick-pick answer (label substrings), a modal's button, or a dismissal. */
+export type Answer = { input: string } | { pick: string | string[] } | { button: string } | { cancel: true };
 
 export interface PromptLog {
   /** Every prompt shown, as "input: <prompt>" or "pick: <placeholder>". */
@@ -109,7 +109,17 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
   };
   win.showInformationMessage = async (m: string) => void log.info.push(m);
   win.showErrorMessage = async (m: string) => void log.errors.push(m);
-  win.showWarningMessage = async (m: string) => void log.warnings.push(m);
+  win.showWarningMessage = async (m: string, ...rest: unknown[]) => {
+    const opts = rest[0] as vscode.MessageOptions | undefined;
+    if (!opts || typeof opts !== 'object' || !opts.modal) return void log.warnings.push(m);
+    // A modal question (e.g. End Session's "run the configured commands?") takes the next answer: a button label.
+    log.asked.push(`modal: ${m}`);
+    const a = log.remaining.shift();
+    if (!a || 'cancel' in a) return undefined;
+    if (!('button' in a)) throw new Error(`modal "${m}" got a non-button answer ${JSON.stringify(a)}`);
+    if (!rest.slice(1).includes(a.button)) throw new Error(`modal "${m}" has no button ${JSON.stringify(a.button)}; buttons: ${rest.slice(1).join(' | ')}`);
+    return a.button;
+  };
   return log;
 }
 

@@ -31,6 +31,9 @@ let failed = 0;
 for (const pass of passes) {
   const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
   seedWorkspace(ws, { initialized: pass.initialized });
+  // The editor's consent to run .agentsync.json's commands goes to a per-run file, never the user's own records.
+  const trustDir = mkdtempSync(join(tmpdir(), `agentsync-it-trust-${pass.name}-`));
+  process.env.AGENTSYNC_TRUST_FILE = join(trustDir, 'trusted.json');
   console.log(`\n== integration suite (${pass.name}) on ${ws}`);
   const args = [
     join(REPO, 'scripts/editor/run-editor-tests.mjs'),
@@ -47,5 +50,6 @@ for (const pass of passes) {
   } else console.log(`== ${pass.name}: passed`);
   if (opt.keep) console.log(`   workspace kept: ${ws}`);
   else rmSync(ws, { recursive: true, force: true });
+  rmSync(trustDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -31,9 +31,15 @@ describe('session commands', () => {
   });
 
   it('End Session with no changed files may end without a handoff; the health check runs', async () => {
-    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Read the auth code' }, { input: '' }, { pick: 'No handoff' });
+    // The seeded repository's commands are not approved on this machine yet: the modal asks, and "Trust and Run" approves them.
+    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Read the auth code' }, { input: '' }, { pick: 'No handoff' }, { button: 'Trust and Run' });
     assert.equal(result.ok, true, JSON.stringify(result));
-    assert.deepEqual(log.asked, ['input: Session summary: what was done?', 'input: Next work: what should happen next? (optional; becomes the handoff summary)', 'pick: Leave a handoff?']);
+    assert.deepEqual(log.asked, [
+      'input: Session summary: what was done?',
+      'input: Next work: what should happen next? (optional; becomes the handoff summary)',
+      'pick: Leave a handoff?',
+      'modal: AgentSync: run the commands of .agentsync.json? They have not been approved on this machine.',
+    ]);
     assert.deepEqual(result.data?.health, { Build: 'Not configured', Tests: 'Pass', Deploy: 'Not configured' });
     assert.equal(state().sessionActive, false);
     assert.equal(state().lastSession.summary, 'Read the auth code');
@@ -83,13 +89,25 @@ describe('session commands', () => {
       assert.equal(state().lastSession.no_handoff_reason, 'Whitespace changes, nothing to review');
     });
 
+    it('commands changed in the repository: "End Without Running" ends the session, runs nothing, checks Skipped (commands_untrusted)', async () => {
+      const marker = path.join(workspaceRoot(), 'untrusted-ran.txt');
+      const { result, log } = await withCommands({ test: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] }, () =>
+        runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Changed commands' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Checking consent' }, { button: 'End Without Running' }),
+      );
+      assert.equal(result.ok, true, JSON.stringify(result));
+      assert.ok(log.asked.some((q) => q.startsWith('modal: AgentSync: run the commands of .agentsync.json?')), log.asked.join(' / '));
+      assert.equal((result.data?.health as Record<string, string>).Tests, 'Skipped');
+      assert.equal((result.data?.commandsUntrusted as { reason: string }).reason, 'commands_untrusted');
+      assert.equal(fs.existsSync(marker), false, 'the unapproved command did not run');
+    });
+
     it('cancelling during the health checks stops the check and writes nothing', async () => {
       const store = read('.agentsync/handoffs.json');
       const source = new vscode.CancellationTokenSource();
       const t0 = Date.now();
       const timer = setTimeout(() => source.cancel(), 1_500);
       const { result } = await withCommands({ test: ['node', '-e', 'setTimeout(() => {}, 60000)'] }, () =>
-        runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [{ cancellation: source.token }], { input: 'Slow checks' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Testing cancellation' }),
+        runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [{ cancellation: source.token }], { input: 'Slow checks' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Testing cancellation' }, { button: 'Trust and Run' }),
       );
       clearTimeout(timer);
       assert.equal(result.cancelled, true, JSON.stringify(result));

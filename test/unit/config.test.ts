@@ -41,32 +41,93 @@ describe('.agentsync.json (DESIGN §7)', () => {
     assert.equal(loaded.config.maxAttempts, 3);
   });
 
-  it('broken JSON: a problem that says so and what to do; the defaults serve', () => {
+  it('broken JSON: a problem that says so and what to do; the defaults serve, restrictive sections fail closed', () => {
     const loaded = parseConfigText('{ "staleAfterHours": 4, ');
-    assert.equal(loaded.config, DEFAULT_CONFIG);
-    assert.match(loaded.problem!, /^\.agentsync\.json is not valid JSON \(.+\); fix it, the defaults are used until then$/);
+    assert.match(loaded.problem!, /^\.agentsync\.json is not valid JSON \(.+\); fix it\. Until then the defaults are used, except/);
+    assert.equal(loaded.config.staleAfterHours, DEFAULT_CONFIG.staleAfterHours);
+    assert.equal(loaded.config.requireHandoffOnEndSession, true);
+    assert.deepEqual(Object.keys(loaded.config.brokenSections!).sort(), ['agentCapabilities', 'passOver', 'requireHandoffOnEndSession']);
   });
 
-  const wrongTypes: [string, string, RegExp][] = [
-    ['a string where a number belongs', '{"staleAfterHours": "soon"}', /staleAfterHours: .*expected number/i],
-    ['a negative number', '{"staleAfterHours": -1}', /staleAfterHours: /],
-    ['a non-boolean flag', '{"requireHandoffOnEndSession": "yes"}', /requireHandoffOnEndSession: .*expected boolean/i],
-    ['maxAttempts below 1', '{"maxAttempts": 0}', /maxAttempts: /],
-    ['a Title Case agent key', '{"agentCapabilities": {"Codex": ["code_patch"]}}', /agentCapabilities/],
-    ['capabilities that are not a list', '{"agentCapabilities": {"codex": "code_patch"}}', /agentCapabilities\.codex: .*expected array/i],
-    ['an unknown command key', '{"commands": {"lint": "x"}}', /commands: unknown field\(s\) "lint"/],
-    ['a humans entry that is not an agent id', '{"humans": ["Alice Smith"]}', /humans\.0: agent ids are lowercase/],
-    ['a bad pass-over pair key', '{"passOver": {"pairs": {"alice-bob": {}}}}', /passOver\.pairs/],
-    ['the whole file is an array', '[]', /\(root\): .*expected object/i],
+  // [what, text, the problem names, the section that falls back or fails closed]
+  const wrongTypes: [string, string, RegExp, string][] = [
+    ['a string where a number belongs', '{"staleAfterHours": "soon", "maxAttempts": 7}', /staleAfterHours: .*expected number.*\(the default is used until you fix it\)/i, 'staleAfterHours'],
+    ['a negative number', '{"staleAfterHours": -1, "maxAttempts": 7}', /staleAfterHours: /, 'staleAfterHours'],
+    ['maxAttempts below 1', '{"maxAttempts": 0, "staleAfterHours": 5}', /maxAttempts: /, 'maxAttempts'],
+    ['an unknown command key', '{"commands": {"lint": "x"}, "maxAttempts": 7}', /commands: unknown field\(s\) "lint"/, 'commands'],
+    ['a humans entry that is not an agent id', '{"humans": ["Alice Smith"], "maxAttempts": 7}', /humans\.0: agent ids are lowercase/, 'humans'],
   ];
-  for (const [what, text, expected] of wrongTypes) {
-    it(`wrong type (${what}): the problem names the key; the defaults serve`, () => {
+  for (const [what, text, expected, section] of wrongTypes) {
+    it(`wrong type (${what}): the problem names the key; only ${section} falls back to its default, the rest applies`, () => {
       const loaded = parseConfigText(text);
-      assert.equal(loaded.config, DEFAULT_CONFIG);
       assert.match(loaded.problem!, expected);
-      assert.match(loaded.problem!, /^\.agentsync\.json: .*; fix it, the defaults are used until then$/);
+      assert.match(loaded.problem!, /^\.agentsync\.json: /);
+      assert.deepEqual((loaded.config as Record<string, unknown>)[section], (DEFAULT_CONFIG as Record<string, unknown>)[section]);
+      const other = JSON.parse(text) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(other)) if (k !== section) assert.deepEqual((loaded.config as Record<string, unknown>)[k], v, `${k} still applies`);
+      assert.equal(loaded.config.brokenSections, undefined);
     });
   }
+
+  it('one bad command key no longer drops the rest: a disabled pass-over pair still applies', () => {
+    const loaded = parseConfigText('{"commands": {"build": "make", "lnt": "x"}, "passOver": {"pairs": {"scout->audit": {"enabled": false}}}}');
+    assert.deepEqual(loaded.config.passOver.pairs, { 'scout->audit': { enabled: false } });
+    assert.deepEqual(loaded.config.commands, {}, 'the broken commands section runs nothing');
+    assert.match(loaded.problem!, /commands: unknown field\(s\) "lnt"/);
+  });
+
+  it('unknown keys are reported, once, naming the key, with a did-you-mean when close', () => {
+    const loaded = parseConfigText('{"staleAfterHour": 4, "requireHandofOnEndSession": true, "zzz": 1, "commands": {"tset": "npm test"}}');
+    assert.match(loaded.problem!, /unknown key "staleAfterHour" \(did you mean "staleAfterHours"\?\), ignored/);
+    assert.match(loaded.problem!, /unknown key "requireHandofOnEndSession" \(did you mean "requireHandoffOnEndSession"\?\)/);
+    assert.match(loaded.problem!, /unknown key "zzz", ignored/);
+    assert.match(loaded.problem!, /"tset" \(did you mean "test"\?\)/);
+    assert.equal(loaded.config.staleAfterHours, 24);
+  });
+
+  const failClosed: [string, string, string][] = [
+    ['a non-boolean requireHandoffOnEndSession', '{"requireHandoffOnEndSession": "yes"}', 'requireHandoffOnEndSession'],
+    ['a Title Case agent key', '{"agentCapabilities": {"Codex": ["code_patch"]}}', 'agentCapabilities'],
+    ['capabilities that are not a list', '{"agentCapabilities": {"codex": "code_patch"}}', 'agentCapabilities'],
+    ['a bad pass-over pair key', '{"passOver": {"pairs": {"alice-bob": {}}}}', 'passOver'],
+    ['a misspelled pass-over policy key', '{"passOver": {"defaults": {"enabeld": false}}}', 'passOver'],
+  ];
+  for (const [what, text, section] of failClosed) {
+    it(`restrictive section (${what}): fails closed and says so`, () => {
+      const loaded = parseConfigText(text);
+      assert.ok(loaded.config.brokenSections?.[section as 'passOver'], JSON.stringify(loaded));
+      assert.match(loaded.problem!, new RegExp(`${section}[.:]`));
+      assert.match(loaded.problem!, section === 'requireHandoffOnEndSession' ? /counts as true/ : /refused with E030 CONFIG_INVALID/);
+      if (section === 'requireHandoffOnEndSession') assert.equal(loaded.config.requireHandoffOnEndSession, true);
+    });
+  }
+
+  it('the whole file is an array: reported, restrictive sections fail closed', () => {
+    const loaded = parseConfigText('[]');
+    assert.match(loaded.problem!, /\(root\): expected an object/);
+    assert.equal(loaded.config.requireHandoffOnEndSession, true);
+  });
+
+  describe('fail closed through the dispatcher', () => {
+    it('a broken passOver section refuses passes with E030 CONFIG_INVALID naming the key; other actions work', async () => {
+      const ws = new TestWorkspace({ config: '{"passOver": {"pairs": {"alice->bob": {"enabeld": false}}}}', handoffs: [handoffIn('queued')] });
+      const r = await ws.dispatch({ action: 'passOver', agent: 'alice', to: 'bob', reason: 'code_review', summary: 'look' });
+      assert.equal(r.ok, false);
+      assert.equal(r.reason, 'CONFIG_INVALID');
+      assert.equal(r.code, 'E030');
+      assert.equal(r.key, 'passOver');
+      assert.match(r.message!, /passOver\.pairs\.alice->bob: unknown field\(s\) "enabeld"/);
+      assert.equal((await ws.dispatch({ action: 'listHandoffs' })).ok, true);
+    });
+
+    it('a broken agent list refuses requests that name agents (E030) instead of accepting any id', async () => {
+      const ws = new TestWorkspace({ config: '{"agentCapabilities": {"codex": "code_patch"}}' });
+      const r = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'typo-agent', owner_mode: 'single', to_agents: ['anyone'], summary: 's' } });
+      assert.equal(r.reason, 'CONFIG_INVALID');
+      assert.equal(r.key, 'agentCapabilities');
+      assert.equal(fs.existsSync(ws.layout.handoffsFile) ? ws.storedHandoffs().length : 0, 0);
+    });
+  });
 
   it('a folder or symlink in place of the file is a problem, not a crash', () => {
     const dir = makeTempDir();
@@ -86,8 +147,8 @@ describe('.agentsync.json (DESIGN §7)', () => {
 
   describe('through the store', () => {
     it('a broken file is reported once, requests still work with the defaults, and a fix is picked up', async () => {
-      const ws = new TestWorkspace({ config: '{"maxAttempts": "three", "humans": ["alice"]}', handoffs: [handoffIn('queued')] });
-      // humans from the broken file must not apply: alice is nobody.
+      const ws = new TestWorkspace({ config: '{"maxAttempts": "three", "humans": ["Alice Smith"]}', handoffs: [handoffIn('queued')] });
+      // the broken humans list falls back to [] (fewer rights, never more): alice is nobody.
       const refused = await ws.dispatch({ action: 'transitionHandoff', handoffId: 'HO-20260221-001', agent: 'alice', to: 'escalated' });
       assert.equal(refused.reason, 'not_assigned');
       const ok = await ws.dispatch({ action: 'claimHandoff', handoffId: 'HO-20260221-001', agent: 'claude' });

@@ -12,6 +12,7 @@ import { initWorkspace } from '../../src/core/workspaceInit';
 import { WorkspaceLayout } from '../../src/core/workspaceLayout';
 import type { Handoff } from '../../src/core/handoffSchema';
 import { makeTempDir, removeTempDirs, TestClock } from './helpers/testWorkspace';
+import { trustWorkspace, useTempTrustFile } from './helpers/commandTrust';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' });
@@ -92,6 +93,37 @@ const handoffBody = { owner_mode: 'single', to_agents: ['copilot'], summary: 'Re
 describe('sessions in a real git repository', function () {
   this.timeout(20_000);
   after(removeTempDirs);
+  useTempTrustFile();
+
+  it("a repository's core.fsmonitor program does not run when AgentSync reads git (endSession)", async () => {
+    const ws = new RepoWorkspace();
+    const marker = path.join(ws.repo, 'fsmonitor-ran');
+    const hook = path.join(ws.repo, '.git', 'evil-fsmonitor.sh');
+    fs.writeFileSync(hook, `#!/bin/sh\necho ran >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+    git(ws.repo, 'config', 'core.fsmonitor', hook);
+    ws.makeChanges();
+    git(ws.repo, 'status', '--porcelain');
+    assert.equal(fs.existsSync(marker), true, 'control: plain git status runs the configured fsmonitor program');
+    fs.rmSync(marker);
+    const r = ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' }));
+    assert.ok((r.data!.hotFiles as string[]).length > 0, 'git was read');
+    assert.equal(fs.existsSync(marker), false, 'AgentSync ran git with core.fsmonitor=false');
+  });
+
+  it('untrusted commands: endSession still ends the session, runs nothing, marks each check Skipped and says commands_untrusted', async () => {
+    const mark = (name: string) => ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(name)}, 'ran')`];
+    const ws = new RepoWorkspace({ config: { commands: { build: mark('build-ran'), test: mark('test-ran'), deploy: mark('deploy-ran') } } });
+    const r = ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' }));
+    assert.deepEqual(r.data!.health, { Build: 'Skipped', Tests: 'Skipped', Deploy: 'Skipped' });
+    assert.equal((r.data!.commandsUntrusted as { reason: string }).reason, 'commands_untrusted');
+    assert.match((r.data!.commandsUntrusted as { message: string }).message, /agentsync trust/);
+    for (const f of ['build-ran', 'test-ran', 'deploy-ran']) assert.equal(fs.existsSync(path.join(ws.root, f)), false, `${f}: nothing ran`);
+    assert.equal(ws.state().sessionActive, false, 'the session was ended');
+    trustWorkspace(ws.root);
+    const trusted = ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done again' }));
+    assert.deepEqual(trusted.data!.health, { Build: 'Pass', Tests: 'Pass', Deploy: 'Pass' }, 'after trust, endSession runs all three (deploy included)');
+    assert.equal(trusted.data!.commandsUntrusted, undefined);
+  });
 
   it('hot files: unstaged, staged, untracked and a rename, relative to the workspace; AgentSync\'s own files are not counted', async () => {
     const ws = new RepoWorkspace();
@@ -145,6 +177,7 @@ describe('sessions in a real git repository', function () {
   it('a refused end runs none of the configured commands (deploy included): refused means nothing happened', async () => {
     const marker = (name: string) => ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(name)}, 'ran')`];
     const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true, commands: { build: marker('build-ran'), deploy: marker('deploy-ran') } } });
+    trustWorkspace(ws.root);
     ws.makeChanges();
     const r = await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' });
     assert.equal(r.reason, 'handoff_required');
@@ -231,6 +264,7 @@ describe('sessions in a real git repository', function () {
   it('health checks from commands.* run at End Session and fill Current Health (without a shell)', async () => {
     const node = process.execPath;
     const ws = new RepoWorkspace({ config: { commands: { build: [node, '-e', 'process.exit(0)'], test: `"${node}" -e "console.log('1 failing'); process.exitCode = 1"` } } });
+    trustWorkspace(ws.root);
     const r = ok(await ws.send({ action: 'endSession', agent: 'codex', summary: 'checked' }));
     assert.deepEqual(r.data!.health, { Build: 'Pass', Tests: 'Fail', Deploy: 'Not configured' });
     const t = ws.tracker();

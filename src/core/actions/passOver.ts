@@ -1,6 +1,6 @@
 // passOver: agent A hands work to B, with return to A and loop prevention (DESIGN §6, seeds 000/001).
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../agentId';
-import { knownAgents, type PassOverPolicy } from '../configSchema';
+import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../configSchema';
 import { ActionError } from '../errors';
 import { auditEntry, type ActionContext } from '../handoffMutation';
 import { newUid } from '../handoffIds';
@@ -62,6 +62,8 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const summary = (p.summary ?? tag?.summary ?? '').trim();
   const reason = (p.reason ?? tag?.reason ?? '').trim();
   const from = ctx.agent;
+  // Before anything else: a broken policy section refuses every pass (E030), whatever else the request says.
+  assertSectionUsable(tx.config, 'passOver');
   if (!AGENT_ID_PATTERN.test(to)) throw passOverError('INVALID_SUBAGENT', `"${rawTo}" is not an agent id (lowercase letters, digits, "-" or "_").`, { to: rawTo });
   const known = knownAgents(tx.config);
   if (known && !known.has(to)) {

@@ -18,10 +18,17 @@ export function isAgentSyncOwnFile(rel: string): boolean {
   return rel === 'AgentTracker.md' || rel === 'decisions.md' || rel === '.agentsync' || rel.startsWith('.agentsync/');
 }
 
+/**
+ * Options put before every git command AgentSync runs: a repository's own config must not make it run a program.
+ * `core.fsmonitor` names a command `git status` would run; hooks are switched off too (status runs none today, but
+ * no AgentSync call should ever run one). See docs/agentsync-documentation.md, "Hot files from git".
+ */
+export const SAFE_GIT_OPTIONS: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
+
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
-    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, windowsHide: true }, (err, stdout, stderr) => {
+    execFile('git', [...SAFE_GIT_OPTIONS, ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, windowsHide: true }, (err, stdout, stderr) => {
       if (err) {
         const text = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
         reject(Object.assign(new Error(text || err.message), { code: (err as NodeJS.ErrnoException).code }));

@@ -12,6 +12,7 @@ export const HEALTH_CHECKS = [
 ] as const;
 
 export type HealthLabel = (typeof HEALTH_CHECKS)[number]['label'];
+export type HealthKey = (typeof HEALTH_CHECKS)[number]['key'];
 export type HealthStatus = 'Pass' | 'Fail' | 'Not configured' | 'Skipped';
 
 export interface HealthResult {
@@ -35,6 +36,9 @@ export interface HealthOptions {
   onProgress?: (label: HealthLabel, index: number, total: number) => void;
   /** When set, no command runs and every configured check is `Skipped` with this reason (an untrusted workspace). */
   skipReason?: string;
+  /** Which checks may run (default: all three); a configured check left out is `Skipped` with `omittedReason`. */
+  checks?: readonly HealthKey[];
+  omittedReason?: string;
 }
 
 export const DEFAULT_HEALTH_TIMEOUT_MS = 5 * 60_000;
@@ -94,12 +98,16 @@ export function runCommand(cwd: string, argv: string[], options: HealthOptions =
 /** Runs each configured check in 0.3's order. A command that cannot even be parsed is a failed check, not an error. */
 export async function runHealthChecks(cwd: string, commands: Partial<Record<'build' | 'test' | 'deploy', string | readonly string[]>>, options: HealthOptions = {}): Promise<HealthReport> {
   const report = {} as HealthReport;
-  const configured = HEALTH_CHECKS.filter(({ key }) => commands[key] !== undefined).length;
+  const configured = HEALTH_CHECKS.filter(({ key }) => commands[key] !== undefined && (!options.checks || options.checks.includes(key))).length;
   let index = 0;
   for (const { label, key } of HEALTH_CHECKS) {
     if (options.signal?.aborted) throw new ActionError('cancelled', 'The health checks were cancelled; nothing was changed. Run the action again when you are ready.');
     if (options.skipReason !== undefined) {
       report[label] = commands[key] === undefined ? notConfigured() : { ...notConfigured(), status: 'Skipped', output: options.skipReason };
+      continue;
+    }
+    if (options.checks && !options.checks.includes(key)) {
+      report[label] = commands[key] === undefined ? notConfigured() : { ...notConfigured(), status: 'Skipped', output: options.omittedReason ?? 'not run' };
       continue;
     }
     let argv: string[] | null;

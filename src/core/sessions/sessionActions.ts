@@ -11,7 +11,8 @@ import { LIMITS, type Handoff } from '../handoffSchema';
 import { readStateFile } from '../stateFile';
 import { checkWorkspaceRelative } from '../workspacePath';
 import { readGitInfo, type GitInfo } from './gitStatus';
-import { HEALTH_CHECKS, runHealthChecks, type HealthOptions, type HealthReport } from './healthChecks';
+import { HEALTH_CHECKS, type HealthOptions, type HealthReport } from './healthChecks';
+import { runHealthAction, runSessionEndChecks } from './consentedChecks';
 import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
 import { appendSuggestedNext, inProgressLine, setCurrentHealth, setHotFiles, setLastSession, updateInProgress } from './sessionTrackerSections';
 import type { AgentSyncConfig } from '../configSchema';
@@ -30,6 +31,8 @@ export interface SessionEnv {
 export interface EndSessionPrepared extends SessionEnv {
   git: GitInfo;
   health: HealthReport;
+  /** Why the configured commands did not run: the local user has not approved them (`agentsync trust`). */
+  untrusted: ActionError | null;
 }
 
 export async function prepareEndSession(env: SessionEnv, p: ParamsOf<'endSession'>): Promise<EndSessionPrepared> {
@@ -37,13 +40,12 @@ export async function prepareEndSession(env: SessionEnv, p: ParamsOf<'endSession
   const git = await readGitInfo(env.layout.root);
   // An end that will be refused runs no command (a refused request changes nothing, and deploy is a command).
   const refusal = enforcementProblem(env.config, git.hotFiles, p);
-  const options = refusal ? { ...env.healthOptions, skipReason: `not run: the end of the session was refused (${refusal.reason})` } : env.healthOptions;
-  const health = await runHealthChecks(env.layout.root, env.config.commands, options);
-  return { ...env, git, health };
+  const { health, untrusted } = await runSessionEndChecks(env, refusal?.reason ?? null);
+  return { ...env, git, health, untrusted };
 }
 
 export async function prepareHealth(env: SessionEnv): Promise<HealthReport> {
-  return runHealthChecks(env.layout.root, env.config.commands, env.healthOptions);
+  return runHealthAction(env);
 }
 
 function healthStatuses(health: HealthReport): Record<string, string> {
@@ -165,6 +167,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
     branch,
     commit,
     ...(prep.git.problem ? { gitProblem: prep.git.problem } : {}),
+    ...(prep.untrusted ? { commandsUntrusted: { reason: prep.untrusted.reason, message: prep.untrusted.message } } : {}),
   };
 }
 
