@@ -39,11 +39,13 @@ export async function invokeTool(deps: LanguageModelToolDeps, spec: LanguageMode
     return refusal(spec, 'invalid_request', `${spec.name} takes one JSON object as input. Nothing was changed.`);
   }
   if (input.action !== undefined && input.action !== spec.action) {
-    return refusal(spec, 'invalid_request', `The tool ${spec.name} runs the action ${spec.action}; leave out "action" (it was ${JSON.stringify(input.action)}). Nothing was changed.`);
+    const given = JSON.stringify(input.action);
+    return refusal(spec, 'invalid_request', `The tool ${spec.name} runs the action ${spec.action}; leave out "action" (it was ${given}). Nothing was changed.`);
   }
   const service = folderFor(deps.services, input);
   if (!service) {
-    return refusal(spec, 'not_initialized', 'No workspace folder here is an AgentSync workspace. Run "AgentSync: Initialize Workspace" (or `agentsync init`) first. Nothing was changed.');
+    const what = 'No workspace folder here is an AgentSync workspace. Run "AgentSync: Initialize Workspace" (or `agentsync init`) first.';
+    return refusal(spec, 'not_initialized', `${what} Nothing was changed.`);
   }
   const response = await service.dispatcher.dispatch(requestFor(spec, input, deps.me()), { surface: 'lm-tool' });
   if (response.ok) deps.log.info(`${spec.name} ok (${response.request_id})`);
@@ -67,18 +69,30 @@ export function confirmationFor(deps: LanguageModelToolDeps, spec: LanguageModel
     case 'createHandoff': {
       const h = (req.handoff ?? {}) as Record<string, unknown>;
       const to = Array.isArray(h.to_agents) && h.to_agents.length ? h.to_agents.map((a) => displayAgent(String(a))).join(', ') : 'routed by capabilities';
-      return { title: 'Create an AgentSync handoff?', message: `A new handoff from ${displayAgent(String(h.from_agent ?? deps.me()))} to ${to} (${String(h.owner_mode ?? '?')}): "${String(h.summary ?? '')}". It is written to .agentsync/handoffs.json and AgentTracker.md.` };
+      const from = displayAgent(String(h.from_agent ?? deps.me()));
+      return {
+        title: 'Create an AgentSync handoff?',
+        message: `A new handoff from ${from} to ${to} (${String(h.owner_mode ?? '?')}): "${String(h.summary ?? '')}". ` +
+          'It is written to .agentsync/handoffs.json and AgentTracker.md.',
+      };
     }
     case 'claimHandoff':
       return { title: `Claim ${handoffRef(input) ?? 'a handoff'}?`, message: `${target} moves to in progress, held by ${as}, in .agentsync/handoffs.json.` };
     case 'completeHandoff': {
       const decision = (input.result as { decision?: string } | undefined)?.decision ?? 'PROCEED';
-      return { title: `Complete ${handoffRef(input) ?? 'a handoff'}?`, message: `${as} completes ${target} with decision ${decision}: it moves to ${decision === 'PROCEED' ? 'ready for review' : 'blocked, for a human'}.` };
+      const next = decision === 'PROCEED' ? 'ready for review' : 'blocked, for a human';
+      return { title: `Complete ${handoffRef(input) ?? 'a handoff'}?`, message: `${as} completes ${target} with decision ${decision}: it moves to ${next}.` };
     }
-    case 'passOver':
-      return { title: `Pass work over to ${displayAgent(String(input.to ?? '?'))}?`, message: `${as} passes ${target} to ${displayAgent(String(input.to ?? '?'))} as a new handoff${input.reason ? ` (${String(input.reason)})` : ''}: "${String(input.summary ?? '')}".` };
+    case 'passOver': {
+      const to = displayAgent(String(input.to ?? '?'));
+      const why = input.reason ? ` (${String(input.reason)})` : '';
+      return { title: `Pass work over to ${to}?`, message: `${as} passes ${target} to ${to} as a new handoff${why}: "${String(input.summary ?? '')}".` };
+    }
     case 'returnHandoff':
-      return { title: `Return ${handoffRef(input) ?? 'a handoff'}?`, message: `${as} returns ${target} to the agent that passed it over, as a new handoff back to them.` };
+      return {
+        title: `Return ${handoffRef(input) ?? 'a handoff'}?`,
+        message: `${as} returns ${target} to the agent that passed it over, as a new handoff back to them.`,
+      };
     default:
       return { title: `${spec.displayName}?`, message: `${as} runs ${spec.action}, which changes .agentsync/handoffs.json.` };
   }

@@ -8,12 +8,17 @@ import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff } from '../handoffSchema';
 import type { StoreTransaction } from '../storeTransaction';
 
-export function clearConflicts(tx: StoreTransaction, ctx: ActionContext, p: { ref: string; expected_rev?: number }): { handoff: Handoff; cleared: number } {
+export function clearConflicts(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  p: { ref: string; expected_rev?: number },
+): { handoff: Handoff; cleared: number } {
   const h = requireHandoff(tx, p.ref);
   if (!isHuman(ctx.agent, tx.config.humans)) {
     throw new ActionError(
       'not_assigned',
-      `${ctx.agent} may not clear the merge conflicts of ${h.handoff_id}: only a human ("human" or one of "humans" in .agentsync.json) may, after checking what the merge chose. Ask a human to review them.`,
+      `${ctx.agent} may not clear the merge conflicts of ${h.handoff_id}: only a human ("human" or one of "humans" in ` +
+        '.agentsync.json) may, after checking what the merge chose. Ask a human to review them.',
       { handoff_id: h.handoff_id, agent: ctx.agent },
     );
   }
