@@ -119,4 +119,20 @@ describe('language-model tools and MCP discovery', () => {
       child.kill();
     }
   });
+
+  it('in Restricted Mode no MCP server is offered (and VS Code is told to ask again); trusted again, it is back', async () => {
+    const a = await api();
+    let changes = 0;
+    const sub = a.mcp.onDidChangeMcpServerDefinitions(() => changes++);
+    try {
+      a.trust.simulate(false);
+      assert.deepEqual(await a.mcp.provideMcpServerDefinitions(), []);
+      a.trust.simulate(undefined);
+      assert.equal(((await a.mcp.provideMcpServerDefinitions()) as vscode.McpStdioServerDefinition[]).length, 1);
+      assert.ok(changes >= 2, `told VS Code of ${changes} change(s)`);
+    } finally {
+      sub.dispose();
+      a.trust.simulate(undefined);
+    }
+  });
 });
