@@ -4,6 +4,8 @@
 // dialog (its DialogService does so in extension tests), so the confirmation texts are checked from the tool itself.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requestDispatcher';
 import type { Handoff } from '../../src/core/handoffSchema';
@@ -89,6 +91,11 @@ describe('language-model tools and MCP discovery', () => {
     h = readHandoffs().find((x) => x.handoff_id === id)!;
     assert.equal(h.status, 'in_progress');
     assert.equal(h.claimed_by, 'copilot');
+    // Through the folder's dispatcher, audited as the lm-tool surface.
+    const dir = path.join(workspaceRoot(), '.agentsync/audit');
+    const audit = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+    const mine = audit.filter((l: { handoff_id: string }) => l.handoff_id === id).map((l: { action: string; agent: string; surface: string }) => [l.action, l.agent, l.surface]);
+    assert.deepEqual(mine, [['createHandoff', 'human', 'lm-tool'], ['claimHandoff', 'copilot', 'lm-tool']]);
   });
 
   it('a read-only tool answers its data; a refused call answers the refusal envelope', async () => {
