@@ -10,6 +10,8 @@ import { FolderServices } from './vscode/folderServices';
 import { registerHandoffCommands, type CommandDeps } from './vscode/handoffCommands';
 import { addHandoffNote } from './vscode/handoffNoteFlow';
 import { HandoffTreeProvider } from './vscode/handoffTreeProvider';
+import { registerLanguageModelTools } from './vscode/languageModelTools';
+import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerProvider';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
 import { TrustState } from './vscode/trustState';
@@ -23,6 +25,8 @@ export interface AgentSyncApi {
   badge: StaleBadge;
   trust: TrustState;
   dropZones: DropZoneHosts;
+  /** What VS Code asks for `agentsync mcp` server definitions. */
+  mcp: AgentSyncMcpProvider;
   identity(): AgentIdentity;
   /** Milliseconds spent in activate(). */
   activationMs: number;
@@ -44,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
   const badge = new StaleBadge(services, me);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
   hosts = dropZones;
+  const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
+  const mcp = new AgentSyncMcpProvider(services, trust, context.extensionPath, version);
 
   let initialized: boolean | undefined;
   const updateContext = () => {
@@ -63,6 +69,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
     ...registerWorkspaceCommands(deps, badge, tree),
     ...registerSessionCommands(deps, trust),
     registerCommand('agentsync.addHandoffNote', log, (arg) => addHandoffNote(deps, arg)),
+    ...registerLanguageModelTools(deps),
+    ...registerMcpProvider(mcp),
     services.onDidChange(() => {
       updateContext();
       dropZones.sync();
@@ -98,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`);
   if (identity.problem) log.warn(identity.problem);
-  return { services, tree, treeView: treeView as vscode.TreeView<unknown>, badge, trust, dropZones, identity: () => identity, activationMs };
+  return { services, tree, treeView: treeView as vscode.TreeView<unknown>, badge, trust, dropZones, mcp, identity: () => identity, activationMs };
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

@@ -1,7 +1,7 @@
 // The MCP tool list: one tool per core action (DESIGN §1, §8). The tool name is the action name and the input
 // schema is the action's own zod parameter schema, so an MCP caller sees exactly what the dispatcher accepts.
-import { z } from 'zod';
-import { ACTION_NAMES, paramSchemas } from '../core/actionRegistry';
+import { ACTION_NAMES } from '../core/actionRegistry';
+import { actionInputSchema } from '../core/actionInputSchema';
 import type { ActionName } from '../core/requestParams';
 
 /** What each action does, for the agent choosing a tool. Every call answers with the response envelope of DESIGN §8. */
@@ -17,6 +17,8 @@ const DESCRIPTIONS: Record<ActionName, string> = {
   passOver:
     'Pass work from `agent` to another agent (`to`) with a reason and summary, creating a new handoff linked to handoffId (the work being passed on); return_required (default true) asks for it to come back. Pass-over policy refusals carry code E00x. Answers { handoff } (the new one).',
   returnHandoff: 'Return a passed-over handoff to the agent that passed it, as `agent`, with an optional result and message. Answers { handoff, returned } (returned: the new handoff back to the originator).',
+  clearConflicts:
+    'Clear the merge conflicts recorded on a handoff (its `conflicts`: what a git merge of the store could not decide on its own), after a person checked what the merge chose. Only a human agent may; others are refused with not_assigned. Answers { handoff, cleared }.',
   heartbeat: 'Renew the lease `agent` holds on a claimed handoff, so it is not expired and released. Answers { handoff }.',
   updateTodos: 'Replace the todo list of a handoff as `agent` (each todo: id, content, status). Answers { handoff }.',
   expireLeases: 'Send in-progress handoffs whose lease has run out (their holder stopped sending heartbeats) back to the queue. Answers { released }.',
@@ -36,13 +38,7 @@ export interface McpTool {
 
 /** The action's parameter schema as JSON Schema, minus `action` (the tool name supplies it). */
 export function toolInputSchema(action: ActionName): McpTool['inputSchema'] {
-  const json = z.toJSONSchema(paramSchemas[action], { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  // Drop the draft marker: MCP clients assume their own JSON Schema dialect for inputSchema.
-  const { $schema: _dialect, properties, required, ...rest } = json as { $schema?: string; properties?: Record<string, unknown>; required?: string[] };
-  const props = { ...(properties ?? {}) };
-  delete props.action;
-  const req = (required ?? []).filter((k) => k !== 'action');
-  return { ...rest, type: 'object', properties: props, ...(req.length ? { required: req } : {}) };
+  return actionInputSchema(action);
 }
 
 /** Built once: the schemas do not change while the server runs. */

@@ -1,5 +1,6 @@
 // Every request action: its parameter schema and the core function it runs inside the store transaction.
 import { claimHandoff } from './actions/claimHandoff';
+import { clearConflicts } from './actions/clearConflicts';
 import { completeHandoff } from './actions/completeHandoff';
 import { createHandoff } from './actions/createHandoff';
 import { listHandoffs } from './actions/listHandoffs';
@@ -56,6 +57,7 @@ export const ACTIONS: Registry = {
   },
   expireLeases: { readOnly: false, needsAgent: false, run: (tx, ctx) => expireLeases(tx, ctx) },
   heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
+  clearConflicts: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => clearConflicts(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }) },
   updateTodos: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }) },
   startSession: { readOnly: false, needsAgent: true, prepare: envOnly, run: (tx, ctx, p, env) => startSession(tx, ctx, p, env as ActionEnv) },
   endSession: { readOnly: false, needsAgent: true, prepare: prepareEndSession, run: (tx, ctx, p, prep) => endSession(tx, ctx, p, prep as Awaited<ReturnType<typeof prepareEndSession>>) },

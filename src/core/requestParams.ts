@@ -74,6 +74,7 @@ export const paramSchemas = {
   completeHandoff: withHandoffRef({ agent: agentParam, result: completionResultSchema.optional(), ...expectedRev }),
   updateTodos: withHandoffRef({ agent: agentParam, todos: z.array(todoSchema).max(LIMITS.todos), ...expectedRev }),
   heartbeat: withHandoffRef({ agent: agentParam }),
+  clearConflicts: withHandoffRef({ agent: agentParam, ...expectedRev }),
   expireLeases: z.strictObject({ ...envelope }),
   passOver: z.strictObject({
     ...envelope,

@@ -8,6 +8,7 @@ import type { FolderServices } from './folderServices';
 import { allowsEscalate, allowsVerb, handoffChoice, resolveHandoff, type HandoffTarget } from './handoffTarget';
 import { askText, pickOne, type Choice } from './prompts';
 import { passOverCommand } from './passOverCommand';
+import { CLEAR_CONFLICTS_COMMAND, clearConflictsCommand } from './clearConflictsCommand';
 
 export interface CommandDeps {
   services: FolderServices;
@@ -130,5 +131,6 @@ export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] 
     r('agentsync.openRecord', openRecord),
     r('agentsync.listHandoffs', list),
     r('agentsync.passOver', passOverCommand),
+    r(CLEAR_CONFLICTS_COMMAND, clearConflictsCommand),
   ];
 }

@@ -64,6 +64,15 @@ export function handoffTooltip(h: Handoff, stale: string | null): vscode.Markdow
     md.appendMarkdown(literal(stale));
     md.appendMarkdown('\n\n');
   }
+  if (h.conflicts?.length) {
+    md.appendMarkdown(`$(warning) **Merge conflicts** (a human checks and clears them)\n\n`);
+    for (const c of h.conflicts) {
+      md.appendMarkdown('- ');
+      md.appendMarkdown(literal(`${c.field}: ours ${conflictValue(c.ours)}, theirs ${conflictValue(c.theirs)}, kept ${conflictValue(c.resolved_to)}`));
+      md.appendMarkdown('\n');
+    }
+    md.appendMarkdown('\n');
+  }
   if (h.no_handoff_reason) {
     md.appendMarkdown('**Skipped:** ');
     md.appendMarkdown(literal(h.no_handoff_reason));
@@ -96,11 +105,23 @@ function collapsible(node: TreeNode, expanded: boolean): vscode.TreeItemCollapsi
   return expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
 }
 
+/** How a merge-conflict value reads in one line (JSON, shortened). */
+export function conflictValue(v: unknown): string {
+  const text = v === undefined ? '(none)' : JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+function conflictCount(h: Handoff): string {
+  const n = h.conflicts?.length ?? 0;
+  return n ? ` · ${n} merge conflict${n === 1 ? '' : 's'}` : '';
+}
+
 function handoffItem(node: HandoffNode): vscode.TreeItem {
   const h = node.handoff;
-  const item = new vscode.TreeItem(h.summary.split('\n')[0], collapsible(node, false));
-  item.description = `${statusLabel(h.status)}${node.stale ? ' · stale' : ''} · ${h.handoff_id}`;
-  item.iconPath = statusIcon(h, node.stale !== null);
+  // Expanded when a merge left conflicts: they wait for a human, so they should be seen.
+  const item = new vscode.TreeItem(h.summary.split('\n')[0], collapsible(node, (h.conflicts?.length ?? 0) > 0));
+  item.description = `${statusLabel(h.status)}${node.stale ? ' · stale' : ''}${conflictCount(h)} · ${h.handoff_id}`;
+  item.iconPath = h.conflicts?.length ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : statusIcon(h, node.stale !== null);
   item.tooltip = handoffTooltip(h, node.stale);
   item.contextValue = `handoff.${h.status}`;
   return item;
@@ -142,6 +163,19 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       item.tooltip = node.todo.content;
       item.contextValue = `todo.${node.todo.status}`;
       break;
+    case 'conflict': {
+      const c = node.conflict;
+      item = new vscode.TreeItem(`Merge conflict: ${c.field}`, vscode.TreeItemCollapsibleState.None);
+      item.iconPath = new vscode.ThemeIcon('git-merge', new vscode.ThemeColor('list.warningForeground'));
+      item.description = `ours ${conflictValue(c.ours)} · theirs ${conflictValue(c.theirs)} → ${conflictValue(c.resolved_to)}`;
+      const md = new vscode.MarkdownString(undefined, true);
+      md.appendMarkdown(`**${node.handoff.handoff_id}**: a git merge could not decide \`${c.field.replace(/`/g, "'")}\` on its own (${c.at}).\n\n`);
+      md.appendMarkdown(literal(`ours: ${JSON.stringify(c.ours)}\ntheirs: ${JSON.stringify(c.theirs)}\nkept: ${JSON.stringify(c.resolved_to)}`));
+      md.appendMarkdown('\n\nCheck the record, then **AgentSync: Clear Merge Conflicts** (humans only).');
+      item.tooltip = md;
+      item.contextValue = 'conflict';
+      break;
+    }
     case 'info':
       item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
       item.iconPath = new vscode.ThemeIcon(node.tone === 'error' ? 'error' : node.tone === 'warning' ? 'shield' : 'info');

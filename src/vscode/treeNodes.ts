@@ -4,6 +4,8 @@ import type { FolderService } from './folderService';
 import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/handoffAttention';
 import type { Handoff, Todo } from '../core/handoffSchema';
 
+export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
+
 interface NodeBase {
   id: string;
   service: FolderService;
@@ -35,6 +37,12 @@ export interface TodoNode extends NodeBase {
   todo: Todo;
   handoff: Handoff;
 }
+/** What a git merge of the store could not decide on its own (DESIGN §3 `conflicts`), until a human clears it. */
+export interface ConflictNode extends NodeBase {
+  kind: 'conflict';
+  conflict: HandoffConflict;
+  handoff: Handoff;
+}
 export interface InfoNode extends NodeBase {
   kind: 'info';
   message: string;
@@ -42,7 +50,7 @@ export interface InfoNode extends NodeBase {
   tone: 'info' | 'warning' | 'error';
   command?: { command: string; title: string; arguments?: unknown[] };
 }
-export type TreeNode = FolderNode | GroupNode | HandoffNode | FileNode | TodoNode | InfoNode;
+export type TreeNode = FolderNode | GroupNode | HandoffNode | FileNode | TodoNode | ConflictNode | InfoNode;
 
 export interface TreeContext {
   me: string;
@@ -114,10 +122,11 @@ function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[],
   };
 }
 
-/** Under a handoff: the handoffs passed on from it, its files (click opens), then its todos. */
+/** Under a handoff: its merge conflicts (first: they need a human), the handoffs passed on from it, its files (click opens), then its todos. */
 export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[] {
   const h = node.handoff;
   return [
+    ...(h.conflicts ?? []).map((c, i): ConflictNode => ({ kind: 'conflict', id: `${node.id}/conflict:${i}:${c.field}`, service: node.service, parent: node, conflict: c, handoff: h })),
     ...node.chained.map((c) => handoffNode(node, c, node.chained, ctx)),
     ...h.files.map((p): FileNode => ({ kind: 'file', id: `${node.id}/file:${p}`, service: node.service, parent: node, path: p, handoff: h })),
     ...(h.todos ?? []).map((t): TodoNode => ({ kind: 'todo', id: `${node.id}/todo:${t.id}`, service: node.service, parent: node, todo: t, handoff: h })),
@@ -131,7 +140,7 @@ export function hasChildren(node: TreeNode): boolean {
     case 'group':
       return node.handoffs.length > 0;
     case 'handoff':
-      return node.chained.length + node.handoff.files.length + (node.handoff.todos?.length ?? 0) > 0;
+      return node.chained.length + node.handoff.files.length + (node.handoff.todos?.length ?? 0) + (node.handoff.conflicts?.length ?? 0) > 0;
     default:
       return false;
   }

@@ -5,10 +5,11 @@ import { registerCommand } from './commandRunner';
 import type { CommandDeps } from './handoffCommands';
 import { openRecord } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
+import { offerMergeDriver, type MergeDriverOutcome } from './mergeDriverPrompt';
 import { pickOne } from './prompts';
 import { SHOW_STALE_COMMAND, type StaleBadge } from './staleBadge';
 
-export async function init(deps: CommandDeps, arg?: unknown): Promise<InitReport | undefined> {
+export async function init(deps: CommandDeps, arg?: unknown): Promise<(InitReport & { git: MergeDriverOutcome }) | undefined> {
   // Offer the folders that still need it; if every folder has it, any (init only adds what is missing).
   const anyMissing = deps.services.all().some((s) => !s.isInitialized());
   const service = typeof arg === 'string' ? deps.services.get(arg) : await deps.services.pick('Initialize AgentSync in which folder?', (s) => !anyMissing || !s.isInitialized());
@@ -18,7 +19,11 @@ export async function init(deps: CommandDeps, arg?: unknown): Promise<InitReport
   service.checkForChanges();
   const what = report.created.length ? `created ${report.created.join(', ')}` : 'everything was already there; nothing was overwritten';
   void vscode.window.showInformationMessage(`AgentSync: ${service.name} is ready (${what}).`);
-  return report;
+  // Asked after the files exist: a "no" leaves a working workspace, only without the merge driver.
+  const git = await offerMergeDriver(service.layout.root, service.name);
+  if ('registered' in git) deps.log.info(`init ${service.layout.root}: merge driver registered (merge.agentsync), .gitattributes ${git.registered.gitattributes}`);
+  if ('declined' in git) deps.log.info(`init ${service.layout.root}: merge driver not registered (declined)`);
+  return { ...report, git };
 }
 
 export async function openTracker(deps: CommandDeps): Promise<vscode.TextEditor | undefined> {

@@ -63,11 +63,11 @@ export function cli(args: string[], cwd = workspaceRoot()): Promise<{ code: numb
 
 // ---- Prompt stubbing: answers for showInputBox / showQuickPick, in order. -------------------------------------
 
-/** An input-box answer (a string), a quick-pick answer (label substrings), a modal's button, or a dismissal. */
-export type Answer = { input: string } | { pick: string | string[] } | { button: string } | { cancel: true };
+/** An input-box answer (a string), a quick-pick answer (label substrings), a modal message's button (null: dismissed), or a dismissal. */
+export type Answer = { input: string } | { pick: string | string[] } | { modal: string | null } | { cancel: true };
 
 export interface PromptLog {
-  /** Every prompt shown, as "input: <prompt>" or "pick: <placeholder>". */
+  /** Every prompt shown, as "input: <prompt>", "pick: <placeholder>" or "modal: <message>". */
   asked: string[];
   /** Answers not consumed (a test asserts this is empty). */
   remaining: Answer[];
@@ -107,19 +107,21 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
     });
     return opts.canPickMany ? chosen : chosen[0];
   };
-  win.showInformationMessage = async (m: string) => void log.info.push(m);
-  win.showErrorMessage = async (m: string) => void log.errors.push(m);
-  win.showWarningMessage = async (m: string, ...rest: unknown[]) => {
-    const opts = rest[0] as vscode.MessageOptions | undefined;
-    if (!opts || typeof opts !== 'object' || !opts.modal) return void log.warnings.push(m);
-    // A modal question (e.g. End Session's "run the configured commands?") takes the next answer: a button label.
+  // A modal message is a question (it takes an answer); any other message is only logged.
+  const message = (into: string[]) => async (m: string, ...rest: unknown[]) => {
+    if (!(rest[0] && typeof rest[0] === 'object' && (rest[0] as vscode.MessageOptions).modal)) return void into.push(m);
     log.asked.push(`modal: ${m}`);
     const a = log.remaining.shift();
     if (!a || 'cancel' in a) return undefined;
-    if (!('button' in a)) throw new Error(`modal "${m}" got a non-button answer ${JSON.stringify(a)}`);
-    if (!rest.slice(1).includes(a.button)) throw new Error(`modal "${m}" has no button ${JSON.stringify(a.button)}; buttons: ${rest.slice(1).join(' | ')}`);
-    return a.button;
+    if (!('modal' in a)) throw new Error(`modal "${m}" got a non-modal answer ${JSON.stringify(a)}`);
+    if (a.modal === null) return undefined;
+    const buttons = rest.slice(1).map((b) => (typeof b === 'string' ? b : (b as vscode.MessageItem).title));
+    if (!buttons.includes(a.modal)) throw new Error(`modal "${m}" has no button ${JSON.stringify(a.modal)}; buttons: ${buttons.join(' | ')}`);
+    return rest.slice(1).find((b) => (typeof b === 'string' ? b : (b as vscode.MessageItem).title) === a.modal);
   };
+  win.showInformationMessage = message(log.info);
+  win.showErrorMessage = message(log.errors);
+  win.showWarningMessage = message(log.warnings);
   return log;
 }
 
@@ -190,3 +192,4 @@ export const figures: Record<string, string> = {};
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+

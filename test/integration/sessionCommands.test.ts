@@ -32,7 +32,7 @@ describe('session commands', () => {
 
   it('End Session with no changed files may end without a handoff; the health check runs', async () => {
     // The seeded repository's commands are not approved on this machine yet: the modal asks, and "Trust and Run" approves them.
-    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Read the auth code' }, { input: '' }, { pick: 'No handoff' }, { button: 'Trust and Run' });
+    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Read the auth code' }, { input: '' }, { pick: 'No handoff' }, { modal: 'Trust and Run' });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(log.asked, [
       'input: Session summary: what was done?',
@@ -92,7 +92,7 @@ describe('session commands', () => {
     it('commands changed in the repository: "End Without Running" ends the session, runs nothing, checks Skipped (commands_untrusted)', async () => {
       const marker = path.join(workspaceRoot(), 'untrusted-ran.txt');
       const { result, log } = await withCommands({ test: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] }, () =>
-        runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Changed commands' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Checking consent' }, { button: 'End Without Running' }),
+        runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Changed commands' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Checking consent' }, { modal: 'End Without Running' }),
       );
       assert.equal(result.ok, true, JSON.stringify(result));
       assert.ok(log.asked.some((q) => q.startsWith('modal: AgentSync: run the commands of .agentsync.json?')), log.asked.join(' / '));
@@ -107,7 +107,7 @@ describe('session commands', () => {
       const t0 = Date.now();
       const timer = setTimeout(() => source.cancel(), 1_500);
       const { result } = await withCommands({ test: ['node', '-e', 'setTimeout(() => {}, 60000)'] }, () =>
-        runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [{ cancellation: source.token }], { input: 'Slow checks' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Testing cancellation' }, { button: 'Trust and Run' }),
+        runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [{ cancellation: source.token }], { input: 'Slow checks' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Testing cancellation' }, { modal: 'Trust and Run' }),
       );
       clearTimeout(timer);
       assert.equal(result.cancelled, true, JSON.stringify(result));

@@ -29,7 +29,10 @@ describe('uninitialized folder', () => {
     let events = 0;
     const sub = a.tree.onDidChangeTreeData(() => events++);
     try {
-      const { result } = await runWithAnswers<InitReport>('agentsync.init', []);
+      // The folder is a git repository: Initialize asks about the merge driver; dismissed, git is left alone.
+      const { result, log } = await runWithAnswers<InitReport & { git: unknown }>('agentsync.init', [], { modal: null });
+      assert.deepEqual(log.asked, [`modal: Register AgentSync's git merge driver in ${path.basename(workspaceRoot())}?`]);
+      assert.deepEqual(result.git, { declined: true });
       assert.deepEqual(result.created.sort(), ['.agentsync.json', '.agentsync/handoffs.json', 'AgentTracker.md']);
       await waitFor('tree event', () => events > 0);
       assert.deepEqual(a.tree.getChildren().map((n) => a.tree.getTreeItem(n).label), ['Assigned to me', 'Shared with me', 'Blocked/Stale']);
