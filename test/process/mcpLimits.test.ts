@@ -18,9 +18,14 @@ interface RpcLine {
   error?: { code: number; message: string; data?: { reason?: string; limit?: number } };
 }
 
+/** Servers started by a test, killed after it so a failing test cannot leave one running. */
+const started: ChildProcessWithoutNullStreams[] = [];
+
 /** A raw `agentsync mcp` child: write lines, await the answer with a given id. */
 function rawServer(dir: string) {
   const child = spawn(process.execPath, [CLI, '--dir', dir, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams;
+  started.push(child);
+  child.stdin.on('error', () => undefined); // a server that died is reported by the assertions, not as EPIPE here
   const answers: RpcLine[] = [];
   const waiting = new Map<number | string, (l: RpcLine) => void>();
   let partial = '';
@@ -74,7 +79,10 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (issue
     layout = new WorkspaceLayout(dir);
   });
 
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => {
+    for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('a 2 MiB message gets a JSON-RPC error with its id, nothing is stored, and the server goes on', async () => {
     const server = rawServer(dir);
