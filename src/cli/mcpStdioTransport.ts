@@ -100,13 +100,15 @@ export class CappedStdioServerTransport implements Transport {
       json = JSON.parse(line);
     } catch (e) {
       this.warn(`a message that is not JSON was refused (${(e as Error).message})`);
-      return void this.sendError(undefined, -32700, `Parse error: the message is not valid JSON (${(e as Error).message}). Send one JSON-RPC message per line.`);
+      const why = `Parse error: the message is not valid JSON (${(e as Error).message}). Send one JSON-RPC message per line.`;
+      return void this.sendError(undefined, -32700, why);
     }
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
       this.onerror?.(new Error(`not a JSON-RPC message: ${parsed.error.message}`));
       const id = (json as { id?: unknown } | null)?.id;
-      return void this.sendError(typeof id === 'string' || typeof id === 'number' ? id : undefined, -32600, 'Invalid Request: the message is not a JSON-RPC 2.0 message.');
+      const known = typeof id === 'string' || typeof id === 'number' ? id : undefined;
+      return void this.sendError(known, -32600, 'Invalid Request: the message is not a JSON-RPC 2.0 message.');
     }
     this.onmessage?.(parsed.data);
   }
@@ -116,12 +118,14 @@ export class CappedStdioServerTransport implements Transport {
     const message =
       `The message is ${size} bytes, over the ${this.maxMessageBytes}-byte limit for one MCP message (the same limit as a request file); ` +
       'it was not read and nothing was changed. Send less: large text belongs in files the handoff names.';
-    this.warn(`refused a ${size}-byte message${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}: over the ${this.maxMessageBytes}-byte limit`);
+    const which = id === undefined ? '' : ` (id ${JSON.stringify(id)})`;
+    this.warn(`refused a ${size}-byte message${which}: over the ${this.maxMessageBytes}-byte limit`);
     void this.sendError(id, -32600, message, { reason: 'too_large', size, limit: this.maxMessageBytes });
   }
 
   private sendError(id: string | number | undefined, code: number, message: string, data?: Record<string, unknown>): Promise<void> {
-    return this.send({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error: { code, message, ...(data ? { data } : {}) } } as JSONRPCMessage);
+    const error = { code, message, ...(data ? { data } : {}) };
+    return this.send({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error } as JSONRPCMessage);
   }
 
   send(message: JSONRPCMessage): Promise<void> {

@@ -44,7 +44,9 @@ export const resultParam = completionResultSchema.superRefine((r, ctx) => {
     ctx.addIssue({
       code: 'custom',
       path: ['findings'],
-      message: `is ${bytes} bytes as JSON, over the ${LIMITS.findingsBytes}-byte (64 KiB) limit; keep findings short and put long detail in files the handoff names`,
+      message:
+        `is ${bytes} bytes as JSON, over the ${LIMITS.findingsBytes}-byte (64 KiB) limit; ` +
+        'keep findings short and put long detail in files the handoff names',
     });
   }
 });
