@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { HandoffStore } from '../core/handoffStore';
 import { RequestDispatcher, type RequestResponse } from '../core/requestDispatcher';
 import { WorkspaceLayout } from '../core/workspaceLayout';
+import { terminalSafe } from './terminalText';
 
 export class UsageError extends Error {}
 
@@ -13,8 +14,9 @@ export interface CliIo {
 }
 
 export const processIo: CliIo = {
-  out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
-  err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  // Every line printed passes terminalSafe: agent text can never send control sequences to the terminal.
+  out: (t) => process.stdout.write(terminalSafe(t.endsWith('\n') ? t : t + '\n')),
+  err: (t) => process.stderr.write(terminalSafe(t.endsWith('\n') ? t : t + '\n')),
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);

@@ -4,10 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestDispatcher, RequestResponse } from '../core/requestDispatcher';
 import type { CliContext } from './cliContext';
+import { CappedStdioServerTransport } from './mcpStdioTransport';
 import { mcpTools } from './mcpTools';
 
 /** The package version, for the server's initialize answer (dist/cli.js and out/src/cli/ sit at different depths). */
@@ -69,13 +69,10 @@ export function createMcpServer(dispatcher: RequestDispatcher, log: (message: st
   return { server, idle };
 }
 
-function untilStdinClosesOrSignal(): Promise<string> {
+function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
-    const done = (why: string) => () => resolve(why);
-    process.stdin.once('end', done('stdin closed'));
-    process.stdin.once('close', done('stdin closed'));
-    process.once('SIGINT', done('SIGINT'));
-    process.once('SIGTERM', done('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
 }
 
@@ -83,12 +80,16 @@ function untilStdinClosesOrSignal(): Promise<string> {
 export async function runMcp(ctx: CliContext, values: Record<string, unknown>, pos: string[]): Promise<number> {
   const log = (m: string) => ctx.io.err(`agentsync mcp: ${m}`);
   const { server, idle } = createMcpServer(ctx.dispatcher, values.verbose ? log : () => undefined);
-  const stopped = untilStdinClosesOrSignal();
-  await server.connect(new StdioServerTransport());
+  // A closed stderr (the client gone) must not crash the server either: its warnings then go nowhere.
+  process.stderr.on('error', () => undefined);
+  const transport = new CappedStdioServerTransport(process.stdin, process.stdout, undefined, log);
+  const stopped = Promise.race([transport.ended, untilSignal()]);
+  await server.connect(transport);
   if (values.verbose) log(`serving ${ctx.layout.root} on stdio (pid ${process.pid})`);
   const why = await stopped;
   await idle();
   await server.close();
-  if (values.verbose) log(`stopped (${why})`);
+  // Stopping for any reason but the normal ones (stdin closed, a signal) is said even without --verbose.
+  if (values.verbose || why.startsWith('the client closed')) log(`stopped (${why})`);
   return 0;
 }

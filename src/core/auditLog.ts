@@ -1,6 +1,7 @@
 // The audit log (DESIGN §9): one JSON line per action, accepted or refused, in .agentsync/audit/YYYY-MM.jsonl.
 import * as fs from 'node:fs';
 import { appendLines } from './atomicFile';
+import { assertSafeDirectory, ensureSafeDirectory } from './safeDirectory';
 import type { WorkspaceLayout } from './workspaceLayout';
 
 export interface AuditEntry {
@@ -23,7 +24,7 @@ export class AuditLog {
   /** Writes a batch with one append per month file. */
   append(entries: readonly AuditEntry[]): void {
     if (entries.length === 0) return;
-    fs.mkdirSync(this.layout.auditDir, { recursive: true });
+    ensureSafeDirectory(this.layout.root, this.layout.auditDir);
     const byFile = new Map<string, string>();
     for (const e of entries) {
       const file = this.layout.auditFileFor(new Date(e.ts));
@@ -36,6 +37,7 @@ export class AuditLog {
   prune(retentionDays: number | null | undefined, now = new Date()): string[] {
     if (!retentionDays) return [];
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000).toISOString().slice(0, 7);
+    assertSafeDirectory(this.layout.root, this.layout.auditDir); // never delete through a symlinked audit/
     let names: string[];
     try {
       names = fs.readdirSync(this.layout.auditDir);

@@ -18,7 +18,8 @@ export const LIMITS = {
   todos: 200,
   todoContent: 2_000,
   chain: 20,
-  findings: 100_000,
+  /** Bytes of a completion report's `findings` as JSON; checked on every request (requestParams.resultParam). */
+  findingsBytes: 64 * 1024,
 } as const;
 
 export const statusSchema = z.enum(STATUSES);

@@ -7,6 +7,7 @@ import { AuditLog } from './auditLog';
 import { loadConfig, type LoadedConfig } from './configLoader';
 import { ActionError } from './errors';
 import { FileLock } from './fileLock';
+import { assertSafeDirectory, ensureSafeDirectory } from './safeDirectory';
 import { LedgerFile } from './ledgerFile';
 import { StoreSnapshot } from './storeSnapshot';
 import { StoreTransaction } from './storeTransaction';
@@ -115,10 +116,10 @@ export class HandoffStore {
 
   private async runBatch(batch: Pending[]): Promise<void> {
     try {
-      if (!this.preparedDir) {
-        // The lock lives in .agentsync/; a request in a folder not yet initialized creates it.
-        fs.mkdirSync(this.layout.dataDir, { recursive: true });
-      }
+      // The lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a
+      // symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
+      ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+      assertSafeDirectory(this.layout.root, this.layout.auditDir);
       await this.lock.acquire();
       if (!this.preparedDir) {
         this.preparedDir = true;
@@ -162,7 +163,7 @@ export class HandoffStore {
   /** Writes, in this order: the store (the truth), the ledger, then the derived files and audit. */
   private commit(tx: StoreTransaction): void {
     if (tx.changed) {
-      fs.mkdirSync(this.layout.dataDir, { recursive: true });
+      ensureSafeDirectory(this.layout.root, this.layout.dataDir);
       writeFileAtomic(this.layout.handoffsFile, tx.snapshot.serializeChunks());
       this.cached = { key: statKey(this.layout.handoffsFile), snapshot: tx.snapshot };
       writeFileAtomic(this.layout.validatedStampFile, this.cached.key, { durable: false });

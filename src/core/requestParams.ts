@@ -34,6 +34,23 @@ const handoffRef = {
   handoff_id: z.string().min(1).max(64).optional(),
 };
 
+/**
+ * The completion report as a request parameter: `findings` is free-form, so it is capped by its size as JSON
+ * (LIMITS.findingsBytes). Only on requests: records already in a store load whatever they hold.
+ */
+export const resultParam = completionResultSchema.superRefine((r, ctx) => {
+  const bytes = Buffer.byteLength(JSON.stringify(r.findings));
+  if (bytes > LIMITS.findingsBytes) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['findings'],
+      message:
+        `is ${bytes} bytes as JSON, over the ${LIMITS.findingsBytes}-byte (64 KiB) limit; ` +
+        'keep findings short and put long detail in files the handoff names',
+    });
+  }
+});
+
 const expectedRev = { expected_rev: z.number().int().nonnegative().optional() };
 
 function withHandoffRef<T extends z.ZodRawShape>(shape: T) {
@@ -71,7 +88,7 @@ export const paramSchemas = {
   }),
   claimHandoff: withHandoffRef({ agent: agentParam, ...expectedRev }),
   transitionHandoff: withHandoffRef({ agent: agentParam, to: statusSchema, reason: z.string().max(LIMITS.reason).optional(), ...expectedRev }),
-  completeHandoff: withHandoffRef({ agent: agentParam, result: completionResultSchema.optional(), ...expectedRev }),
+  completeHandoff: withHandoffRef({ agent: agentParam, result: resultParam.optional(), ...expectedRev }),
   updateTodos: withHandoffRef({ agent: agentParam, todos: z.array(todoSchema).max(LIMITS.todos), ...expectedRev }),
   heartbeat: withHandoffRef({ agent: agentParam }),
   clearConflicts: withHandoffRef({ agent: agentParam, ...expectedRev }),
@@ -89,7 +106,7 @@ export const paramSchemas = {
     return_required: z.boolean().optional(),
     override: passOverPolicySchema.optional(),
   }),
-  returnHandoff: withHandoffRef({ agent: agentParam, result: completionResultSchema.optional(), message: z.string().max(LIMITS.notes).optional(), ...expectedRev }),
+  returnHandoff: withHandoffRef({ agent: agentParam, result: resultParam.optional(), message: z.string().max(LIMITS.notes).optional(), ...expectedRev }),
   // Sessions (AgentSync 0.3's drop-zone actions, DESIGN §8, §10).
   startSession: z.strictObject({ ...envelope, ...handoffRef, agent: agentParam, goal: z.string().max(LIMITS.summary).optional() }),
   endSession: z.strictObject({

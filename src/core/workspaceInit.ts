@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from './atomicFile';
+import { ensureSafeDirectory } from './safeDirectory';
 import { renderHandoffsSection } from './trackerRenderer';
 import { WorkspaceLayout } from './workspaceLayout';
 
@@ -37,7 +38,7 @@ function createIfMissing(file: string, text: string, report: InitReport, root: s
     report.kept.push(rel);
     return;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensureSafeDirectory(root, path.dirname(file));
   writeFileAtomic(file, text);
   report.created.push(rel);
 }
@@ -56,7 +57,7 @@ export function initWorkspace(root: string): InitReport {
   createIfMissing(layout.configFile, DEFAULT_CONFIG_TEXT, report, layout.root);
   createIfMissing(layout.handoffsFile, '{\n  "version": 1,\n  "handoffs": []\n}\n', report, layout.root);
   createIfMissing(layout.trackerFile, trackerTemplate(), report, layout.root);
-  for (const dir of [layout.requestsDir, layout.responsesDir, layout.auditDir]) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of [layout.requestsDir, layout.responsesDir, layout.auditDir]) ensureSafeDirectory(layout.root, dir);
 
   const gitignore = path.join(layout.root, '.gitignore');
   if (!isSymlink(gitignore)) {

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { newUid } from '../handoffIds';
-import { ActionError } from '../errors';
+import { ensureSafeDirectory } from '../safeDirectory';
 import { ACTIVE_CLAIMS, formatInflightName, isOrphan, parseInflightName, type ClaimKind } from './inflightName';
 import type { WorkspaceLayout } from '../workspaceLayout';
 
@@ -29,18 +29,7 @@ export class DropZonePaths {
 
   /** Creates the drop-zone folders; refuses to work through a symlinked one (it could point anywhere). */
   ensure(): void {
-    for (const dir of [this.layout.dataDir, this.layout.requestsDir, this.layout.responsesDir, this.inflightDir]) {
-      let st: fs.Stats | undefined;
-      try {
-        st = fs.lstatSync(dir);
-      } catch {
-        fs.mkdirSync(dir, { recursive: true });
-        continue;
-      }
-      if (!st.isDirectory()) {
-        throw new ActionError('store_unsafe', `${dir} is not a folder (a symlink or file); the drop zone is off until it is replaced by a real folder.`, { path: dir });
-      }
-    }
+    for (const dir of [this.layout.requestsDir, this.layout.responsesDir, this.inflightDir]) ensureSafeDirectory(this.layout.root, dir);
   }
 }
 
@@ -103,7 +92,7 @@ export function recoverOrphans(paths: DropZonePaths, now = Date.now()): Claim[] 
 /** Moves an entry that cannot be answered to requests/rejected/ with a `.why.txt` note beside it. */
 export function rejectEntry(paths: DropZonePaths, from: string, ulid: string, original: string, why: string): string {
   const dir = paths.layout.rejectedDir;
-  fs.mkdirSync(dir, { recursive: true });
+  ensureSafeDirectory(paths.layout.root, dir);
   let base = `${ulid}__${original}`;
   if (Buffer.byteLength(base) > 200) base = `${ulid}__name-too-long.json`;
   const target = path.join(dir, base);

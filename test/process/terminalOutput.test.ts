@@ -1,0 +1,79 @@
+// Agent text printed by the CLI must not reach the terminal as control sequences (issue 7, item 14): an OSC 52
+// clipboard write, a screen clear and a C1 CSI in a summary, notes, reason or request file name come out as
+// visible escapes; --json output stays JSON that parses back to the same text. The CLI runs as a real process.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { CLI, runCliSync, tempWorkspace } from './processHarness';
+
+const HOSTILE = 'fix \u001b]52;c;ZXZpbA==\u0007 then \u001b[2J and \u009b31m red\u007f';
+/** Any control a terminal acts on; the printer's own newlines and tabs are allowed. */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function assertNoRawControls(out: { stdout: string; stderr: string }, what: string): void {
+  const all = out.stdout + out.stderr;
+  const m = RAW_CONTROL.exec(all);
+  assert.equal(m, null, `${what} printed a raw control U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')}: ${JSON.stringify(all)}`);
+}
+
+describe('CLI output escapes control characters in agent text (issue 7, item 14)', function () {
+  this.timeout(120_000);
+  let ws: string;
+  let id: string;
+
+  before(() => {
+    ws = tempWorkspace('term');
+    runCliSync(['--dir', ws, 'init']);
+    const created = JSON.parse(
+      runCliSync(['--dir', ws, '--json', 'create', '--from', 'claude', '--to', 'codex', '--summary', HOSTILE, '--notes', `line 1\n${HOSTILE}`]),
+    ) as { data: { handoff: { handoff_id: string } } };
+    id = created.data.handoff.handoff_id;
+    runCliSync(['--dir', ws, 'block', id, '--agent', 'claude', '--reason', HOSTILE]);
+  });
+
+  after(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('list and show print visible escapes, not the bytes', () => {
+    const list = cli(['--dir', ws, 'list']);
+    assert.equal(list.code, 0, list.stderr);
+    assertNoRawControls(list, 'list');
+    assert.ok(list.stdout.includes('fix \\x1b]52;c;ZXZpbA==\\x07 then \\x1b[2J and \\x9b31m red\\x7f'), list.stdout);
+
+    const show = cli(['--dir', ws, 'show', id]);
+    assert.equal(show.code, 0, show.stderr);
+    assertNoRawControls(show, 'show');
+    // A newline inside notes is shown as \n, so it cannot forge a line of the layout.
+    assert.ok(show.stdout.includes('notes:    line 1\\nfix \\x1b]52'), show.stdout);
+    assert.equal(show.stdout.match(/\\x1b\[2J/g)?.length, 3, 'summary, notes and the history reason are all escaped');
+  });
+
+  it('--json output has no raw controls and parses back to the exact text', () => {
+    const list = cli(['--dir', ws, '--json', 'list']);
+    assert.equal(list.code, 0, list.stderr);
+    assertNoRawControls(list, 'list --json');
+    const parsed = JSON.parse(list.stdout) as { data: { handoffs: { summary: string; notes: string }[] } };
+    assert.equal(parsed.data.handoffs[0].summary, HOSTILE);
+    assert.equal(parsed.data.handoffs[0].notes, `line 1\n${HOSTILE}`);
+  });
+
+  it('refusal messages and watch --verbose escape agent-chosen names too', () => {
+    const missing = cli(['--dir', ws, 'show', `HO-\u001b[2J\u009b`]);
+    assert.equal(missing.code, 1);
+    assertNoRawControls(missing, 'a refusal');
+    assert.match(missing.stderr, /No handoff HO-\\x1b\[2J\\u009b/);
+
+    const layout = new WorkspaceLayout(ws);
+    fs.writeFileSync(path.join(layout.requestsDir, 'evil\u001b]0;pwned\u0007.json'), '{"action":"listHandoffs"}');
+    const watch = cli(['--dir', ws, 'watch', '--once', '--verbose']);
+    assert.equal(watch.code, 0, watch.stderr);
+    assertNoRawControls(watch, 'watch --verbose');
+    assert.match(watch.stderr, /evil\\x1b\]0;pwned\\x07\.json/);
+  });
+});
