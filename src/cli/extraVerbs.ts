@@ -3,5 +3,6 @@ import type { Verb } from './handoffVerbs';
 import { watchVerb } from './watchVerb';
 import { mcpVerb } from './mcpVerb';
 import { mergeDriverVerb } from './mergeDriverVerb';
+import { hookVerb } from './hookVerb';
 
-export const EXTRA_VERBS: Record<string, Verb> = { watch: watchVerb, mcp: mcpVerb, 'merge-driver': mergeDriverVerb };
+export const EXTRA_VERBS: Record<string, Verb> = { watch: watchVerb, mcp: mcpVerb, 'merge-driver': mergeDriverVerb, hook: hookVerb };
