@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertRegularOrMissing, writeFileAtomic } from './atomicFile';
 import { ActionError } from './errors';
+import { dayStamp } from './handoffIds';
 import { readTemplate } from './templates';
 
 export const SECTION_START = '<!-- agentsync:start -->';
@@ -13,8 +14,12 @@ export const SECTION_END = '<!-- agentsync:end -->';
 /** The files agents read on their own (Codex and others: AGENTS.md; Claude Code: CLAUDE.md; Copilot: copilot-instructions). */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
 
-export function instructionSection(): string {
-  const body = readTemplate('agent-instructions.md').replace(/\s+$/, '');
+/**
+ * The section text. The examples' handoff ids carry `day` (YYYYMMDD), so in a workspace initialized that day the
+ * examples, sent in order, work exactly as written (the first handoff created that day is HO-<day>-001).
+ */
+export function instructionSection(day: string): string {
+  const body = readTemplate('agent-instructions.md').replace(/\s+$/, '').replaceAll('{{date}}', day);
   return `${SECTION_START}\n<!-- Written by \`agentsync init\`; edit outside these markers, this block is replaced on the next init. -->\n${body}\n${SECTION_END}`;
 }
 
@@ -54,15 +59,22 @@ export interface SectionReport {
   unchanged: string[];
 }
 
+/** The example day of a section already in `text`, so a later init keeps it (and the file) unchanged. */
+function sectionDay(text: string): string | null {
+  const start = text.indexOf(SECTION_START);
+  const end = text.indexOf(SECTION_END, start);
+  if (start < 0 || end < 0) return null;
+  return /HO-(\d{8})-\d{3}/.exec(text.slice(start, end))?.[1] ?? null;
+}
+
 /** Writes the section into every instruction file; all files are checked before any is written. */
-export function writeInstructionSections(root: string): SectionReport {
-  const section = instructionSection();
+export function writeInstructionSections(root: string, now: Date = new Date()): SectionReport {
   const plans: { rel: string; file: string; next: string; changed: boolean }[] = [];
   for (const rel of INSTRUCTION_FILES) {
     const file = path.join(root, rel);
     assertRegularOrMissing(file);
     const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-    const next = upsertMarkedSection(current, section, rel);
+    const next = upsertMarkedSection(current, instructionSection(sectionDay(current) ?? dayStamp(now)), rel);
     plans.push({ rel, file, next, changed: next !== current });
   }
   const report: SectionReport = { written: [], unchanged: [] };

@@ -28,6 +28,8 @@ export interface InitReport {
 export interface InitOptions {
   /** Merge the hook packs of Claude Code, Codex, Cursor and Copilot (`agentsync init --hooks`). */
   hooks?: boolean;
+  /** The day the instruction examples' ids carry (tests fix it; default: today). */
+  now?: Date;
 }
 
 function createIfMissing(file: string, text: string, report: InitReport, root: string): void {
@@ -53,7 +55,7 @@ export function initWorkspace(root: string, options: InitOptions = {}): InitRepo
   const layout = new WorkspaceLayout(root);
   // Instruction files and hook packs are checked (markers, JSON) before anything is created.
   const hooks = options.hooks ? writeHookPacks(layout.root, { dryRun: true }) : undefined;
-  const instructions = writeInstructionSections(layout.root);
+  const instructions = writeInstructionSections(layout.root, options.now);
   const report: InitReport = { created: [], kept: [], gitignoreAdded: [], instructions };
   if (hooks) report.hooks = writeHookPacks(layout.root);
   createIfMissing(layout.configFile, DEFAULT_CONFIG_TEXT, report, layout.root);

@@ -45,9 +45,9 @@ describe('agent instruction sections (init)', () => {
     const before = '# Notes\r\nkeep me\r\n\r\n';
     const after = '\r\n\r\n## After\r\nand me\r\n';
     const text = `${before}${SECTION_START}\nold instructions\n${SECTION_END}${after}`;
-    const next = upsertMarkedSection(text, instructionSection(), 'AGENTS.md');
-    assert.equal(next, `${before}${instructionSection()}${after}`);
-    assert.equal(upsertMarkedSection(next, instructionSection(), 'AGENTS.md'), next);
+    const next = upsertMarkedSection(text, instructionSection('20260310'), 'AGENTS.md');
+    assert.equal(next, `${before}${instructionSection('20260310')}${after}`);
+    assert.equal(upsertMarkedSection(next, instructionSection('20260310'), 'AGENTS.md'), next);
   });
 
   it('a start marker without its end is reported, and nothing is created or changed', () => {
@@ -65,7 +65,7 @@ describe('agent instruction sections (init)', () => {
   });
 
   it('two sections, or an end before the start, are refused too', () => {
-    const s = instructionSection();
+    const s = instructionSection('20260310');
     assert.throws(() => upsertMarkedSection(`${s}\n${s}\n`, s, 'AGENTS.md'), /marker/);
     assert.throws(() => upsertMarkedSection(`${SECTION_END}\n${SECTION_START}\n`, s, 'AGENTS.md'), /start first/);
   });
@@ -82,8 +82,19 @@ describe('agent instruction sections (init)', () => {
 
   it('a fresh folder gets all three files, the Copilot one under .github/', () => {
     const root = makeTempDir();
-    const report = initWorkspace(root);
+    const report = initWorkspace(root, { now: new Date('2026-03-10T12:00:00.000Z') });
     assert.deepEqual(report.instructions.written, [...INSTRUCTION_FILES]);
-    assert.equal(fs.readFileSync(path.join(root, '.github/copilot-instructions.md'), 'utf8'), `${instructionSection()}\n`);
+    assert.equal(fs.readFileSync(path.join(root, '.github/copilot-instructions.md'), 'utf8'), `${instructionSection('20260310')}\n`);
+  });
+
+  it('the examples carry the day of the first init; an init on a later day keeps the section as it is', () => {
+    const root = makeTempDir();
+    initWorkspace(root, { now: new Date('2026-03-10T23:59:00.000Z') });
+    const first = fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8');
+    assert.ok(first.includes('"handoffId": "HO-20260310-001"'));
+    assert.ok(!first.includes('{{date}}'));
+    const report = initWorkspace(root, { now: new Date('2026-04-02T08:00:00.000Z') });
+    assert.deepEqual(report.instructions.written, []);
+    assert.equal(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8'), first);
   });
 });
