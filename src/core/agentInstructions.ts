@@ -39,7 +39,8 @@ export function upsertMarkedSection(text: string, section: string, file: string)
   if (starts.length !== 1 || ends.length !== 1 || ends[0] < starts[0]) {
     throw new ActionError(
       'marker_broken',
-      `${file} has ${starts.length} "${SECTION_START}" and ${ends.length} "${SECTION_END}" marker(s) (expected one of each, start first); AgentSync will not guess where its section ends. Fix or remove the markers, then run init again. Nothing was changed.`,
+      `${file} has ${starts.length} "${SECTION_START}" and ${ends.length} "${SECTION_END}" marker(s) (expected one of each, start first); ` +
+        'AgentSync will not guess where its section ends. Fix or remove the markers, then run init again. Nothing was changed.',
       { path: file, starts: starts.length, ends: ends.length },
     );
   }

@@ -34,7 +34,12 @@ const claudeStyle = (vendor: HookFormat): [string, HookEvent, JsonObject][] => [
   ['Stop', 'stop', { hooks: [{ type: 'command', command: hookCommand('stop', vendor), timeout: 30 }] }],
 ];
 
-const copilotEntry = (event: HookEvent, timeoutSec: number): JsonObject => ({ type: 'command', bash: hookCommand(event, 'copilot'), powershell: hookCommand(event, 'copilot'), timeoutSec });
+const copilotEntry = (event: HookEvent, timeoutSec: number): JsonObject => ({
+  type: 'command',
+  bash: hookCommand(event, 'copilot'),
+  powershell: hookCommand(event, 'copilot'),
+  timeoutSec,
+});
 
 export const HOOK_PACKS: readonly Pack[] = [
   { vendor: 'claude', file: '.claude/settings.json', base: {}, entries: claudeStyle('claude') },
@@ -72,7 +77,8 @@ function isObject(v: Json | undefined): v is JsonObject {
 }
 
 function refuse(file: string, why: string): never {
-  throw new ActionError('hooks_file_invalid', `${file} ${why}; AgentSync will not overwrite it. Fix the file (or move it aside), then run agentsync init --hooks again. Nothing was changed.`, { path: file });
+  const what = 'AgentSync will not overwrite it. Fix the file (or move it aside), then run agentsync init --hooks again. Nothing was changed.';
+  throw new ActionError('hooks_file_invalid', `${file} ${why}; ${what}`, { path: file });
 }
 
 /** The user's document with AgentSync's entries added or brought up to date; the input is not modified. */
@@ -80,7 +86,9 @@ export function mergePack(current: Json | undefined, pack: Pack): JsonObject {
   if (current !== undefined && !isObject(current)) refuse(pack.file, 'is JSON but not an object');
   const doc: JsonObject = structuredClone(current ?? {}) as JsonObject;
   for (const [k, v] of Object.entries(pack.base)) if (!(k in doc)) doc[k] = v;
-  if ('version' in pack.base && doc.version !== pack.base.version) refuse(pack.file, `has "version": ${JSON.stringify(doc.version)} (this hook format is version ${JSON.stringify(pack.base.version)})`);
+  if ('version' in pack.base && doc.version !== pack.base.version) {
+    refuse(pack.file, `has "version": ${JSON.stringify(doc.version)} (this hook format is version ${JSON.stringify(pack.base.version)})`);
+  }
   if (doc.hooks === undefined) doc.hooks = {};
   if (!isObject(doc.hooks)) refuse(pack.file, 'has a "hooks" value that is not an object');
   const hooks = doc.hooks as JsonObject;

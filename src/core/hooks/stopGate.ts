@@ -27,7 +27,8 @@ export function stopInstruction(agent: string, held: readonly Handoff[], configP
     `AgentSync: ${agent} still holds ${ids} (claimed, in progress, no report yet) and this repository requires a handoff before a session ends (requireHandoffOnEndSession).`,
     ...(configProblem ? [`(.agentsync.json could not be read, so this rule applies until it is fixed: ${configProblem})`] : []),
     'Before you stop, do one of these for each handoff, e.g. with `agentsync request -` and the JSON on standard input:',
-    `- finish it with a report: {"action":"completeHandoff","handoffId":"${first}","agent":"${agent}","result":{"status":"complete","decision":"PROCEED","context_summary":"<what was done, found, next; at most 500 tokens>","issues":[]}}`,
+    `- finish it with a report: {"action":"completeHandoff","handoffId":"${first}","agent":"${agent}",` +
+      '"result":{"status":"complete","decision":"PROCEED","context_summary":"<what was done, found, next; at most 500 tokens>","issues":[]}}',
     `- pass it to another agent: {"action":"passOver","handoffId":"${first}","agent":"${agent}","to":"<agent>","reason":"<why>","summary":"<what is left>"}`,
     `- or put it back in the queue: {"action":"transitionHandoff","handoffId":"${first}","agent":"${agent}","to":"queued","reason":"<why>"}`,
     'If you cannot do that now, say why in your reply; the next stop is let through.',
@@ -53,7 +54,16 @@ function readMarker(file: string): Marker | null {
  * says so (`loopActive`) or the marker records a block for this session and the same held work. A pass removes
  * the marker, so the next stop with held work is blocked once again.
  */
-export function decideStop(opts: { required: boolean; held: readonly Handoff[]; loopActive: boolean; session: string; markerFile: string; instruction: string }): StopDecision {
+export interface StopInput {
+  required: boolean;
+  held: readonly Handoff[];
+  loopActive: boolean;
+  session: string;
+  markerFile: string;
+  instruction: string;
+}
+
+export function decideStop(opts: StopInput): StopDecision {
   const ids = opts.held.map((h) => h.handoff_id).sort();
   const clear = () => fs.rmSync(opts.markerFile, { force: true });
   if (!opts.required || ids.length === 0) {
