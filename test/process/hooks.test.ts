@@ -205,8 +205,12 @@ describe('agentsync init --hooks (process)', function () {
     const codex = JSON.parse(first['.codex/hooks.json']);
     assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PostToolUse', 'Stop']);
 
-    runCliSync(['--dir', ws, 'init', '--hooks']);
+    const second = JSON.parse(runCliSync(['--dir', ws, '--json', 'init', '--hooks']));
     for (const f of files) assert.equal(fs.readFileSync(path.join(ws, f), 'utf8'), first[f], `${f} unchanged by the second run`);
+    // The second run's report is the one docs/agentsync-documentation.md shows (Instruction files), timestamp aside.
+    const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/agentsync-documentation.md'), 'utf8');
+    const shown = JSON.parse(/```json\n(\{"ok":true,"action":"init".*\})\n```/.exec(docs)![1]);
+    assert.deepEqual({ ...second, timestamp: null }, { ...shown, timestamp: null });
   });
 
   it('a hook file that is not valid JSON is refused with what to do, and nothing is written anywhere', () => {

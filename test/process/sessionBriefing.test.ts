@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
 
 function request(ws: string, body: object): Record<string, any> {
   const r = spawnSync(process.execPath, [CLI, '--dir', ws, 'request', '-'], { input: JSON.stringify(body), encoding: 'utf8' });
@@ -30,5 +30,13 @@ describe('startSession briefing (process)', function () {
     assert.deepEqual(data.briefing.decisions, ['2026-03-01T10:00:00.000Z | HO-20260301-001 | codex | Chose JWT | PROCEED | merged']);
     assert.deepEqual(data.briefing.leases.map((l: { handoff_id: string; claimed_by: string }) => [l.handoff_id, l.claimed_by]), [[held, 'copilot']]);
     assert.deepEqual(data.briefing.hotFiles, [{ file: 'src/auth/session.ts', handoff_id: held, agent: 'copilot' }]);
+
+    // The documented answer (docs/agentsync-documentation.md, startSession) has the same shape as the real one.
+    const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/agentsync-documentation.md'), 'utf8');
+    const shown = JSON.parse(/```json\n(\{"ok":true,"action":"startSession","request_id":"start-2".*\})\n```/.exec(docs)![1]).data;
+    assert.deepEqual(Object.keys(shown).sort(), Object.keys(data).sort());
+    assert.deepEqual(Object.keys(shown.briefing).sort(), Object.keys(data.briefing).sort());
+    assert.deepEqual(Object.keys(shown.briefing.claimable[0]).sort(), Object.keys(data.briefing.claimable[0]).sort());
+    assert.deepEqual(Object.keys(shown.briefing.leases[0]).sort(), Object.keys(data.briefing.leases[0]).sort());
   });
 });
