@@ -1,5 +1,5 @@
-// What a hook run needs before anything else loads (docs/agentsync-documentation.md, "Hook packs"): its arguments,
-// the vendor's JSON from stdin, and the workspace it is about. Node built-ins only: the post-tool-use fast path
+// What a hook run needs before anything else loads (docs/agentsync-documentation.md, "Hook packs"): its arguments
+// and the workspace it is about. Node built-ins only: the post-tool-use fast path
 // (dist/hook.js) runs this after every tool call of an agent.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,7 +16,7 @@ export interface HookArgs {
   dir: string | null;
 }
 
-/** Parses `[--dir D] hook <event> [--agent A] [--format F]`; null when it is not a well-formed hook call. */
+/** Parses `[--dir D] hook <event> [--agent A] [--format F]`, or says what is wrong with it. */
 export function parseHookArgs(argv: readonly string[], env: NodeJS.ProcessEnv): HookArgs | { error: string } {
   let event: string | null = null;
   let agent: string | null = null;
@@ -52,26 +52,6 @@ export function parseHookArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const fmt = format ?? ((HOOK_FORMATS as readonly string[]).includes(chosen) ? chosen : 'claude');
   if (!(HOOK_FORMATS as readonly string[]).includes(fmt)) return { error: `--format must be one of ${HOOK_FORMATS.join(', ')} (got ${fmt})` };
   return { event: event as HookEvent, format: fmt as HookFormat, agent: chosen, dir };
-}
-
-const MAX_INPUT_BYTES = 4 * 1024 * 1024;
-
-/** The vendor's JSON on stdin (an object), or {} when there is none, it is not JSON, or stdin is a terminal. */
-export function readHookInput(): Record<string, unknown> {
-  if (process.stdin.isTTY) return {};
-  let text: string;
-  try {
-    text = fs.readFileSync(0, 'utf8');
-  } catch {
-    return {};
-  }
-  if (text.length > MAX_INPUT_BYTES) return {};
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /** The folder the vendor says the agent works in: Claude/Codex/Copilot `cwd`, Cursor `workspace_roots[0]`. */
