@@ -10,4 +10,6 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
   // Loaded by the `mcp` verb only (see src/cli/mcpVerb.ts).
   esbuild.build({ ...common, entryPoints: ['src/cli/mcpServer.ts'], outfile: 'dist/mcp.js' }),
+  // `agentsync hook`: Node built-ins only until it needs the CLI (see src/cli/hookMain.ts); runs after every tool call.
+  esbuild.build({ ...common, entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js' }),
 ]);

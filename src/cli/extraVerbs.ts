@@ -4,5 +4,12 @@ import { watchVerb } from './watchVerb';
 import { mcpVerb } from './mcpVerb';
 import { mergeDriverVerb } from './mergeDriverVerb';
 import { trackerMergeVerb } from './trackerMergeVerb';
+import { hookVerb } from './hookVerb';
 
-export const EXTRA_VERBS: Record<string, Verb> = { watch: watchVerb, mcp: mcpVerb, 'merge-driver': mergeDriverVerb, 'merge-tracker': trackerMergeVerb };
+export const EXTRA_VERBS: Record<string, Verb> = {
+  watch: watchVerb,
+  mcp: mcpVerb,
+  'merge-driver': mergeDriverVerb,
+  'merge-tracker': trackerMergeVerb,
+  hook: hookVerb,
+};

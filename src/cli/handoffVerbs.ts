@@ -60,15 +60,16 @@ function moveVerb(to: string, summary: string): Verb {
 
 export const VERBS: Record<string, Verb> = {
   init: {
-    usage: '[--git]',
-    summary: 'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; --git registers the merge drivers for handoffs.json and AgentTracker.md',
-    options: { git: { type: 'boolean' } },
+    usage: '[--git] [--hooks]',
+    summary:
+      'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
+    options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
     run: async (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
-      const report = initWorkspace(ctx.layout.root);
+      const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });
       const git = values.git ? registerMergeDriver(ctx.layout.root) : undefined;
       if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: { ...report, ...(git ? { git } : {}) } }));
-      else ctx.io.out([`created: ${report.created.join(', ') || 'nothing'}`, `kept: ${report.kept.join(', ') || 'nothing'}`, `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`, ...(git ? [`git: merge driver registered (merge.agentsync), .gitattributes ${git.gitattributes}`] : [])].join('\n'));
+      else ctx.io.out([`created: ${report.created.join(', ') || 'nothing'}`, `kept: ${report.kept.join(', ') || 'nothing'}`, `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`, `instructions: ${report.instructions.written.join(', ') || 'up to date'}`, ...(report.hooks ? [`hooks: ${report.hooks.written.join(', ') || 'up to date'}`] : []), ...(git ? [`git: merge driver registered (merge.agentsync), .gitattributes ${git.gitattributes}`] : [])].join('\n'));
       return 0;
     },
   },

@@ -1,35 +1,36 @@
-// `init`: creates what is missing (never overwrites) and adds the runtime paths to .gitignore.
+// `init`: creates what is missing (never overwrites), adds the runtime paths to .gitignore, and writes the AgentSync
+// section into the agents' instruction files (docs/agentsync-documentation.md, "Initialize"); `hooks` also merges the hook packs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from './atomicFile';
 import { ensureSafeDirectory } from './safeDirectory';
+import { writeInstructionSections, type SectionReport } from './agentInstructions';
+import { writeHookPacks, type HookPackReport } from './hooks/hookPacks';
+import { readTemplate } from './templates';
 import { renderHandoffsSection } from './trackerRenderer';
 import { WorkspaceLayout } from './workspaceLayout';
 
-export const DEFAULT_CONFIG_TEXT = `{
-  "staleAfterHours": 24,
-  "autoStaleSessionMinutes": 0,
-  "requireHandoffOnEndSession": false,
-  "commands": {},
-  "agentCapabilities": {
-    "codex": ["code_patch", "test_authoring", "shell_checks"],
-    "copilot": ["inline_refactor", "pr_review"],
-    "claude": ["workflow_orchestration", "policy_review", "risk_decision"]
-  },
-  "humans": [],
-  "maxAttempts": 3,
-  "passOver": {}
-}
-`;
+/** The config `init` writes when none exists (templates/agentsync.json). */
+export const DEFAULT_CONFIG_TEXT = readTemplate('agentsync.json');
 
+/** The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section. */
 export function trackerTemplate(): string {
-  return `# Agent Tracker\n\nNotes for humans go anywhere outside the sections AgentSync generates.\n\n${renderHandoffsSection([])}`;
+  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, '')) ;
 }
 
 export interface InitReport {
   created: string[];
   kept: string[];
   gitignoreAdded: string[];
+  instructions: SectionReport;
+  hooks?: HookPackReport;
+}
+
+export interface InitOptions {
+  /** Merge the hook packs of Claude Code, Codex, Cursor and Copilot (`agentsync init --hooks`). */
+  hooks?: boolean;
+  /** The day the instruction examples' ids carry (tests fix it; default: today). */
+  now?: Date;
 }
 
 function createIfMissing(file: string, text: string, report: InitReport, root: string): void {
@@ -51,9 +52,13 @@ function isSymlink(file: string): boolean {
   }
 }
 
-export function initWorkspace(root: string): InitReport {
+export function initWorkspace(root: string, options: InitOptions = {}): InitReport {
   const layout = new WorkspaceLayout(root);
-  const report: InitReport = { created: [], kept: [], gitignoreAdded: [] };
+  // Instruction files and hook packs are checked (markers, JSON) before anything is created.
+  const hooks = options.hooks ? writeHookPacks(layout.root, { dryRun: true }) : undefined;
+  const instructions = writeInstructionSections(layout.root, options.now);
+  const report: InitReport = { created: [], kept: [], gitignoreAdded: [], instructions };
+  if (hooks) report.hooks = writeHookPacks(layout.root);
   createIfMissing(layout.configFile, DEFAULT_CONFIG_TEXT, report, layout.root);
   createIfMissing(layout.handoffsFile, '{\n  "version": 1,\n  "handoffs": []\n}\n', report, layout.root);
   createIfMissing(layout.trackerFile, trackerTemplate(), report, layout.root);

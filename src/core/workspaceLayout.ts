@@ -55,5 +55,6 @@ export class WorkspaceLayout {
     '.agentsync/*.lock',
     '.agentsync/*.lock.break',
     '.agentsync/.*.tmp',
+    '.agentsync/hooks/',
   ];
 }

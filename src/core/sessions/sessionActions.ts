@@ -11,6 +11,7 @@ import { LIMITS, type Handoff } from '../handoffSchema';
 import { readStateFile } from '../stateFile';
 import { checkWorkspaceRelative } from '../workspacePath';
 import { readGitInfo, type GitInfo } from './gitStatus';
+import { sessionBriefing } from './sessionBriefing';
 import { HEALTH_CHECKS, type HealthOptions, type HealthReport } from './healthChecks';
 import { runHealthAction, runSessionEndChecks } from './consentedChecks';
 import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
@@ -75,7 +76,8 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   editTrackerFile(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal)));
   writeStateSummary(env.layout, tx.handoffs, { ...sessionFields(sessions), lastUpdated: startedAt });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
-  return { agent: ctx.agent, goal, session, ...(existing ? { replaced: existing } : {}) };
+  const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile);
+  return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
 }
 
 /** Hot files that may go into a handoff's files[] (git can report names the record schema refuses, e.g. with newlines). */

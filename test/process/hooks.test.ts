@@ -1,0 +1,228 @@
+// `agentsync hook <event>` and `agentsync init --hooks` as real processes, driven with each vendor's recorded hook
+// input (test/fixtures/hooks/<vendor>/, sources in its README): context injected at session start, leases renewed
+// after tool use only when due, a stop blocked once and then let through, user hooks kept byte for byte.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
+
+const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/hooks');
+const VENDORS = ['claude', 'codex', 'cursor', 'copilot'] as const;
+type Vendor = (typeof VENDORS)[number];
+
+function fixture(vendor: Vendor, name: string, ws: string): string {
+  return fs.readFileSync(path.join(FIXTURES, vendor, `${name}.json`), 'utf8').replaceAll('__WORKSPACE__', ws);
+}
+
+/** Runs the hook as the vendor would: from the workspace folder, the vendor's JSON on stdin, the command of its pack. */
+function hook(ws: string, vendor: Vendor, event: string, input: string, cwd = ws): { status: number | null; out: unknown; stdout: string; stderr: string } {
+  const env = { ...process.env };
+  delete env.AGENTSYNC_AGENT;
+  const r = spawnSync(process.execPath, [CLI, 'hook', event, '--agent', vendor, '--format', vendor], { cwd, input, encoding: 'utf8', env });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout.trim() ? JSON.parse(r.stdout) : null };
+}
+
+function request(ws: string, body: object): { ok: boolean; data: Record<string, unknown> } {
+  const r = spawnSync(process.execPath, [CLI, '--dir', ws, 'request', '-'], { input: JSON.stringify(body), encoding: 'utf8' });
+  return JSON.parse(r.stdout);
+}
+
+/** An initialized workspace whose agent list also knows `agent` (the default config lists codex, copilot, claude). */
+function initWorkspaceFor(agent: Vendor, config: object = {}): string {
+  const ws = tempWorkspace('hooks');
+  runCliSync(['--dir', ws, 'init']);
+  const cfg = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync.json'), 'utf8'));
+  cfg.agentCapabilities[agent] ??= ['code_patch'];
+  fs.writeFileSync(path.join(ws, '.agentsync.json'), JSON.stringify({ ...cfg, ...config }, null, 2));
+  return ws;
+}
+
+function workspaceWithClaim(agent: Vendor, config: object = {}): { ws: string; id: string } {
+  const ws = initWorkspaceFor(agent, config);
+  const from = agent === 'codex' ? 'claude' : 'codex';
+  const created = request(ws, { action: 'createHandoff', handoff: { from_agent: from, to_agents: [agent], owner_mode: 'single', summary: 'Fix the auth timeout', files: ['src/auth/session.ts'] } });
+  const id = (created.data.handoff as { handoff_id: string }).handoff_id;
+  assert.equal(request(ws, { action: 'claimHandoff', handoffId: id, agent }).ok, true);
+  return { ws, id };
+}
+
+describe('agentsync hook (process, recorded vendor inputs)', function () {
+  this.timeout(60_000);
+
+  for (const vendor of VENDORS) {
+    describe(vendor, () => {
+      it('session-start: the briefing goes into the context in the form the vendor reads', () => {
+        const ws = initWorkspaceFor(vendor);
+        request(ws, { action: 'createHandoff', handoff: { from_agent: 'human', to_agents: [vendor], owner_mode: 'single', summary: 'Write the release notes' } });
+        const r = hook(ws, vendor, 'session-start', fixture(vendor, 'session-start', ws));
+        assert.equal(r.status, 0, r.stderr);
+        const out = r.out as Record<string, any>;
+        const text: string =
+          vendor === 'cursor' ? out.additional_context : vendor === 'copilot' ? out.additionalContext : out.hookSpecificOutput.additionalContext;
+        if (vendor === 'claude' || vendor === 'codex') assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+        assert.match(text, new RegExp(`AgentSync briefing for ${vendor}`));
+        assert.match(text, /Claimable by you[^\n]*\n- HO-\d{8}-001 \[queued\] from human: Write the release notes/);
+        // It started the agent's session through the dispatcher (state.json names it).
+        const state = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/state.json'), 'utf8'));
+        assert.ok(JSON.stringify(state).includes(`"agent":"${vendor}"`));
+      });
+
+      it('stop: with requireHandoffOnEndSession and claimed work, blocked once with what to run, then let through', () => {
+        const { ws, id } = workspaceWithClaim(vendor, { requireHandoffOnEndSession: true });
+        const first = hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws));
+        assert.equal(first.status, 0, first.stderr);
+        const reason = vendor === 'cursor' ? (first.out as any).followup_message : (first.out as any).reason;
+        if (vendor !== 'cursor') assert.equal((first.out as any).decision, 'block');
+        assert.match(reason, new RegExp(`${vendor} still holds ${id}`));
+        assert.match(reason, /"action":"completeHandoff"/);
+        // The second stop passes: the vendor's loop flag where it has one (Copilot has none: the marker decides).
+        const second = hook(ws, vendor, 'stop', vendor === 'copilot' ? fixture(vendor, 'stop', ws) : fixture(vendor, 'stop-active', ws));
+        assert.deepEqual(second.out, {});
+        // Nothing in the store changed: the hook only advises.
+        assert.equal(request(ws, { action: 'listHandoffs', status: 'in_progress' }).data.count, 1);
+      });
+
+      it('stop: let through when the rule is off, and when the agent holds nothing', () => {
+        const { ws } = workspaceWithClaim(vendor);
+        assert.deepEqual(hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws)).out, {});
+        const empty = tempWorkspace('hooks');
+        runCliSync(['--dir', empty, 'init']);
+        const cfg = JSON.parse(fs.readFileSync(path.join(empty, '.agentsync.json'), 'utf8'));
+        fs.writeFileSync(path.join(empty, '.agentsync.json'), JSON.stringify({ ...cfg, requireHandoffOnEndSession: true }));
+        assert.deepEqual(hook(empty, vendor, 'stop', fixture(vendor, 'stop', empty)).out, {});
+      });
+
+      it('post-tool-use: renews a lease past half its time, and writes nothing when none is due', () => {
+        const { ws, id } = workspaceWithClaim(vendor);
+        const storeFile = path.join(ws, '.agentsync/handoffs.json');
+        const before = fs.readFileSync(storeFile);
+        const mtime = fs.statSync(storeFile).mtimeMs;
+        const fresh = hook(ws, vendor, 'post-tool-use', fixture(vendor, 'post-tool-use', ws));
+        assert.equal(fresh.status, 0, fresh.stderr);
+        assert.equal(fresh.stdout, '');
+        assert.deepEqual(fs.readFileSync(storeFile), before, 'a fresh lease is not renewed: the store is not rewritten');
+        assert.equal(fs.statSync(storeFile).mtimeMs, mtime);
+
+        // Age the lease: claimed 20 minutes ago, 10 minutes left of 30.
+        const store = JSON.parse(before.toString('utf8'));
+        const h = store.handoffs.find((x: { handoff_id: string }) => x.handoff_id === id);
+        const now = Date.now();
+        h.claimed_at = h.updated_at = new Date(now - 20 * 60_000).toISOString();
+        h.lease_expires_at = new Date(now + 10 * 60_000).toISOString();
+        fs.writeFileSync(storeFile, JSON.stringify(store, null, 2));
+        const due = hook(ws, vendor, 'post-tool-use', fixture(vendor, 'post-tool-use', ws));
+        assert.equal(due.status, 0, due.stderr);
+        const after = JSON.parse(fs.readFileSync(storeFile, 'utf8')).handoffs.find((x: { handoff_id: string }) => x.handoff_id === id);
+        assert.ok(Date.parse(after.lease_expires_at) > now + 25 * 60_000, `lease renewed to ~30 min from now (got ${after.lease_expires_at})`);
+        const audit = fs.readdirSync(path.join(ws, '.agentsync/audit')).map((f) => fs.readFileSync(path.join(ws, '.agentsync/audit', f), 'utf8')).join('');
+        assert.match(audit, /"action":"heartbeat"/);
+      });
+    });
+  }
+
+  it('AGENTSYNC_AGENT overrides the agent baked into the command', () => {
+    const { ws, id } = workspaceWithClaim('codex', { requireHandoffOnEndSession: true });
+    const r = spawnSync(process.execPath, [CLI, 'hook', 'stop', '--agent', 'claude', '--format', 'claude'], {
+      cwd: ws,
+      input: fixture('claude', 'stop', ws),
+      encoding: 'utf8',
+      env: { ...process.env, AGENTSYNC_AGENT: 'codex' },
+    });
+    assert.match(JSON.parse(r.stdout).reason, new RegExp(`codex still holds ${id}`));
+  });
+
+  it('outside an AgentSync workspace the hooks do nothing and never fail the agent', () => {
+    const ws = tempWorkspace('hooks-none');
+    for (const vendor of VENDORS) {
+      assert.deepEqual(hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws)).out, {});
+      const post = hook(ws, vendor, 'post-tool-use', fixture(vendor, 'post-tool-use', ws));
+      assert.equal(post.status, 0);
+      assert.equal(post.stdout, '');
+    }
+    assert.equal(fs.existsSync(path.join(ws, '.agentsync')), false);
+  });
+});
+
+describe('agentsync init --hooks (process)', function () {
+  this.timeout(60_000);
+  const userClaude = `{
+  "permissions": {
+    "allow": ["Bash(npm test)"]
+  },
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "Write|Edit",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "npx prettier --write \\"$CLAUDE_PROJECT_DIR\\""
+          }
+        ]
+      }
+    ]
+  }
+}
+`;
+  const userCursor = `{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [
+      {
+        "command": "./scripts/format.sh"
+      }
+    ]
+  }
+}
+`;
+
+  it('merges the packs into the user files, keeps their hooks byte for byte, and a second run changes nothing', () => {
+    const ws = tempWorkspace('init-hooks');
+    fs.mkdirSync(path.join(ws, '.claude'));
+    fs.mkdirSync(path.join(ws, '.cursor'));
+    fs.writeFileSync(path.join(ws, '.claude/settings.json'), userClaude);
+    fs.writeFileSync(path.join(ws, '.cursor/hooks.json'), userCursor);
+    runCliSync(['--dir', ws, 'init', '--hooks']);
+    const files = ['.claude/settings.json', '.codex/hooks.json', '.cursor/hooks.json', '.github/hooks/agentsync.json'];
+    const first = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
+
+    const claude = JSON.parse(first['.claude/settings.json']);
+    assert.deepEqual(claude.permissions, { allow: ['Bash(npm test)'] });
+    // The user's own hook block, byte for byte as they wrote it.
+    const userBlock = userClaude.slice(userClaude.indexOf('      {\n        "matcher"'), userClaude.indexOf('\n    ]\n  }\n}'));
+    assert.ok(first['.claude/settings.json'].includes(userBlock), first['.claude/settings.json']);
+    assert.equal(claude.hooks.PostToolUse.length, 2);
+    assert.equal(claude.hooks.SessionStart[0].hooks[0].command, 'agentsync hook session-start --agent claude --format claude');
+    assert.equal(claude.hooks.Stop[0].hooks[0].command, 'agentsync hook stop --agent claude --format claude');
+    const cursor = JSON.parse(first['.cursor/hooks.json']);
+    assert.equal(cursor.version, 1);
+    assert.deepEqual(cursor.hooks.afterFileEdit, [{ command: './scripts/format.sh' }]);
+    assert.deepEqual(cursor.hooks.stop, [{ command: 'agentsync hook stop --agent cursor --format cursor' }]);
+    const copilot = JSON.parse(first['.github/hooks/agentsync.json']);
+    assert.equal(copilot.version, 1);
+    assert.deepEqual(copilot.hooks.agentStop, [{ type: 'command', bash: 'agentsync hook stop --agent copilot --format copilot', powershell: 'agentsync hook stop --agent copilot --format copilot', timeoutSec: 30 }]);
+    const codex = JSON.parse(first['.codex/hooks.json']);
+    assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PostToolUse', 'Stop']);
+
+    const second = JSON.parse(runCliSync(['--dir', ws, '--json', 'init', '--hooks']));
+    for (const f of files) assert.equal(fs.readFileSync(path.join(ws, f), 'utf8'), first[f], `${f} unchanged by the second run`);
+    // The second run's report is the one docs/agentsync-documentation.md shows (Instruction files), timestamp aside.
+    const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/agentsync-documentation.md'), 'utf8');
+    const shown = JSON.parse(/```json\n(\{"ok":true,"action":"init".*\})\n```/.exec(docs)![1]);
+    assert.deepEqual({ ...second, timestamp: null }, { ...shown, timestamp: null });
+  });
+
+  it('a hook file that is not valid JSON is refused with what to do, and nothing is written anywhere', () => {
+    const ws = tempWorkspace('init-hooks-bad');
+    fs.mkdirSync(path.join(ws, '.codex'));
+    fs.writeFileSync(path.join(ws, '.codex/hooks.json'), '{ "hooks": { ');
+    const r = spawnSync(process.execPath, [CLI, '--dir', ws, '--json', 'init', '--hooks'], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.ok, false);
+    assert.match(out.message, /\.codex\/hooks\.json is not valid JSON .*will not overwrite it/);
+    assert.equal(fs.readFileSync(path.join(ws, '.codex/hooks.json'), 'utf8'), '{ "hooks": { ');
+    assert.deepEqual(fs.readdirSync(ws).sort(), ['.codex']);
+  });
+});
