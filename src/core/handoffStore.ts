@@ -161,9 +161,11 @@ export class HandoffStore {
 
   /** Writes, in this order: the store (the truth), the ledger, then the derived files and audit. */
   private commit(tx: StoreTransaction): void {
+    // Fencing: a process whose lock was taken over (its lease expired while it was frozen) writes nothing.
+    this.lock.assertHeld();
     if (tx.changed) {
       fs.mkdirSync(this.layout.dataDir, { recursive: true });
-      writeFileAtomic(this.layout.handoffsFile, tx.snapshot.serializeChunks());
+      writeFileAtomic(this.layout.handoffsFile, tx.snapshot.serializeChunks(), { beforeRename: () => this.lock.assertHeld() });
       this.cached = { key: statKey(this.layout.handoffsFile), snapshot: tx.snapshot };
       writeFileAtomic(this.layout.validatedStampFile, this.cached.key, { durable: false });
     }
