@@ -173,6 +173,13 @@ export class HandoffStore {
     if (tx.changed) {
       for (const problem of writeDerivedFiles(this.layout, tx)) this.logger.warn(problem);
     }
+    for (const w of tx.afterCommit) {
+      try {
+        w.run();
+      } catch (e) {
+        this.logger.warn(`could not update ${w.what}: ${(e as Error).message}`);
+      }
+    }
     try {
       this.audit.append(tx.audit);
     } catch (e) {

@@ -252,4 +252,29 @@ describe('drop zone processor', () => {
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /not a folder/);
   });
+
+  describe('start and stop', () => {
+    it('start() settles when stop() comes before the watcher is ready', async function () {
+      this.timeout(10_000);
+      const ws = new TestWorkspace();
+      const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000, leaseSweepMs: 0 });
+      let settled = false;
+      const started = processor.start().then(() => (settled = true));
+      await processor.stop();
+      await Promise.race([started, new Promise((r) => setTimeout(r, 3_000))]);
+      assert.equal(settled, true, 'start() never settled after stop()');
+    });
+
+    it('the first scan does not wait for the watcher: what is waiting is claimed as start() is called', async () => {
+      const ws = new TestWorkspace();
+      drop(ws, 'early.json', create('waiting before start', { request_id: 'early-1' }));
+      const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000, leaseSweepMs: 0 });
+      const started = processor.start();
+      assert.equal(fs.existsSync(path.join(ws.layout.requestsDir, 'early.json')), false, 'claimed before the watcher was ready');
+      await started;
+      await waitFor('the answer', () => fs.existsSync(path.join(ws.layout.responsesDir, 'early-1.json')));
+      await processor.stop();
+      assert.deepEqual(summaries(ws), ['waiting before start']);
+    });
+  });
 });
