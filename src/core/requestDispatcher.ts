@@ -63,14 +63,17 @@ export class RequestDispatcher {
     }
     const req = raw as Record<string, unknown>;
     const action = typeof req.action === 'string' ? req.action.slice(0, 100) : null;
-    if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
-      return this.refuse(ctx, action, null, new ActionError('invalid_request', `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`));
-    }
+    // The top-level request_id is read first, so every later refusal (nesting too) is answered under the id
+    // its writer waits for (the drop zone names the answer file by it).
     const idCheck = req.request_id === undefined ? null : requestIdSchema.safeParse(req.request_id);
     if (idCheck && !idCheck.success) {
       return this.refuse(ctx, action, null, new ActionError('invalid_request', `request_id: ${describeIssues(idCheck.error)}.`, { field: 'request_id' }));
     }
-    const requestId = idCheck ? (idCheck.data as string) : newUid();
+    const givenId = idCheck ? (idCheck.data as string) : null;
+    if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
+      return this.refuse(ctx, action, givenId, new ActionError('invalid_request', `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`));
+    }
+    const requestId = givenId ?? newUid();
     if (action === null) {
       return this.refuse(ctx, null, requestId, new ActionError('invalid_request', `The request has no "action" (a string). Actions: ${ACTION_NAMES.join(', ')}.`, { field: 'action' }));
     }

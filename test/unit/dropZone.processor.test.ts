@@ -205,6 +205,24 @@ describe('drop zone processor', () => {
     assert.deepEqual(summaries(ws), ['written slowly']);
   });
 
+  it('a writer that pauses mid-write is given the documented 0.4 s grace, not less', async () => {
+    const ws = new TestWorkspace();
+    fs.mkdirSync(ws.layout.requestsDir, { recursive: true });
+    const file = path.join(ws.layout.requestsDir, 'paused.json');
+    const text = JSON.stringify(create('written with a pause', { request_id: 'paused-1' }));
+    const fd = fs.openSync(file, 'w');
+    fs.writeSync(fd, text.slice(0, 20));
+    const processor = new DropZoneProcessor(ws.layout, ws.dispatcher);
+    const done = processor.processOnce();
+    await new Promise((r) => setTimeout(r, 250)); // unchanged for 250 ms, well inside the grace
+    fs.writeSync(fd, text.slice(20));
+    fs.closeSync(fd);
+    await done;
+    const r = responses(ws).find((x) => x.request_file === 'paused.json')!;
+    assert.equal(r.ok, true, r.message);
+    assert.deepEqual(summaries(ws), ['written with a pause']);
+  });
+
   it('started, it answers as requests arrive (watcher events; the rescan is set to a minute), then stops cleanly', async () => {
     const ws = new TestWorkspace();
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000 });

@@ -75,6 +75,11 @@ export class DropZoneProcessor {
     return { dispose: () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1) };
   }
 
+  /** Why the drop zone could not work at its last scan (e.g. requests/ is a symlink), or null when it could. */
+  get problem(): string | null {
+    return this.reportedProblem;
+  }
+
   /** Processes what is there now (including orphaned claims) and waits until every answer is written. */
   async processOnce(): Promise<DropZoneStats> {
     this.scan(true);
