@@ -37,6 +37,14 @@ export const watchVerb: Verb = {
     }
     if (values.once) {
       const stats = await processor.processOnce();
+      if (processor.problem) {
+        // Nothing could be read or answered: a script running `watch --once` must not take that for "all answered".
+        // The logger has already printed the problem itself on stderr.
+        const message = `the drop zone is off, nothing was answered: ${processor.problem}`;
+        if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, action: 'watch', timestamp: new Date().toISOString(), reason: 'drop_zone_off', message, data: { once: true, ...stats } }));
+        else ctx.io.err('agentsync: the drop zone is off, nothing was answered (exit 1)');
+        return 1;
+      }
       if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { once: true, ...stats } }));
       else ctx.io.out(`answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`);
       return 0;

@@ -29,7 +29,7 @@ export function assertRegularOrMissing(target: string): void {
  * `durable: false` skips the fsync: still atomic against a killed process (rename), but a power cut may
  * lose the new content. Only for files derived from the store, which are rebuilt on the next write.
  */
-export function writeFileAtomic(target: string, data: string | Buffer | Buffer[], options: { durable?: boolean } = {}): void {
+export function writeFileAtomic(target: string, data: string | Buffer | Buffer[], options: { durable?: boolean; beforeRename?: () => void } = {}): void {
   assertRegularOrMissing(target);
   const tmp = tempNameFor(target);
   const fd = fs.openSync(tmp, 'wx', 0o644);
@@ -41,6 +41,8 @@ export function writeFileAtomic(target: string, data: string | Buffer | Buffer[]
     fs.closeSync(fd);
   }
   try {
+    // e.g. the store's fencing check (FileLock.assertHeld): a writer that lost its lock must not replace the file.
+    options.beforeRename?.();
     fs.renameSync(tmp, target);
   } catch (e) {
     fs.rmSync(tmp, { force: true });

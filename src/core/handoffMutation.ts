@@ -7,7 +7,17 @@ export interface ActionContext {
   action: string;
   agent: string;
   requestId: string;
+  /** Hash of the request (only when the caller gave the request_id, i.e. when it can be replayed). */
+  requestHash?: string;
   surface: string;
+}
+
+/**
+ * What a history entry records about the request that made it: its id and, when it can be replayed, its hash.
+ * A replay found in history is answered only when the hash matches (docs/agentsync-documentation.md, "Requests").
+ */
+export function requestMark(ctx: ActionContext): { request_id: string; request_hash?: string } {
+  return ctx.requestHash ? { request_id: ctx.requestId, request_hash: ctx.requestHash } : { request_id: ctx.requestId };
 }
 
 export function auditEntry(ctx: ActionContext, h: Pick<Handoff, 'handoff_id' | 'uid'> | null, from: string | null, to: string | null, reason: string | null, ts: string): AuditEntry {
@@ -41,7 +51,7 @@ export function applyStatusChange(
     status: to,
     updated_at: ts,
     rev: (h.rev ?? 0) + 1,
-    state_history: [...h.state_history, { status: to, agent: ctx.agent, timestamp: ts, reason, request_id: ctx.requestId }],
+    state_history: [...h.state_history, { status: to, agent: ctx.agent, timestamp: ts, reason, ...requestMark(ctx) }],
   };
   tx.replace(next);
   tx.audit.push(auditEntry(ctx, next, h.status, to, reason, ts));

@@ -35,6 +35,8 @@ export const historyEntrySchema = z.strictObject({
   timestamp: isoTimeSchema,
   reason: z.string().max(LIMITS.reason).nullable().default(null),
   request_id: z.string().max(128).optional(),
+  /** Hash of the request that made this change, so a replay of the id is answered only for the same request. */
+  request_hash: z.string().regex(/^[0-9a-f]{1,64}$/).optional(),
 });
 
 export const todoSchema = z.strictObject({

@@ -162,15 +162,24 @@ export class HandoffStore {
 
   /** Writes, in this order: the store (the truth), the ledger, then the derived files and audit. */
   private commit(tx: StoreTransaction): void {
+    // Fencing: a process whose lock was taken over (its lease expired while it was frozen) writes nothing.
+    this.lock.assertHeld();
     if (tx.changed) {
       ensureSafeDirectory(this.layout.root, this.layout.dataDir);
-      writeFileAtomic(this.layout.handoffsFile, tx.snapshot.serializeChunks());
+      writeFileAtomic(this.layout.handoffsFile, tx.snapshot.serializeChunks(), { beforeRename: () => this.lock.assertHeld() });
       this.cached = { key: statKey(this.layout.handoffsFile), snapshot: tx.snapshot };
       writeFileAtomic(this.layout.validatedStampFile, this.cached.key, { durable: false });
     }
     this.ledger.append(tx.ledger);
     if (tx.changed) {
       for (const problem of writeDerivedFiles(this.layout, tx)) this.logger.warn(problem);
+    }
+    for (const w of tx.afterCommit) {
+      try {
+        w.run();
+      } catch (e) {
+        this.logger.warn(`could not update ${w.what}: ${(e as Error).message}`);
+      }
     }
     try {
       this.audit.append(tx.audit);

@@ -63,14 +63,17 @@ export class RequestDispatcher {
     }
     const req = raw as Record<string, unknown>;
     const action = typeof req.action === 'string' ? req.action.slice(0, 100) : null;
-    if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
-      return this.refuse(ctx, action, null, new ActionError('invalid_request', `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`));
-    }
+    // The top-level request_id is read first, so every later refusal (nesting too) is answered under the id
+    // its writer waits for (the drop zone names the answer file by it).
     const idCheck = req.request_id === undefined ? null : requestIdSchema.safeParse(req.request_id);
     if (idCheck && !idCheck.success) {
       return this.refuse(ctx, action, null, new ActionError('invalid_request', `request_id: ${describeIssues(idCheck.error)}.`, { field: 'request_id' }));
     }
-    const requestId = idCheck ? (idCheck.data as string) : newUid();
+    const givenId = idCheck ? (idCheck.data as string) : null;
+    if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
+      return this.refuse(ctx, action, givenId, new ActionError('invalid_request', `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`));
+    }
+    const requestId = givenId ?? newUid();
     if (action === null) {
       return this.refuse(ctx, null, requestId, new ActionError('invalid_request', `The request has no "action" (a string). Actions: ${ACTION_NAMES.join(', ')}.`, { field: 'action' }));
     }
@@ -86,9 +89,9 @@ export class RequestDispatcher {
       return this.refuse(ctx, action, requestId, new ActionError('invalid_request', `${action}: ${describeIssues(parsed.error)}. Nothing was changed.`, { field }));
     }
     const params = parsed.data as Record<string, unknown>;
-    const actx: ActionContext = { action, agent: (params.agent as string | undefined) ?? '', requestId, surface: ctx.surface ?? this.surface };
-    // Only a caller-supplied request_id can be repeated, so only then is the request hashed for the ledger.
+    // Only a caller-supplied request_id can be repeated, so only then is the request hashed (ledger and history).
     const hash = req.request_id !== undefined ? requestHash(req) : null;
+    const actx: ActionContext = { action, agent: (params.agent as string | undefined) ?? '', requestId, ...(hash ? { requestHash: hash } : {}), surface: ctx.surface ?? this.surface };
     try {
       const spec = ACTIONS[action];
       // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
@@ -108,16 +111,18 @@ export class RequestDispatcher {
     const spec = ACTIONS[action as keyof typeof ACTIONS];
     const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
     if (seen) {
-      if (seen.hash !== hash) {
-        return this.refusal(ctx, action, actx.requestId, new ActionError('request_id_reused', `request_id ${actx.requestId} was already used for a different request. Use a new request_id for a new request.`));
-      }
+      // A different request under a used id is refused and not ledgered: the first request's answer stays.
+      if (seen.hash !== hash) return this.refusal(ctx, action, actx.requestId, reusedId(actx.requestId));
       if (seen.response) return { ...(seen.response as RequestResponse), ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}) };
     }
+    // Without a ledger entry (a fresh clone, another machine, a crash before the ledger append) the store's
+    // history may still name the id; it is a replay only if the recorded hash is this request's.
     const marked = hash !== null && !seen && !spec.readOnly ? tx.snapshot.markerFor(actx.requestId) : undefined;
+    if (marked && marked.hash !== hash) return this.refusal(ctx, action, actx.requestId, reusedId(actx.requestId, marked.hash === undefined));
     let response: RequestResponse;
     if (marked) {
-      // Applied before a crash cut off its answer: answer from the record, do not apply again.
-      response = this.success(ctx, action, actx.requestId, { handoff: tx.find(marked), replayed: true });
+      // Applied before its answer was recorded: answer from the record, do not apply again.
+      response = this.success(ctx, action, actx.requestId, { handoff: tx.find(marked.uid), replayed: true });
     } else {
       const step = tx.begin();
       try {
@@ -179,6 +184,11 @@ export class RequestDispatcher {
     }
     return response;
   }
+}
+
+function reusedId(requestId: string, unhashed = false): ActionError {
+  const earlier = unhashed ? 'an earlier request (recorded without a hash, so it cannot be shown to be this one)' : 'a different request';
+  return new ActionError('request_id_reused', `request_id ${requestId} was already used for ${earlier}. Use a new request_id for a new request; nothing was changed.`);
 }
 
 function stripFile(r: RequestResponse): RequestResponse {

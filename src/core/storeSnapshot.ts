@@ -27,11 +27,16 @@ function seedSerializedFromText(text: string, handoffs: readonly Handoff[]): voi
   });
 }
 
+export interface RequestMarker {
+  uid: string;
+  hash: string | undefined;
+}
+
 export class StoreSnapshot {
   readonly handoffs: Handoff[];
   private readonly byId = new Map<string, number>();
   private readonly byUid = new Map<string, number>();
-  private readonly markers = new Map<string, string>();
+  private readonly markers = new Map<string, RequestMarker>();
   readonly ids: HandoffIdAllocator;
 
   constructor(file: HandoffsFile) {
@@ -81,7 +86,7 @@ export class StoreSnapshot {
   private index(h: Handoff, i: number): void {
     this.byId.set(h.handoff_id, i);
     if (h.uid) this.byUid.set(h.uid, i);
-    for (const e of h.state_history) if (e.request_id) this.markers.set(e.request_id, h.uid!);
+    for (const e of h.state_history) if (e.request_id) this.markers.set(e.request_id, { uid: h.uid!, hash: e.request_hash });
   }
 
   /** Finds by handoff_id or uid. */
@@ -90,8 +95,11 @@ export class StoreSnapshot {
     return i === undefined ? undefined : this.handoffs[i];
   }
 
-  /** The uid of the record a request already changed (its id is in a history entry), for replay after a crash. */
-  markerFor(requestId: string): string | undefined {
+  /**
+   * The record a request already changed (its id is in a history entry) and that request's hash (absent in
+   * entries written before hashes were recorded), for replay after a crash or without the ledger.
+   */
+  markerFor(requestId: string): RequestMarker | undefined {
     return this.markers.get(requestId);
   }
 

@@ -15,6 +15,8 @@ export class StoreTransaction {
   readonly audit: AuditEntry[] = [];
   readonly decisions: { handoff: Handoff; agent: string; timestamp: string }[] = [];
   readonly ledger: LedgerEntry[] = [];
+  /** Writes of files outside the store (the session sections), run only once the store is written. */
+  readonly afterCommit: { what: string; run: () => void }[] = [];
   private undo: (() => void)[] = [];
 
   constructor(
@@ -62,12 +64,14 @@ export class StoreTransaction {
     const mark = this.undo.length;
     const auditMark = this.audit.length;
     const decisionsMark = this.decisions.length;
+    const afterMark = this.afterCommit.length;
     return {
       commit: () => undefined,
       rollback: () => {
         while (this.undo.length > mark) this.undo.pop()!();
         this.audit.length = auditMark;
         this.decisions.length = decisionsMark;
+        this.afterCommit.length = afterMark;
       },
     };
   }

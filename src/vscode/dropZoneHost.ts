@@ -30,6 +30,8 @@ export type DropZoneState = { running: true } | { running: false; why: string };
 
 export class DropZoneHosts implements vscode.Disposable {
   private readonly runners = new Map<FolderService, DropZoneRunner>();
+  /** Starts and stops under way: stopAll (deactivate) waits for them too, so none is left floating. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly services: FolderServices,
@@ -62,22 +64,31 @@ export class DropZoneHosts implements vscode.Disposable {
     const live = new Set(this.services.all());
     for (const [service, runner] of [...this.runners]) {
       const why = live.has(service) ? this.reasonOff(service) : 'the folder was removed';
-      if (why) this.stop(service, runner, why);
+      if (why) this.track(this.stop(service, runner, why));
     }
     for (const service of live) {
       if (this.runners.has(service) || this.reasonOff(service)) continue;
       const runner = this.factory!(service, this.log);
       this.runners.set(service, runner);
-      Promise.resolve()
-        .then(() => runner.start())
-        .then(
-          () => this.log.info(`[${service.name}] drop zone on: answering .agentsync/request.json and .agentsync/requests/`),
-          (e) => {
-            this.runners.delete(service);
-            this.log.error(`[${service.name}] the drop zone could not start: ${(e as Error).message}. Agents' requests are not answered in this window; run \`agentsync watch\` in a terminal instead.`);
-          },
-        );
+      this.track(
+        Promise.resolve()
+          .then(() => runner.start())
+          .then(
+            () => {
+              if (this.runners.get(service) === runner) this.log.info(`[${service.name}] drop zone on: answering .agentsync/request.json and .agentsync/requests/`);
+            },
+            (e) => {
+              if (this.runners.get(service) === runner) this.runners.delete(service);
+              this.log.error(`[${service.name}] the drop zone could not start: ${(e as Error).message}. Agents' requests are not answered in this window; run \`agentsync watch\` in a terminal instead.`);
+            },
+          ),
+      );
     }
+  }
+
+  private track(p: Promise<void>): void {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
   }
 
   private stop(service: FolderService, runner: DropZoneRunner, why: string): Promise<void> {
@@ -92,7 +103,8 @@ export class DropZoneHosts implements vscode.Disposable {
 
   /** Stops every drop zone; resolves once the requests already taken are answered (deactivate waits for it). */
   stopAll(why: string): Promise<void> {
-    return Promise.all([...this.runners].map(([service, runner]) => this.stop(service, runner, why))).then(() => undefined);
+    const stops = [...this.runners].map(([service, runner]) => this.stop(service, runner, why));
+    return Promise.all([...stops, ...this.inFlight]).then(() => undefined);
   }
 
   dispose(): void {

@@ -182,4 +182,54 @@ describe('agentsync watch (processes)', function () {
     assert.equal(e.code, 0);
     assert.ok(w.lines.some((l) => l.startsWith('stopped (SIGINT): answered 1')), w.lines.join('\n'));
   });
+
+  it('--once exits 1 with a clear message when the drop zone is off (requests/ is a symlink), and answers nothing', async () => {
+    const dir = workspace('dz-off');
+    const data = path.join(dir, '.agentsync');
+    const elsewhere = fs.mkdtempSync(path.join(dir, 'elsewhere-'));
+    fs.rmSync(path.join(data, 'requests'), { recursive: true, force: true });
+    fs.symlinkSync(elsewhere, path.join(data, 'requests'));
+    fs.writeFileSync(path.join(elsewhere, 'one.json'), JSON.stringify({ action: 'listHandoffs', request_id: 'off-1' }));
+    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'watch', '--once'], { encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /is not a folder \(a symlink or file\); the drop zone is off/);
+    assert.match(r.stderr, /the drop zone is off, nothing was answered/);
+    const j = spawnSync(process.execPath, [CLI, '--dir', dir, '--json', 'watch', '--once'], { encoding: 'utf8' });
+    assert.equal(j.status, 1);
+    const out = JSON.parse(j.stdout) as { ok: boolean; reason: string; message: string };
+    assert.deepEqual([out.ok, out.reason], [false, 'drop_zone_off']);
+    assert.ok(fs.existsSync(path.join(elsewhere, 'one.json')), 'the request behind the link was not touched');
+  });
+
+  it('a request refused for nesting depth is answered under its own request_id', async () => {
+    const dir = workspace('dz-deep');
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100; i++) deep = { d: deep };
+    fs.writeFileSync(path.join(dir, '.agentsync', 'requests', 'deep.json'), JSON.stringify({ action: 'createHandoff', request_id: 'deep-1', handoff: deep }));
+    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'watch', '--once'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const file = path.join(dir, '.agentsync', 'responses', 'deep-1.json');
+    assert.ok(fs.existsSync(file), `answered as responses/deep-1.json; responses: ${responseFiles(dir).join(', ')}`);
+    const answer = JSON.parse(fs.readFileSync(file, 'utf8')) as { ok: boolean; reason: string; request_id: string; request_file: string };
+    assert.deepEqual([answer.ok, answer.reason, answer.request_id, answer.request_file], [false, 'invalid_request', 'deep-1', 'deep.json']);
+  });
+
+  it('a FIFO in place of the lock: requests are refused (store_unsafe) without hanging, and SIGTERM stops the watcher at once', async () => {
+    const dir = workspace('dz-fifo');
+    spawnSync('mkfifo', [path.join(dir, '.agentsync', 'handoffs.lock')]);
+    const w = startWatcher(dir);
+    children.push(w);
+    await ready(w);
+    fs.writeFileSync(path.join(dir, '.agentsync', '.f.tmp'), JSON.stringify({ action: 'claimHandoff', request_id: 'fifo-1', handoffId: 'HO-20260101-001', agent: 'claude' }));
+    fs.renameSync(path.join(dir, '.agentsync', '.f.tmp'), path.join(dir, '.agentsync', 'requests', 'f.json'));
+    await waitForResponses(dir, 1, 10_000);
+    const answer = JSON.parse(fs.readFileSync(path.join(dir, '.agentsync', 'responses', 'fifo-1.json'), 'utf8')) as { reason: string; message: string };
+    assert.equal(answer.reason, 'store_unsafe');
+    assert.match(answer.message, /FIFO \(named pipe\), not a lock file AgentSync wrote/);
+    const sent = Date.now();
+    w.proc.kill('SIGTERM');
+    const e = await w.exited;
+    assert.equal(e.code, 0);
+    assert.ok(Date.now() - sent < 5_000, `stopped ${Date.now() - sent} ms after SIGTERM`);
+  });
 });

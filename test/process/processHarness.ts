@@ -30,8 +30,9 @@ export interface Child {
   waitForLine(match: (line: string) => boolean, timeoutMs: number, what: string): Promise<string>;
 }
 
-export function startChild(script: string, args: string[], options: { ipc?: boolean } = {}): Child {
-  const proc = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])] });
+/** Runs `node script args` (or, with `command: true`, the program `script` itself) and follows its stdout. */
+export function startChild(script: string, args: string[], options: { ipc?: boolean; command?: boolean } = {}): Child {
+  const proc = spawn(options.command ? script : process.execPath, options.command ? args : [script, ...args], { stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])] });
   const lines: string[] = [];
   const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
   let partial = '';

@@ -205,6 +205,24 @@ describe('drop zone processor', () => {
     assert.deepEqual(summaries(ws), ['written slowly']);
   });
 
+  it('a writer that pauses mid-write is given the documented 0.4 s grace, not less', async () => {
+    const ws = new TestWorkspace();
+    fs.mkdirSync(ws.layout.requestsDir, { recursive: true });
+    const file = path.join(ws.layout.requestsDir, 'paused.json');
+    const text = JSON.stringify(create('written with a pause', { request_id: 'paused-1' }));
+    const fd = fs.openSync(file, 'w');
+    fs.writeSync(fd, text.slice(0, 20));
+    const processor = new DropZoneProcessor(ws.layout, ws.dispatcher);
+    const done = processor.processOnce();
+    await new Promise((r) => setTimeout(r, 250)); // unchanged for 250 ms, well inside the grace
+    fs.writeSync(fd, text.slice(20));
+    fs.closeSync(fd);
+    await done;
+    const r = responses(ws).find((x) => x.request_file === 'paused.json')!;
+    assert.equal(r.ok, true, r.message);
+    assert.deepEqual(summaries(ws), ['written with a pause']);
+  });
+
   it('started, it answers as requests arrive (watcher events; the rescan is set to a minute), then stops cleanly', async () => {
     const ws = new TestWorkspace();
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000 });
@@ -251,5 +269,30 @@ describe('drop zone processor', () => {
     assert.ok(fs.existsSync(path.join(ws.layout.requestsDir, 'x.json')), 'the request waits until the folder is fixed');
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /not a folder/);
+  });
+
+  describe('start and stop', () => {
+    it('start() settles when stop() comes before the watcher is ready', async function () {
+      this.timeout(10_000);
+      const ws = new TestWorkspace();
+      const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000, leaseSweepMs: 0 });
+      let settled = false;
+      const started = processor.start().then(() => (settled = true));
+      await processor.stop();
+      await Promise.race([started, new Promise((r) => setTimeout(r, 3_000))]);
+      assert.equal(settled, true, 'start() never settled after stop()');
+    });
+
+    it('the first scan does not wait for the watcher: what is waiting is claimed as start() is called', async () => {
+      const ws = new TestWorkspace();
+      drop(ws, 'early.json', create('waiting before start', { request_id: 'early-1' }));
+      const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000, leaseSweepMs: 0 });
+      const started = processor.start();
+      assert.equal(fs.existsSync(path.join(ws.layout.requestsDir, 'early.json')), false, 'claimed before the watcher was ready');
+      await started;
+      await waitFor('the answer', () => fs.existsSync(path.join(ws.layout.responsesDir, 'early-1.json')));
+      await processor.stop();
+      assert.deepEqual(summaries(ws), ['waiting before start']);
+    });
   });
 });

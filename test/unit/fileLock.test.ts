@@ -1,11 +1,13 @@
-// FileLock: mutual exclusion between acquirers, a lock left by a dead process broken at once, lock_timeout while
-// a live foreign process holds it (a real `sleep` child whose pid is written into the lock file).
+// FileLock: mutual exclusion between acquirers, a lock left by a dead process (same host, same pid namespace) broken
+// at once, lock_timeout while a live foreign process holds it (a real `sleep` child whose pid is written into the
+// lock file), a holder in another pid namespace left alone until its lease expires, the fencing check (assertHeld),
+// and a lock path that is a FIFO, a device link or a link to a secret: refused at once, never read or printed.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FileLock } from '../../src/core/fileLock';
+import { FileLock, LOCK_LEASE_MS } from '../../src/core/fileLock';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -16,6 +18,26 @@ function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', '0']);
   assert.ok(r.pid && r.pid > 0);
   return r.pid!;
+}
+
+const PID_NS = (() => {
+  try {
+    return fs.readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+})();
+
+/** A lock file as another process would write it (defaults: this host, this pid namespace). */
+function lockText(pid: number, over: { host?: string; ns?: string; token?: string } = {}): string {
+  return JSON.stringify({ pid, host: over.host ?? os.hostname(), ns: over.ns ?? PID_NS, token: over.token ?? 'their-token' });
+}
+
+const heldByUs = (file: string) => assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).pid, process.pid);
+
+function setAge(file: string, ageMs: number): void {
+  const t = new Date(Date.now() - ageMs);
+  fs.utimesSync(file, t, t);
 }
 
 function liveSleeper(): ChildProcess {
@@ -40,7 +62,7 @@ describe('FileLock', () => {
     const waiting = b.acquire().then(() => (bHas = true));
     await sleep(150);
     assert.equal(bHas, false, 'b must not get the lock while a holds it');
-    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`^${process.pid} `));
+    heldByUs(file);
     a.release();
     await waiting;
     assert.equal(bHas, true);
@@ -81,10 +103,10 @@ describe('FileLock', () => {
 
   it('a lock left by a dead process on this host is broken at once', async () => {
     const file = path.join(makeTempDir(), 'x.lock');
-    fs.writeFileSync(file, `${deadPid()} ${os.hostname()} ${Date.now()}`);
+    fs.writeFileSync(file, lockText(deadPid()));
     // A 200 ms timeout: if the stale lock were waited out instead of broken, this would throw lock_timeout.
     await new FileLock(file, 200).acquire();
-    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`^${process.pid} `));
+    heldByUs(file);
   });
 
   it('an empty lock file (its writer died between create and write) is broken once it is a moment old', async () => {
@@ -93,20 +115,20 @@ describe('FileLock', () => {
     const old = new Date(Date.now() - 5_000);
     fs.utimesSync(file, old, old);
     await new FileLock(file, 200).acquire();
-    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`^${process.pid} `));
+    heldByUs(file);
   });
 
   it('a lock held by a live foreign process: lock_timeout naming the holder, the lock left alone', async () => {
     const child = liveSleeper();
     children.push(child);
     const file = path.join(makeTempDir(), 'x.lock');
-    const content = `${child.pid} ${os.hostname()} ${Date.now()}`;
+    const content = lockText(child.pid!);
     fs.writeFileSync(file, content);
     const started = Date.now();
     await assert.rejects(new FileLock(file, 300).acquire(), (e: Error & { reason?: string }) => {
       assert.equal(e.reason, 'lock_timeout');
-      assert.match(e.message, new RegExp(`Timed out after 300 ms waiting for .*x\\.lock \\(held by ${child.pid} `));
-      assert.match(e.message, /delete that file and retry/);
+      assert.match(e.message, new RegExp(`Timed out after 300 ms waiting for .*x\\.lock, held by pid ${child.pid} on this machine`));
+      assert.doesNotMatch(e.message, /delete|remove/i, 'deleting a live lock loses data: never advised');
       return true;
     });
     assert.ok(Date.now() - started >= 300, 'it waited for the timeout');
@@ -120,23 +142,115 @@ describe('FileLock', () => {
 
   it('a lock from another host is not broken while fresh', async () => {
     const file = path.join(makeTempDir(), 'x.lock');
-    fs.writeFileSync(file, `1 some-other-host-${process.pid} ${Date.now()}`);
+    fs.writeFileSync(file, lockText(1, { host: `some-other-host-${process.pid}` }));
     await assert.rejects(new FileLock(file, 150).acquire(), (e: Error & { reason?: string }) => e.reason === 'lock_timeout');
   });
 
-  it('a lock from another host is broken once it is older than 30 s (its liveness cannot be checked)', async () => {
+  it('a holder in another pid namespace (its pid means nothing here) is not broken while its lease is fresh', async () => {
     const file = path.join(makeTempDir(), 'x.lock');
-    fs.writeFileSync(file, `1 some-other-host-${process.pid} ${Date.now() - 31_000}`);
-    await new FileLock(file, 200).acquire();
-    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`^${process.pid} `));
+    const content = lockText(deadPid(), { ns: 'pid:[4026599999]' });
+    fs.writeFileSync(file, content);
+    await assert.rejects(new FileLock(file, 300).acquire(), (e: Error & { reason?: string }) => {
+      assert.equal(e.reason, 'lock_timeout');
+      assert.match(e.message, /another pid namespace/);
+      return true;
+    });
+    assert.equal(fs.readFileSync(file, 'utf8'), content);
   });
+
+  it('any lock whose lease expired unrenewed is broken (another host, another namespace, or a reused live pid)', async () => {
+    const child = liveSleeper();
+    children.push(child);
+    for (const text of [lockText(1, { host: `other-host-${process.pid}` }), lockText(deadPid(), { ns: 'pid:[4026599999]' }), lockText(child.pid!)]) {
+      const file = path.join(makeTempDir(), 'x.lock');
+      fs.writeFileSync(file, text);
+      setAge(file, LOCK_LEASE_MS + 1_000);
+      const lock = new FileLock(file, 200);
+      await lock.acquire();
+      heldByUs(file);
+      lock.release();
+    }
+  });
+
+  it('a holder renews its lease while it holds the lock', async () => {
+    const file = path.join(makeTempDir(), 'x.lock');
+    const lock = new FileLock(file);
+    await lock.acquire();
+    setAge(file, LOCK_LEASE_MS - 500);
+    await sleep(1_300);
+    assert.ok(Date.now() - fs.statSync(file).mtimeMs < 1_500, 'the lease was renewed');
+    lock.release();
+  });
+
+  it('fencing: a holder whose lock was taken over writes nothing (assertHeld throws lock_lost)', async () => {
+    const file = path.join(makeTempDir(), 'x.lock');
+    const first = new FileLock(file);
+    await first.acquire();
+    first.assertHeld();
+    // The first holder froze past its lease; a second process broke the lock and holds it now.
+    fs.rmSync(file);
+    const second = new FileLock(file, 200);
+    await second.acquire();
+    assert.throws(() => first.assertHeld(), (e: Error & { reason?: string }) => e.reason === 'lock_lost' && !/delete/i.test(e.message));
+    first.release();
+    assert.ok(fs.existsSync(file), "releasing a lost lock leaves the new holder's lock alone");
+    second.assertHeld();
+    second.release();
+    assert.equal(fs.existsSync(file), false);
+  });
+
+  it('fencing through the store: a batch whose lock was stolen before the write is refused and writes nothing', async () => {
+    const ws = new TestWorkspace({ handoffs: [handoffIn('queued')] });
+    const bytes = ws.storeBytes();
+    const store = ws.store as unknown as { lock: FileLock };
+    const original = store.lock.assertHeld.bind(store.lock);
+    let stolen = false;
+    store.lock.assertHeld = () => {
+      if (!stolen) {
+        stolen = true;
+        // Another process took the lock over in the middle of this batch.
+        fs.rmSync(ws.layout.lockFile);
+        fs.writeFileSync(ws.layout.lockFile, lockText(1, { ns: 'pid:[4026599999]', token: 'thief' }));
+      }
+      original();
+    };
+    const res = await ws.dispatch({ action: 'claimHandoff', request_id: 'fenced-1', handoffId: 'HO-20260221-001', agent: 'claude' });
+    assert.equal(res.ok, false);
+    assert.equal(res.reason, 'lock_lost');
+    assert.deepEqual(ws.storeBytes(), bytes, 'nothing of the batch was written');
+    assert.equal(JSON.parse(fs.readFileSync(ws.layout.lockFile, 'utf8')).token, 'thief', "the thief's lock is not removed");
+  });
+
+  for (const [what, make] of [
+    ['a FIFO', (file: string) => execFileSync('mkfifo', [file])],
+    ['a symlink to /dev/zero', (file: string) => fs.symlinkSync('/dev/zero', file)],
+    ['a symlink to a secret file', (file: string) => {
+      const secret = path.join(path.dirname(file), 'secret.txt');
+      fs.writeFileSync(secret, 'TOP-SECRET-CONTENT');
+      fs.symlinkSync(secret, file);
+    }],
+  ] as const) {
+    it(`the lock path is ${what}: refused at once with store_unsafe, never opened for reading, nothing printed from it`, async () => {
+      const file = path.join(makeTempDir(), 'x.lock');
+      make(file);
+      const started = Date.now();
+      await assert.rejects(new FileLock(file, 5_000).acquire(), (e: Error & { reason?: string }) => {
+        assert.equal(e.reason, 'store_unsafe');
+        assert.match(e.message, /not a lock file AgentSync wrote/);
+        assert.doesNotMatch(e.message, /TOP-SECRET/);
+        return true;
+      });
+      assert.ok(Date.now() - started < 2_000, 'no hang, no waiting for the timeout');
+      assert.ok(fs.lstatSync(file), 'the entry is left for the user (nothing deleted behind their back)');
+    });
+  }
 
   it('through the dispatcher: a request that cannot get the lock is refused with lock_timeout and changes nothing', async () => {
     const child = liveSleeper();
     children.push(child);
     const ws = new TestWorkspace({ handoffs: [handoffIn('queued')], lockTimeoutMs: 200 });
     const bytes = ws.storeBytes();
-    fs.writeFileSync(ws.layout.lockFile, `${child.pid} ${os.hostname()} ${Date.now()}`);
+    fs.writeFileSync(ws.layout.lockFile, lockText(child.pid!));
     const res = await ws.dispatch({ action: 'claimHandoff', request_id: 'locked-1', handoffId: 'HO-20260221-001', agent: 'claude' });
     assert.equal(res.ok, false);
     assert.equal(res.reason, 'lock_timeout');

@@ -1,6 +1,7 @@
 // Idempotency by request_id (DESIGN §8): the same id again → the stored response again, nothing applied twice;
 // the same id with different parameters → request_id_reused. Sequential, from another store, and within one batch.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import type { Handoff } from '../../src/core/handoffSchema';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
@@ -122,6 +123,67 @@ describe('idempotency by request_id (DESIGN §8)', () => {
       const ids = new Set(answers.map((r) => (r.data as { handoff: Handoff }).handoff.handoff_id));
       assert.equal(ids.size, 1);
       assert.equal(ws.storedHandoffs().length, 1);
+    });
+  });
+
+  describe('without the ledger (a fresh clone, another machine, a crash before the ledger append)', () => {
+    /** What a fresh clone has: the committed store, no runtime ledger. */
+    function dropLedger(ws: TestWorkspace): void {
+      fs.rmSync(ws.layout.ledgerFile, { force: true });
+      fs.rmSync(ws.layout.ledgerFile.replace(/\.jsonl$/, '.prev.jsonl'), { force: true });
+    }
+
+    it('a different request reusing an id found in history is refused with request_id_reused, and nothing is applied', async () => {
+      const ws = new TestWorkspace({ handoffs: [handoffIn('queued'), handoffIn('queued', { handoff_id: 'HO-20260221-002', uid: undefined })] });
+      const first = await ws.dispatch({ action: 'claimHandoff', request_id: 'claim-42', handoffId: ID, agent: 'claude' });
+      assert.equal(first.ok, true, JSON.stringify(first));
+      dropLedger(ws);
+      const fresh = ws.secondDispatcher();
+      const bytes = ws.storeBytes();
+      const other = await fresh.dispatch({ action: 'claimHandoff', request_id: 'claim-42', handoffId: 'HO-20260221-002', agent: 'claude' });
+      assert.equal(other.ok, false, JSON.stringify(other));
+      assert.equal(other.reason, 'request_id_reused');
+      assert.equal(ws.stored('HO-20260221-002').status, 'queued', 'the other handoff was not claimed');
+      assert.deepEqual(ws.storeBytes(), bytes);
+      assert.match(ws.stored(ID).state_history.at(-1)!.request_hash ?? '', /^[0-9a-f]+$/, 'the history entry carries the request hash');
+    });
+
+    it('the same request replayed is answered replayed:true with its own handoff, applied once', async () => {
+      const ws = new TestWorkspace({ handoffs: [handoffIn('queued')] });
+      const req = { action: 'claimHandoff', request_id: 'claim-43', handoffId: ID, agent: 'claude' };
+      assert.equal((await ws.dispatch(req)).ok, true);
+      dropLedger(ws);
+      const bytes = ws.storeBytes();
+      const again = await ws.secondDispatcher().dispatch({ agent: 'claude', handoffId: ID, request_id: 'claim-43', action: 'claimHandoff' });
+      assert.equal(again.ok, true, JSON.stringify(again));
+      assert.equal(again.data!.replayed, true);
+      assert.equal((again.data!.handoff as Handoff).handoff_id, ID);
+      assert.deepEqual(ws.storeBytes(), bytes, 'not applied again');
+    });
+
+    it("a reuse does not overwrite the first request's recorded answer: the first request still gets its replay", async () => {
+      const ws = new TestWorkspace({ handoffs: [handoffIn('queued'), handoffIn('queued', { handoff_id: 'HO-20260221-002', uid: undefined })] });
+      const req = { action: 'claimHandoff', request_id: 'claim-44', handoffId: ID, agent: 'claude' };
+      assert.equal((await ws.dispatch(req)).ok, true);
+      dropLedger(ws);
+      const fresh = ws.secondDispatcher();
+      const reuse = await fresh.dispatch({ ...req, handoffId: 'HO-20260221-002' });
+      assert.equal(reuse.reason, 'request_id_reused');
+      const ledger = fs.existsSync(ws.layout.ledgerFile) ? fs.readFileSync(ws.layout.ledgerFile, 'utf8') : '';
+      assert.doesNotMatch(ledger, /claim-44/, 'the refusal of the reuse is not recorded as the answer to claim-44');
+      const original = await fresh.dispatch(req);
+      assert.equal(original.ok, true, JSON.stringify(original));
+      assert.equal(original.data!.replayed, true);
+      assert.equal((original.data!.handoff as Handoff).handoff_id, ID);
+    });
+
+    it('a history entry written before hashes were recorded is not taken for this request: request_id_reused', async () => {
+      const h = handoffIn('in_progress');
+      h.state_history = h.state_history.map((e, i) => (i === h.state_history.length - 1 ? { ...e, request_id: 'claim-42' } : e));
+      const ws = new TestWorkspace({ handoffs: [h, handoffIn('queued', { handoff_id: 'HO-20260221-002', uid: undefined })] });
+      const r = await ws.dispatch({ action: 'claimHandoff', request_id: 'claim-42', handoffId: 'HO-20260221-002', agent: 'claude' });
+      assert.equal(r.reason, 'request_id_reused', JSON.stringify(r));
+      assert.equal(ws.stored('HO-20260221-002').status, 'queued');
     });
   });
 });

@@ -1,7 +1,7 @@
 // createHandoff: validate ownership, route, allocate the id under the lock, store as queued (or blocked).
 import { knownAgents } from '../configSchema';
 import { ActionError } from '../errors';
-import { auditEntry, type ActionContext } from '../handoffMutation';
+import { auditEntry, requestMark, type ActionContext } from '../handoffMutation';
 import { newUid } from '../handoffIds';
 import { loadByAgent, routeByCapabilities } from '../routing';
 import type { Handoff, HandoffStatus, OwnerMode } from '../handoffSchema';
@@ -80,7 +80,7 @@ export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: Param
     prior_attempts: 0,
     created_at: ts,
     updated_at: ts,
-    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason: own.reason, request_id: ctx.requestId }],
+    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason: own.reason, ...requestMark(ctx) }],
     uid: newUid(now.getTime()),
     rev: 1,
     ...(input.priority ? { priority: input.priority } : {}),

@@ -2,7 +2,7 @@
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../agentId';
 import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../configSchema';
 import { ActionError } from '../errors';
-import { auditEntry, type ActionContext } from '../handoffMutation';
+import { auditEntry, requestMark, type ActionContext } from '../handoffMutation';
 import { newUid } from '../handoffIds';
 import { parsePassOverTag } from '../handoffTags';
 import { resolvePassOverPolicy } from '../passOverPolicy';
@@ -107,7 +107,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     prior_attempts: 0,
     created_at: ts,
     updated_at: ts,
-    state_history: [{ status: 'queued', agent: from, timestamp: ts, reason: `passed over: ${reason}`, request_id: ctx.requestId }],
+    state_history: [{ status: 'queued', agent: from, timestamp: ts, reason: `passed over: ${reason}`, ...requestMark(ctx) }],
     uid: newUid(now.getTime()),
     rev: 1,
     return_to: returnRequired ? from : null,

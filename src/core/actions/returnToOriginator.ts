@@ -1,5 +1,5 @@
 // The handoff that carries passed-over work's result back to its originator (DESIGN §6).
-import { auditEntry, type ActionContext } from '../handoffMutation';
+import { auditEntry, requestMark, type ActionContext } from '../handoffMutation';
 import { newUid } from '../handoffIds';
 import { resolvePassOverPolicy } from '../passOverPolicy';
 import type { Handoff } from '../handoffSchema';
@@ -30,7 +30,7 @@ export function createReturnHandoff(tx: StoreTransaction, ctx: ActionContext, do
     prior_attempts: 0,
     created_at: ts,
     updated_at: ts,
-    state_history: [{ status, agent: ctx.agent, timestamp: ts, reason: `returned from ${done.handoff_id}`, request_id: ctx.requestId }],
+    state_history: [{ status, agent: ctx.agent, timestamp: ts, reason: `returned from ${done.handoff_id}`, ...requestMark(ctx) }],
     uid: newUid(now.getTime()),
     rev: 1,
     return_to: null,

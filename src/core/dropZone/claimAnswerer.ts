@@ -66,19 +66,19 @@ export class ClaimAnswerer {
     this.writeAnswer(claim, response);
   }
 
-  /** Re-reads a request until it stops changing (or SETTLE_MS passes). */
+  /**
+   * Re-reads a request every SETTLE_STEP_MS until it parses, for up to SETTLE_MS (docs/agentsync-documentation.md,
+   * "the drop zone"): a writer that pauses mid-write (a slow pipe, a busy agent) still gets the whole grace.
+   */
   private async settle(file: string, text: string): Promise<string> {
     const deadline = Date.now() + SETTLE_MS;
     let last = text;
-    let stableSince = Date.now();
     while (Date.now() < deadline) {
       await sleep(SETTLE_STEP_MS);
       const again = readRequestFile(file, '', this.maxBytes);
       if (again.kind !== 'text') return last;
-      if (again.text !== last) {
-        last = again.text;
-        stableSince = Date.now();
-      } else if (parseJson(last) !== undefined || Date.now() - stableSince >= 4 * SETTLE_STEP_MS) break;
+      last = again.text;
+      if (parseJson(last) !== undefined) break;
     }
     return last;
   }

@@ -51,6 +51,8 @@ export class DropZoneProcessor {
   private recoverDue = true;
   private running = false;
   private reportedProblem: string | null = null;
+  /** Settles a start() still waiting for the watcher when stop() comes first. */
+  private onStopped: (() => void) | null = null;
 
   constructor(
     readonly layout: WorkspaceLayout,
@@ -73,6 +75,11 @@ export class DropZoneProcessor {
     return { dispose: () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1) };
   }
 
+  /** Why the drop zone could not work at its last scan (e.g. requests/ is a symlink), or null when it could. */
+  get problem(): string | null {
+    return this.reportedProblem;
+  }
+
   /** Processes what is there now (including orphaned claims) and waits until every answer is written. */
   async processOnce(): Promise<DropZoneStats> {
     this.scan(true);
@@ -80,21 +87,22 @@ export class DropZoneProcessor {
     return { ...this.stats };
   }
 
-  /** Starts watching; resolves once the watcher is ready and what was already waiting has been dispatched. */
+  /**
+   * Starts watching; resolves once the watcher is ready (or stop() was called meanwhile). The periodic rescan and
+   * a first scan start at once, not after the watcher is ready: chokidar's first crawl can take long, and a
+   * request waiting meanwhile is answered by the scan anyway.
+   */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    try {
-      this.paths.ensure();
-    } catch (e) {
-      this.report(e);
-    }
-    this.watcher = new DropZoneWatcher(this.layout, () => this.trigger(false), (e) => this.logger.warn(`drop-zone watcher: ${e.message}`));
-    await this.watcher.ready();
+    const stopped = new Promise<void>((resolve) => (this.onStopped = resolve));
     this.timer = setInterval(() => this.trigger(true), this.rescanMs);
     // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (DESIGN §6 liveness).
     if (this.leaseSweepMs > 0) this.sweepTimer = setInterval(() => void this.sweepLeases(), this.leaseSweepMs);
     this.scan(true);
+    this.watcher = new DropZoneWatcher(this.layout, () => this.trigger(false), (e) => this.logger.warn(`drop-zone watcher: ${e.message}`));
+    // A stop() before the watcher is ready closes it, and chokidar then never says "ready": settle on either.
+    await Promise.race([this.watcher.ready(), stopped]);
   }
 
   private async sweepLeases(): Promise<void> {
@@ -107,6 +115,8 @@ export class DropZoneProcessor {
   /** Stops watching and waits for the requests already taken to be answered. */
   async stop(): Promise<void> {
     this.running = false;
+    this.onStopped?.();
+    this.onStopped = null;
     if (this.timer) clearInterval(this.timer);
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.timer = null;

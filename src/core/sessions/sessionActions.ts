@@ -1,6 +1,8 @@
 // startSession / endSession / status / health (AgentSync 0.3's session actions, DESIGN §8, §10). Git and health checks
 // run in `prepare`, before the store lock; `run` applies the result under the lock: the handoff (through createHandoff),
 // then AgentTracker.md's session sections and state.json, so every writer of those files holds the same lock.
+// Those two files are written only after the store is (tx.afterCommit): a batch that fails or loses its lock
+// leaves them as they were, and they never describe a handoff the store does not have.
 import { createHandoff } from '../actions/createHandoff';
 import { requireHandoff } from '../actions/findHandoff';
 import { editTrackerFile, writeStateSummary } from '../derivedFiles';
@@ -72,9 +74,15 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   const startedAt = now.toISOString();
   const goal = p.goal?.trim() || from?.summary || 'Session started';
   const session: SessionRecord = { id: newUid(now.getTime()), agent: ctx.agent, goal, startedAt, handoffId: from?.handoff_id ?? null, handoffUid: from?.uid ?? null, request_id: ctx.requestId };
-  sessions.set(ctx.agent, session);
-  editTrackerFile(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal)));
-  writeStateSummary(env.layout, tx.handoffs, { ...sessionFields(sessions), lastUpdated: startedAt });
+  tx.afterCommit.push({ what: 'AgentTracker.md', run: () => editTrackerFile(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal))) });
+  tx.afterCommit.push({
+    what: '.agentsync/state.json',
+    // Re-read at write time, so sessions started earlier in the same batch are kept.
+    run: () => {
+      const now = activeSessionsOf(readStateFile(env.layout.stateFile)).set(ctx.agent, session);
+      writeStateSummary(env.layout, tx.handoffs, { ...sessionFields(now), lastUpdated: startedAt });
+    },
+  });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
   const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile);
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
@@ -147,16 +155,26 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
     no_handoff_reason: skip,
     request_id: ctx.requestId,
   };
-  editTrackerFile(prep.layout, (text) => {
-    let t = setLastSession(text, { agent: ctx.agent, date: endedAt, summary: p.summary ?? null, branch, commit });
-    t = setCurrentHealth(t, prep.health);
-    t = setHotFiles(t, hot);
-    t = updateInProgress(t, ctx.agent, null);
-    return lastSession.nextWork ? appendSuggestedNext(t, lastSession.nextWork) : t;
+  tx.afterCommit.push({
+    what: 'AgentTracker.md',
+    run: () =>
+      editTrackerFile(prep.layout, (text) => {
+        let t = setLastSession(text, { agent: ctx.agent, date: endedAt, summary: p.summary ?? null, branch, commit });
+        t = setCurrentHealth(t, prep.health);
+        t = setHotFiles(t, hot);
+        t = updateInProgress(t, ctx.agent, null);
+        return lastSession.nextWork ? appendSuggestedNext(t, lastSession.nextWork) : t;
+      }),
   });
-  sessions.delete(ctx.agent);
   const health = Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, { status: prep.health[label].status, output: prep.health[label].output }]));
-  writeStateSummary(prep.layout, tx.handoffs, { ...sessionFields(sessions), lastSession, health, hotFiles: hot, lastUpdated: endedAt });
+  tx.afterCommit.push({
+    what: '.agentsync/state.json',
+    run: () => {
+      const now = activeSessionsOf(readStateFile(prep.layout.stateFile));
+      now.delete(ctx.agent);
+      writeStateSummary(prep.layout, tx.handoffs, { ...sessionFields(now), lastSession, health, hotFiles: hot, lastUpdated: endedAt });
+    },
+  });
   if (!handoff) tx.audit.push(auditEntry(ctx, null, null, null, session ? 'session ended' : 'session ended (none was active)', endedAt));
   return {
     agent: ctx.agent,
