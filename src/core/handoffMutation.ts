@@ -1,6 +1,6 @@
 // The single place a record changes: new history entry, updated_at, rev, audit line, decisions line.
 import type { AuditEntry } from './auditLog';
-import type { Handoff, HandoffStatus } from './handoffSchema';
+import { LIMITS, type Handoff, type HandoffStatus } from './handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 
 export interface ActionContext {
@@ -8,6 +8,14 @@ export interface ActionContext {
   agent: string;
   requestId: string;
   surface: string;
+}
+
+/**
+ * A history reason AgentSync composes ("skipped: <reason>", a routing explanation, "passed over: <reason>") fits the
+ * schema's reason limit: the tail is cut and marked, the full text stays in the field it came from.
+ */
+export function boundedReason(text: string): string {
+  return text.length <= LIMITS.reason ? text : `${text.slice(0, LIMITS.reason - 1)}…`;
 }
 
 export function auditEntry(ctx: ActionContext, h: Pick<Handoff, 'handoff_id' | 'uid'> | null, from: string | null, to: string | null, reason: string | null, ts: string): AuditEntry {

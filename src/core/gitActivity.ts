@@ -1,0 +1,33 @@
+// Staying out of git's way (docs/agentsync-documentation.md, "Git"): while `git checkout`, `merge` or `reset` runs,
+// git holds .git/index.lock and replaces tracked files by unlinking and re-creating them. A write of ours in that
+// window either overwrites the branch git just wrote or makes git fail with "unable to create file ...: File exists".
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The index.lock path of the repository `root` is the top of, or null outside git (worktrees' `.git` files followed). */
+export function gitIndexLockPath(root: string): string | null {
+  const dotGit = path.join(root, '.git');
+  try {
+    const st = fs.lstatSync(dotGit);
+    if (st.isDirectory()) return path.join(dotGit, 'index.lock');
+    if (!st.isFile() || st.size > 4096) return null;
+    const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    return m ? path.join(path.resolve(root, m[1].trim()), 'index.lock') : null;
+  } catch {
+    return null;
+  }
+}
+
+export function gitBusy(indexLock: string | null): boolean {
+  return indexLock !== null && fs.existsSync(indexLock);
+}
+
+/** Waits (polling) while git holds its index lock, at most `maxMs`; true when git is idle. */
+export async function waitForGitIdle(indexLock: string | null, maxMs: number): Promise<boolean> {
+  const until = Date.now() + maxMs;
+  while (gitBusy(indexLock)) {
+    if (Date.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
+}
