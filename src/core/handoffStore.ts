@@ -257,7 +257,9 @@ export class HandoffStore {
   private commit(tx: StoreTransaction): void {
     if (!tx.changed) {
       // Nothing to protect: refused requests only; their answers and audit lines are written as before.
-      this.ledger.append(tx.ledger);
+      // Replays and refusals: the answers are already true; a ledger that cannot be written only costs a later
+      // replay from the store's request markers.
+      this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
       this.bestEffort('the audit log', () => this.audit.append(tx.audit));
       return;
     }
@@ -279,7 +281,7 @@ export class HandoffStore {
       throw e;
     }
     // The rename happened: from here on the answer is the truth.
-    this.options.testHooks?.afterStoreRename?.();
+    this.bestEffort('the step after the store write', () => this.options.testHooks?.afterStoreRename?.());
     // Process tests of crash recovery kill the writer here (test/process/crashSafety.test.ts); not user API.
     if (process.env.AGENTSYNC_TEST_CRASH_AFTER_STORE_RENAME === '1') process.kill(process.pid, 'SIGKILL');
     const key = statKey(this.layout.handoffsFile);
@@ -318,7 +320,7 @@ export class HandoffStore {
    * an empty store (writing one would replace every record on the next checkout).
    */
   private storeExpected(): boolean {
-    return fs.existsSync(this.layout.validatedStampFile) || fs.existsSync(this.layout.stateFile);
+    return isRegularFile(this.layout.validatedStampFile) || isRegularFile(this.layout.stateFile);
   }
 
   private cachedHash(): string | null {
@@ -373,6 +375,14 @@ function readStamp(file: string): string | null {
     return st.isFile() && st.size <= 256 ? fs.readFileSync(file, 'utf8') : null;
   } catch {
     return null;
+  }
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isFile();
+  } catch {
+    return false;
   }
 }
 
