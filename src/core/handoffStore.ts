@@ -6,7 +6,7 @@ import { removeOrphanTempFiles, writeFileAtomic } from './atomicFile';
 import { AuditJournal } from './auditJournal';
 import { AuditLog } from './auditLog';
 import { loadConfig, type LoadedConfig } from './configLoader';
-import { ActionError } from './errors';
+import { ActionError, isActionError } from './errors';
 import { FileLock } from './fileLock';
 import { LedgerFile } from './ledgerFile';
 import { StoreSnapshot } from './storeSnapshot';
@@ -143,11 +143,19 @@ export class HandoffStore {
     }
     let results: { p: Pending; ok: boolean; value: unknown }[] = [];
     try {
+      const missingDeadline = Date.now() + MISSING_STORE_WAIT_MS;
       for (let attempt = 1; ; attempt++) {
         await this.waitForSteadyStore();
-        if (!this.preparedDir) this.coldStart();
-        this.recoverJournal();
-        const snapshot = this.load();
+        let snapshot: StoreSnapshot;
+        try {
+          if (!this.preparedDir) this.coldStart();
+          this.recoverJournal();
+          snapshot = this.load();
+        } catch (e) {
+          // git unlinked the store between our wait and our read: wait for its new file, within the same bound.
+          if (isActionError(e) && e.reason === 'store_missing' && Date.now() < missingDeadline) continue;
+          throw e;
+        }
         const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now);
         results = [];
         for (const p of batch) {
