@@ -18,3 +18,8 @@ export function storageError(e: unknown, file: string): unknown {
   if (!cause) return e;
   return new ActionError(cause.reason, `Could not write ${file}: ${cause.what} (${code}); ${cause.todo}.`, { path: file, code });
 }
+
+/** A full disk, a read-only file system or missing write permission: conditions that pass, so work is retried, not rejected. */
+export function isStorageFailure(e: unknown): boolean {
+  return isActionError(e) && (e.reason === 'disk_full' || e.reason === 'read_only' || e.reason === 'permission_denied');
+}

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
 import { HandoffStore } from '../../src/core/handoffStore';
 import { RequestDispatcher } from '../../src/core/requestDispatcher';
 import { WorkspaceLayout } from '../../src/core/workspaceLayout';
@@ -34,6 +35,38 @@ describe('disk full and read-only checkouts (issue 7 item 8)', () => {
     execFileSync('umount', ['-l', mountPoint]);
   });
   after(removeTempDirs);
+
+  function fillDisk(): string {
+    const filler = path.join(mountPoint, 'filler');
+    const fd = fs.openSync(filler, 'w');
+    try {
+      const block = Buffer.alloc(16 * 1024, 1);
+      for (;;) fs.writeSync(fd, block);
+    } catch (e) {
+      assert.equal((e as NodeJS.ErrnoException).code, 'ENOSPC');
+    } finally {
+      fs.closeSync(fd);
+    }
+    return filler;
+  }
+
+  it('a drop-zone request that meets a full disk stays in place (not rejected/) and is answered once space is freed', async () => {
+    const layout = new WorkspaceLayout(root);
+    fs.mkdirSync(layout.requestsDir, { recursive: true });
+    fs.writeFileSync(path.join(layout.requestsDir, 'wanted.json'), JSON.stringify(create('x'.repeat(1_500))));
+    const filler = fillDisk();
+    const processor = new DropZoneProcessor(layout, dispatcher);
+    const stats = await processor.processOnce();
+    assert.equal(stats.rejected, 0);
+    assert.equal(fs.existsSync(layout.rejectedDir) ? fs.readdirSync(layout.rejectedDir).length : 0, 0, 'nothing in rejected/');
+    fs.rmSync(filler);
+    const later = await processor.processOnce();
+    assert.equal(later.answered, 1, JSON.stringify(later));
+    const answers = fs.readdirSync(layout.responsesDir).filter((n) => n.endsWith('.json'));
+    assert.equal(answers.length, 1);
+    const answer = JSON.parse(fs.readFileSync(path.join(layout.responsesDir, answers[0]), 'utf8')) as { ok: boolean; request_file: string };
+    assert.deepEqual([answer.ok, answer.request_file], [true, 'wanted.json']);
+  });
 
   it('a full disk is refused as disk_full, leaves no temp file, changes nothing, and works again once space is freed', async () => {
     const layout = new WorkspaceLayout(root);
