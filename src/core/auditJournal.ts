@@ -1,6 +1,6 @@
-// The audit journal (docs/agentsync-documentation.md, "Crash safety"): a batch's audit lines are written, durably,
-// to .agentsync/audit-journal.json before the store is renamed into place, together with the hash of the store bytes
-// they describe. A crash after the rename then loses no accepted action: the next writer finds the journal, sees the
+// The audit journal (docs/agentsync-documentation.md, "Crash safety"): a batch's audit lines are written to
+// .agentsync/audit-journal.json before the store is renamed into place (atomically, not fsynced), together with the
+// hash of the store bytes they describe. A crash after the rename then loses no accepted action: the next writer finds the journal, sees the
 // store it names is the one on disk, and appends whatever lines the audit does not have yet (so never twice).
 import * as fs from 'node:fs';
 import { writeFileAtomic } from './atomicFile';
@@ -19,7 +19,9 @@ export class AuditJournal {
 
   /** Records the lines of a batch about to write the store whose bytes hash to `storeHash`. */
   write(storeHash: string, entries: readonly AuditEntry[]): void {
-    writeFileAtomic(this.file, JSON.stringify({ store_hash: storeHash, entries } satisfies Journal) + '\n');
+    // Not fsynced: the page cache outlives a killed process, which is the crash this guards against; a power cut may
+    // lose audit lines (as before the journal) but never a store write, and a torn journal is simply dropped.
+    writeFileAtomic(this.file, JSON.stringify({ store_hash: storeHash, entries } satisfies Journal) + '\n', { durable: false });
   }
 
   clear(): void {
@@ -41,7 +43,7 @@ export class AuditJournal {
       journal = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Journal;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      this.clear(); // torn or unreadable: written before the rename (it is fsynced first), so nothing happened
+      this.clear(); // unreadable: it is renamed into place whole, so only a power cut tears it; nothing to recover
       return 0;
     }
     let added = 0;

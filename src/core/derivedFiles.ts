@@ -38,7 +38,12 @@ export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Ha
   editTrackerFile(layout, (text) => updateTrackerText(text, handoffs), { durable: false, beforeRename: options.beforeRename });
 }
 
-export function writeStateSummary(layout: WorkspaceLayout, handoffs: readonly Handoff[], patch: Record<string, unknown> = {}, options: DerivedWriteOptions = {}): void {
+export function writeStateSummary(
+  layout: WorkspaceLayout,
+  handoffs: readonly Handoff[],
+  patch: Record<string, unknown> = {},
+  options: DerivedWriteOptions = {},
+): void {
   const hash = options.storeHash ? { storeHash: options.storeHash } : {};
   const state = mergeState(readStateFile(layout.stateFile), { ...summarizeHandoffs(handoffs), ...patch, ...hash });
   writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false, beforeRename: options.beforeRename });

@@ -200,7 +200,8 @@ export class HandoffStore {
           const value = work(tx);
           if (tx.changed) {
             step.rollback();
-            throw new ActionError('internal_error', 'A read-only action tried to change the store; nothing was changed. Report this as a bug.');
+            const message = 'A read-only action tried to change the store; nothing was changed. Report this as a bug.';
+            throw new ActionError('internal_error', message);
           }
           this.bestEffort('the reads log', () => this.audit.appendReads(tx.audit));
           this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
@@ -301,7 +302,9 @@ export class HandoffStore {
     });
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const beforeRename = () => this.assertGitIdle();
-    for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename })) this.logger.warn(`${problem} (rebuilt on the next write)`);
+    for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename })) {
+      this.logger.warn(`${problem} (rebuilt on the next write)`);
+    }
     this.bestEffort('the audit log', () => {
       this.audit.append(tx.audit);
       if (tx.audit.length) this.journal.clear();
@@ -312,7 +315,9 @@ export class HandoffStore {
   }
 
   private assertGitIdle(): void {
-    if (gitBusy(this.gitIndexLock ?? null)) throw new Error('git is replacing files (.git/index.lock exists); skipped, rebuilt on the next write');
+    if (gitBusy(this.gitIndexLock ?? null)) {
+      throw new Error('git is replacing files (.git/index.lock exists); skipped, rebuilt on the next write');
+    }
   }
 
   private bestEffort(what: string, fn: () => void): void {
@@ -346,7 +351,8 @@ export class HandoffStore {
       if (this.storeExpected()) {
         throw new ActionError(
           'store_missing',
-          '.agentsync/handoffs.json is missing, but this workspace had a store. Restore it (git checkout -- .agentsync/handoffs.json) and retry, or run `agentsync init` to start an empty one; nothing was changed.',
+          '.agentsync/handoffs.json is missing, but this workspace had a store. Restore it ' +
+            '(git checkout -- .agentsync/handoffs.json) and retry, or run `agentsync init` to start an empty one; nothing was changed.',
         );
       }
       this.loadedKey = 'missing';
@@ -373,7 +379,8 @@ export class HandoffStore {
 /** The store changed between our read and our rename (git checkout, a hand edit): the batch is applied again. */
 class StoreMoved extends Error {
   refusal(): ActionError {
-    return new ActionError('store_busy', `.agentsync/handoffs.json kept changing while AgentSync wrote it (${this.message}); nothing was changed. Retry when git is done.`);
+    const message = `.agentsync/handoffs.json kept changing while AgentSync wrote it (${this.message}); nothing was changed. Retry when git is done.`;
+    return new ActionError('store_busy', message);
   }
 }
 

@@ -88,7 +88,8 @@ export function assertRecordValid(h: Handoff): void {
   const first = checked.error.issues[0];
   throw new ActionError(
     'record_invalid',
-    `This change would write a record the store's schema refuses (${describeIssues(checked.error, h.handoff_id)}). Nothing was changed; shorten or correct the field named.`,
+    `This change would write a record the store's schema refuses (${describeIssues(checked.error, h.handoff_id)}). ` +
+      'Nothing was changed; shorten or correct the field named.',
     { field: first ? first.path.map(String).join('.') : undefined, handoff_id: h.handoff_id },
   );
 }
