@@ -65,15 +65,26 @@ export function writeFileAtomic(target: string, data: string | Buffer | Buffer[]
   }
 }
 
-/** Appends whole lines with one write (O_APPEND), refusing symlinks; used by the audit log and decisions.md. */
-export function appendLines(target: string, text: string, sync = false): void {
+/**
+ * Appends whole lines with one write (O_APPEND), refusing symlinks; used by the audit log and decisions.md.
+ * `mayCreate`, asked only when the file is missing, can forbid creating it: a tracked file git is re-creating
+ * (between its unlink and its create) must not be created by us, or git fails with "unable to create file".
+ */
+export function appendLines(target: string, text: string, sync = false, mayCreate: () => boolean = () => true): void {
   if (text.length === 0) return;
   assertRegularOrMissing(target);
+  const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0);
   let fd: number;
   try {
-    fd = fs.openSync(target, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
+    fd = fs.openSync(target, flags);
   } catch (e) {
-    throw storageError(e, target);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw storageError(e, target);
+    if (!mayCreate()) throw new Error(`${target} is missing while git is replacing files; the lines wait for the next write`);
+    try {
+      fd = fs.openSync(target, flags | fs.constants.O_CREAT, 0o644);
+    } catch (e2) {
+      throw storageError(e2, target);
+    }
   }
   try {
     fs.writeSync(fd, text);

@@ -7,7 +7,9 @@ import { writeFileAtomic } from './atomicFile';
 import type { AuditEntry, AuditLog } from './auditLog';
 
 interface Journal {
-  store_hash: string;
+  /** Lines of batches known to have happened whose append was put off (git was busy); appended first. */
+  confirmed?: readonly AuditEntry[];
+  store_hash: string | null;
   entries: readonly AuditEntry[];
 }
 
@@ -18,10 +20,11 @@ export class AuditJournal {
   ) {}
 
   /** Records the lines of a batch about to write the store whose bytes hash to `storeHash`. */
-  write(storeHash: string, entries: readonly AuditEntry[]): void {
+  write(storeHash: string | null, entries: readonly AuditEntry[]): void {
+    const confirmed = this.read()?.confirmed ?? [];
     // Not fsynced: the page cache outlives a killed process, which is the crash this guards against; a power cut may
     // lose audit lines (as before the journal) but never a store write, and a torn journal is simply dropped.
-    writeFileAtomic(this.file, JSON.stringify({ store_hash: storeHash, entries } satisfies Journal) + '\n', { durable: false });
+    writeFileAtomic(this.file, JSON.stringify({ confirmed, store_hash: storeHash, entries } satisfies Journal) + '\n', { durable: false });
   }
 
   clear(): void {
@@ -33,24 +36,38 @@ export class AuditJournal {
    * reached the disk (a crash before the rename) describes nothing that happened and is dropped.
    */
   recover(currentStoreHash: string | null): number {
-    let journal: Journal;
-    try {
-      const st = fs.lstatSync(this.file);
-      if (!st.isFile() || st.size > 64 * 1024 * 1024) {
-        this.clear();
-        return 0;
-      }
-      journal = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Journal;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      this.clear(); // unreadable: it is renamed into place whole, so only a power cut tears it; nothing to recover
+    const journal = this.read();
+    if (!journal) return 0;
+    const happened = [...(journal.confirmed ?? []), ...(journal.store_hash === currentStoreHash ? journal.entries : [])];
+    if (happened.length === 0) {
+      this.clear();
       return 0;
     }
-    let added = 0;
-    if (journal && journal.store_hash === currentStoreHash && Array.isArray(journal.entries)) {
-      added = this.audit.appendMissing(journal.entries);
+    try {
+      const added = this.audit.appendMissing(happened);
+      this.clear();
+      return added;
+    } catch (e) {
+      // Put off again (git busy, disk full): keep what is known to have happened for the next batch.
+      this.keep(happened);
+      throw e;
     }
-    this.clear();
-    return added;
+  }
+
+  /** Keeps lines of actions that happened (refusals, or a batch whose store is on disk) for the next batch. */
+  keep(entries: readonly AuditEntry[]): void {
+    const confirmed = [...(this.read()?.confirmed ?? []), ...entries];
+    writeFileAtomic(this.file, JSON.stringify({ confirmed, store_hash: null, entries: [] } satisfies Journal) + '\n', { durable: false });
+  }
+
+  private read(): Journal | null {
+    try {
+      const st = fs.lstatSync(this.file);
+      if (!st.isFile() || st.size > 64 * 1024 * 1024) return null;
+      const j = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Journal;
+      return j && Array.isArray(j.entries) ? j : null;
+    } catch {
+      return null; // missing, or unreadable: it is renamed into place whole, so only a power cut tears it
+    }
   }
 }

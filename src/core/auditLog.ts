@@ -1,6 +1,7 @@
 // The audit log (DESIGN §9): one JSON line per action, accepted or refused, in .agentsync/audit/YYYY-MM.jsonl.
 import * as fs from 'node:fs';
 import { appendLines } from './atomicFile';
+import { gitBusy, gitIndexLockPath } from './gitActivity';
 import type { WorkspaceLayout } from './workspaceLayout';
 
 export interface AuditEntry {
@@ -18,7 +19,11 @@ export interface AuditEntry {
 }
 
 export class AuditLog {
-  constructor(private readonly layout: WorkspaceLayout) {}
+  private readonly gitIndexLock: string | null;
+
+  constructor(private readonly layout: WorkspaceLayout) {
+    this.gitIndexLock = gitIndexLockPath(layout.root);
+  }
 
   /** Writes a batch with one append per month file. */
   append(entries: readonly AuditEntry[]): void {
@@ -29,7 +34,8 @@ export class AuditLog {
       const file = this.layout.auditFileFor(new Date(e.ts));
       byFile.set(file, (byFile.get(file) ?? '') + JSON.stringify(e) + '\n');
     }
-    for (const [file, text] of byFile) appendLines(file, text);
+    // A month file missing while git runs is one git is re-creating (see gitActivity.ts): not ours to create.
+    for (const [file, text] of byFile) appendLines(file, text, false, () => !gitBusy(this.gitIndexLock));
   }
 
   /**

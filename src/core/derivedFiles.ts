@@ -82,7 +82,10 @@ export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction,
     attemptEach(problems, 'decisions.md', () => {
       const exists = fs.existsSync(layout.decisionsFile);
       const lines = tx.decisions.map((d) => decisionLine(d.handoff, d.agent, d.timestamp)).join('');
-      appendLines(layout.decisionsFile, (exists ? '' : DECISIONS_HEADER) + lines);
+      appendLines(layout.decisionsFile, (exists ? '' : DECISIONS_HEADER) + lines, false, () => {
+        options.beforeRename?.(); // throws while git is replacing files: decisions.md is repaired on the next start
+        return true;
+      });
     });
   }
   return problems;

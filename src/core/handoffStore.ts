@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import { removeOrphanTempFiles, writeFileAtomic } from './atomicFile';
 import { AuditJournal } from './auditJournal';
-import { AuditLog } from './auditLog';
+import { AuditLog, type AuditEntry } from './auditLog';
 import { loadConfig, type LoadedConfig } from './configLoader';
 import { ActionError, isActionError } from './errors';
 import { FileLock } from './fileLock';
@@ -12,7 +12,7 @@ import { LedgerFile } from './ledgerFile';
 import { StoreSnapshot } from './storeSnapshot';
 import { StoreTransaction } from './storeTransaction';
 import { appendMissingDecisions, derivedFilesStale, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
-import { gitBusy, gitIndexLockPath, waitForGitIdle } from './gitActivity';
+import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from './gitActivity';
 import { storageError } from './storageErrors';
 import { contentHash, stampFor, stampMatches } from './storeStamp';
 import type { WorkspaceLayout } from './workspaceLayout';
@@ -241,8 +241,9 @@ export class HandoffStore {
   private recoverJournal(): void {
     if (!fs.existsSync(this.layout.auditJournalFile)) return;
     this.load();
-    const added = this.journal.recover(this.cachedHash());
-    if (added) this.logger.info(`audit: added ${added} line(s) a crash had cut off`);
+    let added = 0;
+    this.bestEffort('the audit log from its journal', () => (added = this.journal.recover(this.cachedHash())));
+    if (added) this.logger.info(`audit: added ${added} line(s) a crash or a busy git had put off`);
     this.rebuildIfStale(true);
   }
 
@@ -269,7 +270,7 @@ export class HandoffStore {
       // Replays and refusals: the answers are already true; a ledger that cannot be written only costs a later
       // replay from the store's request markers.
       this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
-      this.bestEffort('the audit log', () => this.audit.append(tx.audit));
+      this.appendAudit(tx.audit, () => this.journal.keep(tx.audit));
       return;
     }
     fs.mkdirSync(this.layout.dataDir, { recursive: true });
@@ -305,12 +306,21 @@ export class HandoffStore {
     for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename })) {
       this.logger.warn(`${problem} (rebuilt on the next write)`);
     }
-    this.bestEffort('the audit log', () => {
-      this.audit.append(tx.audit);
-      if (tx.audit.length) this.journal.clear();
-    });
+    // On failure the journal written before the rename keeps the lines; the next batch appends them.
+    this.appendAudit(tx.audit, () => undefined, () => this.journal.clear());
     for (const l of this.listeners) {
       this.bestEffort('a change listener', () => l(tx.snapshot));
+    }
+  }
+
+  private appendAudit(entries: readonly AuditEntry[], onFailure: () => void, onSuccess: () => void = () => undefined): void {
+    if (entries.length === 0) return;
+    try {
+      this.audit.append(entries);
+      onSuccess();
+    } catch (e) {
+      this.logger.warn(`could not append to the audit log now (${(e as Error).message}); the next write appends it`);
+      this.bestEffort('the audit journal', onFailure);
     }
   }
 
@@ -329,11 +339,15 @@ export class HandoffStore {
   }
 
   /**
-   * True when this workspace had a store: a missing one is then git's unlink-then-write gap or a deletion, never
-   * an empty store (writing one would replace every record on the next checkout).
+   * True when this workspace had a store (this machine wrote one, or git tracks it): a missing one is then git's
+   * unlink-then-write gap or a deletion, never an empty store (writing one would replace every record on the next checkout).
    */
   private storeExpected(): boolean {
-    return isRegularFile(this.layout.validatedStampFile) || isRegularFile(this.layout.stateFile);
+    return (
+      isRegularFile(this.layout.validatedStampFile) ||
+      isRegularFile(this.layout.stateFile) ||
+      gitTracks(this.layout.root, '.agentsync/handoffs.json')
+    );
   }
 
   private cachedHash(): string | null {

@@ -106,4 +106,23 @@ describe('git checkout -f under a stream of writes', function () {
     assert.deepEqual(losses, [], 'losses');
     assert.deepEqual(refusals, [], 'no write was refused');
   });
+
+  it('a fresh clone whose tracked store is missing refuses (store_missing) instead of starting an empty store', async () => {
+    const dir = tempWorkspace('gitmissing');
+    const layout = new WorkspaceLayout(dir);
+    gitSync(dir, ['init', '-q']);
+    initWorkspace(dir);
+    const setup = new RequestDispatcher(new HandoffStore(layout), 'setup');
+    assert.equal((await setup.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'kept' } })).ok, true);
+    gitSync(dir, ['add', '-A']);
+    gitSync(dir, ['commit', '-qm', 'store']);
+    // What a fresh clone has: no runtime files of this machine, and then the store goes missing.
+    fs.rmSync(layout.validatedStampFile, { force: true });
+    fs.rmSync(layout.stateFile, { force: true });
+    fs.rmSync(layout.handoffsFile);
+    const r = await new RequestDispatcher(new HandoffStore(layout), 'clone').dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' } });
+    assert.equal(r.ok, false);
+    assert.equal(r.reason, 'store_missing', JSON.stringify(r));
+    assert.equal(fs.existsSync(layout.handoffsFile), false, 'no empty store was written');
+  });
 });
