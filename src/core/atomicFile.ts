@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError } from './errors';
+import { storageError } from './storageErrors';
 
 let counter = 0;
 
@@ -29,35 +30,67 @@ export function assertRegularOrMissing(target: string): void {
  * `durable: false` skips the fsync: still atomic against a killed process (rename), but a power cut may
  * lose the new content. Only for files derived from the store, which are rebuilt on the next write.
  */
-export function writeFileAtomic(target: string, data: string | Buffer | Buffer[], options: { durable?: boolean; beforeRename?: () => void } = {}): void {
+export interface AtomicWriteOptions {
+  durable?: boolean;
+  /** Runs after the temp file is complete, right before the rename; throwing aborts the write (the temp is removed). */
+  beforeRename?: () => void;
+}
+
+/**
+ * Writes a temp file beside `target` and renames it over. On any failure (a full disk, a read-only folder) the temp
+ * file is removed, so a failed write never eats the space it could not use, and the error names its cause.
+ */
+export function writeFileAtomic(target: string, data: string | Buffer | Buffer[], options: AtomicWriteOptions = {}): void {
   assertRegularOrMissing(target);
   const tmp = tempNameFor(target);
-  const fd = fs.openSync(tmp, 'wx', 0o644);
+  let fd: number;
   try {
-    if (Array.isArray(data)) writeAll(fd, data);
-    else fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    if (options.durable !== false) fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    fd = fs.openSync(tmp, 'wx', 0o644);
+  } catch (e) {
+    throw storageError(e, target);
   }
   try {
-    // e.g. the store's fencing check (FileLock.assertHeld): a writer that lost its lock must not replace the file.
+    try {
+      if (Array.isArray(data)) writeAll(fd, data);
+      else fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      if (options.durable !== false) fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     options.beforeRename?.();
     fs.renameSync(tmp, target);
   } catch (e) {
     fs.rmSync(tmp, { force: true });
-    throw e;
+    throw storageError(e, target);
   }
 }
 
-/** Appends whole lines with one write (O_APPEND), refusing symlinks; used by the audit log and decisions.md. */
-export function appendLines(target: string, text: string, sync = false): void {
+/**
+ * Appends whole lines with one write (O_APPEND), refusing symlinks; used by the audit log and decisions.md.
+ * `mayCreate`, asked only when the file is missing, can forbid creating it: a tracked file git is re-creating
+ * (between its unlink and its create) must not be created by us, or git fails with "unable to create file".
+ */
+export function appendLines(target: string, text: string, sync = false, mayCreate: () => boolean = () => true): void {
   if (text.length === 0) return;
   assertRegularOrMissing(target);
-  const fd = fs.openSync(target, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
+  const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0);
+  let fd: number;
+  try {
+    fd = fs.openSync(target, flags);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw storageError(e, target);
+    if (!mayCreate()) throw new Error(`${target} is missing while git is replacing files; the lines wait for the next write`);
+    try {
+      fd = fs.openSync(target, flags | fs.constants.O_CREAT, 0o644);
+    } catch (e2) {
+      throw storageError(e2, target);
+    }
+  }
   try {
     fs.writeSync(fd, text);
     if (sync) fs.fsyncSync(fd);
+  } catch (e) {
+    throw storageError(e, target);
   } finally {
     fs.closeSync(fd);
   }

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import { appendLines } from './atomicFile';
 import { assertSafeDirectory, ensureSafeDirectory } from './safeDirectory';
+import { gitBusy, gitIndexLockPath } from './gitActivity';
 import type { WorkspaceLayout } from './workspaceLayout';
 
 export interface AuditEntry {
@@ -19,7 +20,11 @@ export interface AuditEntry {
 }
 
 export class AuditLog {
-  constructor(private readonly layout: WorkspaceLayout) {}
+  private readonly gitIndexLock: string | null;
+
+  constructor(private readonly layout: WorkspaceLayout) {
+    this.gitIndexLock = gitIndexLockPath(layout.root);
+  }
 
   /** Writes a batch with one append per month file. */
   append(entries: readonly AuditEntry[]): void {
@@ -30,7 +35,30 @@ export class AuditLog {
       const file = this.layout.auditFileFor(new Date(e.ts));
       byFile.set(file, (byFile.get(file) ?? '') + JSON.stringify(e) + '\n');
     }
-    for (const [file, text] of byFile) appendLines(file, text);
+    // A month file missing while git runs is one git is re-creating (see gitActivity.ts): not ours to create.
+    for (const [file, text] of byFile) appendLines(file, text, false, () => !gitBusy(this.gitIndexLock));
+  }
+
+  /**
+   * Appends the entries not already among the last lines of their month file (a crash may have cut off the append
+   * after some or all of it was written). Returns how many were added.
+   */
+  appendMissing(entries: readonly AuditEntry[]): number {
+    const missing = entries.filter((e) => {
+      const line = JSON.stringify(e) + '\n';
+      return !tailOf(this.layout.auditFileFor(new Date(e.ts)), 4 * 1024 * 1024).includes(line);
+    });
+    this.append(missing);
+    return missing.length;
+  }
+
+  /**
+   * Reads (list, show, status, health) go to .agentsync/reads.jsonl, a git-ignored runtime log: a read must not
+   * change the committed audit, or every `list` would leave the working tree dirty.
+   */
+  appendReads(entries: readonly AuditEntry[]): void {
+    if (entries.length === 0) return;
+    appendLines(this.layout.readsLogFile, entries.map((e) => JSON.stringify(e) + '\n').join(''));
   }
 
   /** Drops month files entirely older than the retention window; by default everything is kept. */
@@ -47,5 +75,25 @@ export class AuditLog {
     const removed = names.filter((n) => /^\d{4}-\d{2}\.jsonl$/.test(n) && n.slice(0, 7) < cutoff);
     for (const n of removed) fs.rmSync(`${this.layout.auditDir}/${n}`, { force: true });
     return removed;
+  }
+}
+
+/** The last `max` bytes of a regular file ('' when missing); enough to find lines a crash may have cut off. */
+function tailOf(file: string, max: number): string {
+  let fd: number;
+  try {
+    if (!fs.lstatSync(file).isFile()) return '';
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return '';
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const length = Math.min(size, max);
+    const buf = Buffer.alloc(length);
+    fs.readSync(fd, buf, 0, length, size - length);
+    return buf.toString('utf8');
+  } finally {
+    fs.closeSync(fd);
   }
 }

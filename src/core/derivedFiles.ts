@@ -1,7 +1,7 @@
 // Regenerates what is derived from handoffs.json after a write: AgentTracker.md's section, state.json,
 // and decisions.md lines. A failure here never undoes the store write; it is reported and fixed next time.
 import * as fs from 'node:fs';
-import { appendLines, assertRegularOrMissing, writeFileAtomic } from './atomicFile';
+import { appendLines, assertRegularOrMissing, writeFileAtomic, type AtomicWriteOptions } from './atomicFile';
 import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
 import { updateTrackerText } from './trackerRenderer';
@@ -21,37 +21,71 @@ function readRegularFile(file: string): string | null {
 }
 
 /** Reads AgentTracker.md (a fresh one if missing), applies `edit`, writes it back only if it changed. */
-export function editTrackerFile(layout: WorkspaceLayout, edit: (text: string) => string, options: { durable?: boolean } = {}): void {
+export function editTrackerFile(layout: WorkspaceLayout, edit: (text: string) => string, options: AtomicWriteOptions = {}): void {
   const text = readRegularFile(layout.trackerFile) ?? '# Agent Tracker\n\n';
   const next = edit(text);
   if (next !== text) writeFileAtomic(layout.trackerFile, next, options);
 }
 
-export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[]): void {
-  editTrackerFile(layout, (text) => updateTrackerText(text, handoffs), { durable: false });
+/** `beforeRename` lets the store skip the rename while git is replacing files (see gitActivity.ts). */
+export interface DerivedWriteOptions {
+  /** The SHA-256 of the store bytes these files are derived from, kept in state.json to tell when they are stale. */
+  storeHash?: string;
+  beforeRename?: () => void;
 }
 
-export function writeStateSummary(layout: WorkspaceLayout, handoffs: readonly Handoff[], patch: Record<string, unknown> = {}): void {
-  const state = mergeState(readStateFile(layout.stateFile), { ...summarizeHandoffs(handoffs), ...patch });
-  writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false });
+export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[], options: DerivedWriteOptions = {}): void {
+  editTrackerFile(layout, (text) => updateTrackerText(text, handoffs), { durable: false, beforeRename: options.beforeRename });
 }
 
-export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction): string[] {
+export function writeStateSummary(
+  layout: WorkspaceLayout,
+  handoffs: readonly Handoff[],
+  patch: Record<string, unknown> = {},
+  options: DerivedWriteOptions = {},
+): void {
+  const hash = options.storeHash ? { storeHash: options.storeHash } : {};
+  const state = mergeState(readStateFile(layout.stateFile), { ...summarizeHandoffs(handoffs), ...patch, ...hash });
+  writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false, beforeRename: options.beforeRename });
+}
+
+/**
+ * True when state.json names another store than `storeHash`: the last write's rebuild was cut off (or git changed
+ * the store). A workspace with no state.json yet has never been rendered here and is left as it is.
+ */
+export function derivedFilesStale(layout: WorkspaceLayout, storeHash: string): boolean {
+  const named = readStateFile(layout.stateFile).storeHash;
+  return typeof named === 'string' && named !== storeHash;
+}
+
+/** Rebuilds the tracker section and state.json from the store (a crash or a failure cut off the last rebuild). */
+export function rebuildDerivedFiles(layout: WorkspaceLayout, handoffs: readonly Handoff[], options: DerivedWriteOptions): string[] {
   const problems: string[] = [];
-  const attempt = (what: string, fn: () => void) => {
-    try {
-      fn();
-    } catch (e) {
-      problems.push(`could not update ${what}: ${(e as Error).message}`);
-    }
-  };
-  attempt('AgentTracker.md', () => renderTrackerFile(layout, tx.handoffs));
-  attempt('.agentsync/state.json', () => writeStateSummary(layout, tx.handoffs));
+  attemptEach(problems, 'AgentTracker.md', () => renderTrackerFile(layout, handoffs, options));
+  // state.json last: its storeHash says the rebuild finished, so it names the store only when the tracker was written.
+  const stateOptions = problems.length === 0 ? options : { ...options, storeHash: 'incomplete' };
+  attemptEach(problems, '.agentsync/state.json', () => writeStateSummary(layout, handoffs, {}, stateOptions));
+  return problems;
+}
+
+function attemptEach(problems: string[], what: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    problems.push(`could not update ${what}: ${(e as Error).message}`);
+  }
+}
+
+export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction, options: DerivedWriteOptions = {}): string[] {
+  const problems = rebuildDerivedFiles(layout, tx.handoffs, options);
   if (tx.decisions.length) {
-    attempt('decisions.md', () => {
+    attemptEach(problems, 'decisions.md', () => {
       const exists = fs.existsSync(layout.decisionsFile);
       const lines = tx.decisions.map((d) => decisionLine(d.handoff, d.agent, d.timestamp)).join('');
-      appendLines(layout.decisionsFile, (exists ? '' : DECISIONS_HEADER) + lines);
+      appendLines(layout.decisionsFile, (exists ? '' : DECISIONS_HEADER) + lines, false, () => {
+        options.beforeRename?.(); // throws while git is replacing files: decisions.md is repaired on the next start
+        return true;
+      });
     });
   }
   return problems;

@@ -1,6 +1,6 @@
 // The single place a record changes: new history entry, updated_at, rev, audit line, decisions line.
 import type { AuditEntry } from './auditLog';
-import type { Handoff, HandoffStatus } from './handoffSchema';
+import { LIMITS, type Handoff, type HandoffStatus } from './handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 
 export interface ActionContext {
@@ -18,6 +18,14 @@ export interface ActionContext {
  */
 export function requestMark(ctx: ActionContext): { request_id: string; request_hash?: string } {
   return ctx.requestHash ? { request_id: ctx.requestId, request_hash: ctx.requestHash } : { request_id: ctx.requestId };
+}
+
+/**
+ * A history reason AgentSync composes ("skipped: <reason>", a routing explanation, "passed over: <reason>") fits the
+ * schema's reason limit: the tail is cut and marked, the full text stays in the field it came from.
+ */
+export function boundedReason(text: string): string {
+  return text.length <= LIMITS.reason ? text : `${text.slice(0, LIMITS.reason - 1)}…`;
 }
 
 export function auditEntry(ctx: ActionContext, h: Pick<Handoff, 'handoff_id' | 'uid'> | null, from: string | null, to: string | null, reason: string | null, ts: string): AuditEntry {

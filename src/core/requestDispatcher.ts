@@ -96,7 +96,9 @@ export class RequestDispatcher {
       const spec = ACTIONS[action];
       // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
       const prepared = spec.prepare ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params as never) : undefined;
-      const response = await this.store.transact((tx) => this.apply(tx, action, params, actx, hash, ctx, prepared));
+      // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
+      const run = (tx: StoreTransaction) => this.apply(tx, action, params, actx, hash, ctx, prepared);
+      const response = await (spec.readOnly ? this.store.transactRead(run) : this.store.transact(run));
       return response;
     } catch (e) {
       return this.refuse(ctx, action, requestId, e);

@@ -1,6 +1,7 @@
 // What one batch of requests sees inside the lock: the snapshot, plus the side effects to write once at the end.
 import type { AuditEntry } from './auditLog';
-import type { Handoff } from './handoffSchema';
+import { ActionError } from './errors';
+import { describeIssues, handoffSchema, type Handoff } from './handoffSchema';
 import type { StoreSnapshot } from './storeSnapshot';
 import type { AgentSyncConfig } from './configSchema';
 
@@ -50,11 +51,13 @@ export class StoreTransaction {
   }
 
   insert(h: Handoff): void {
+    assertRecordValid(h);
     this.snapshot.insert(h);
     this.undo.push(() => this.snapshot.undoInsert(h));
   }
 
   replace(h: Handoff): void {
+    assertRecordValid(h);
     const previous = this.snapshot.replace(h);
     this.undo.push(() => this.snapshot.replace(previous));
   }
@@ -65,6 +68,7 @@ export class StoreTransaction {
     const auditMark = this.audit.length;
     const decisionsMark = this.decisions.length;
     const afterMark = this.afterCommit.length;
+    const ledgerMark = this.ledger.length;
     return {
       commit: () => undefined,
       rollback: () => {
@@ -72,7 +76,24 @@ export class StoreTransaction {
         this.audit.length = auditMark;
         this.decisions.length = decisionsMark;
         this.afterCommit.length = afterMark;
+        this.ledger.length = ledgerMark;
       },
     };
   }
+}
+
+/**
+ * Every record is checked against the store's own schema before it joins the batch: a record the schema refuses
+ * would make every later read of the file fail (store_invalid) on every clone, so the request is refused instead.
+ */
+export function assertRecordValid(h: Handoff): void {
+  const checked = handoffSchema.safeParse(h);
+  if (checked.success) return;
+  const first = checked.error.issues[0];
+  throw new ActionError(
+    'record_invalid',
+    `This change would write a record the store's schema refuses (${describeIssues(checked.error, h.handoff_id)}). ` +
+      'Nothing was changed; shorten or correct the field named.',
+    { field: first ? first.path.map(String).join('.') : undefined, handoff_id: h.handoff_id },
+  );
 }

@@ -6,11 +6,15 @@ export class WorkspaceLayout {
   readonly dataDir: string;
   readonly handoffsFile: string;
   readonly lockFile: string;
-  /** The stat key of the handoffs.json this machine last wrote (and so validated); see StoreSnapshot.parse. */
+  /** The keyed hash of the handoffs.json this user last wrote (and so validated); see storeStamp.ts. */
   readonly validatedStampFile: string;
   readonly trackerFile: string;
   readonly decisionsFile: string;
   readonly auditDir: string;
+  /** Audit lines of accepted batches, written before the store rename and cleared after the audit append. */
+  readonly auditJournalFile: string;
+  /** The runtime (git-ignored) log of read actions, kept out of the committed audit. */
+  readonly readsLogFile: string;
   readonly stateFile: string;
   readonly ledgerFile: string;
   readonly requestFile: string;
@@ -29,6 +33,8 @@ export class WorkspaceLayout {
     this.trackerFile = path.join(this.root, 'AgentTracker.md');
     this.decisionsFile = path.join(this.root, 'decisions.md');
     this.auditDir = path.join(this.dataDir, 'audit');
+    this.auditJournalFile = path.join(this.dataDir, 'audit-journal.json');
+    this.readsLogFile = path.join(this.dataDir, 'reads.jsonl');
     this.stateFile = path.join(this.dataDir, 'state.json');
     this.ledgerFile = path.join(this.dataDir, 'ledger.jsonl');
     this.requestFile = path.join(this.dataDir, 'request.json');
@@ -47,6 +53,8 @@ export class WorkspaceLayout {
     '.agentsync/state.json',
     '.agentsync/handoffs.validated',
     '.agentsync/ledger.jsonl',
+    '.agentsync/audit-journal.json',
+    '.agentsync/reads.jsonl',
     '.agentsync/ledger.prev.jsonl',
     '.agentsync/request.json',
     '.agentsync/result.json',

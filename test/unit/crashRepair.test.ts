@@ -25,9 +25,10 @@ describe('repair after a crash', () => {
     const full = fs.readFileSync(ws.layout.decisionsFile, 'utf8');
     assert.match(full, new RegExp(`\\| ${id} \\| codex \\| ship it \\| - \\| merged`));
     fs.writeFileSync(ws.layout.decisionsFile, full.replace(/^.*\| HO-.*\n/m, '')); // the line the crash cut off
+    // Repair is a writer's job (reads take no lock and write nothing): the next writing process repairs, once.
     const next = new RequestDispatcher(ws.newStore(), 'next');
-    await next.dispatch({ action: 'listHandoffs' });
-    await new RequestDispatcher(ws.newStore(), 'third').dispatch({ action: 'listHandoffs' });
+    await next.dispatch({ action: 'expireLeases' });
+    await new RequestDispatcher(ws.newStore(), 'third').dispatch({ action: 'expireLeases' });
     assert.equal(fs.readFileSync(ws.layout.decisionsFile, 'utf8'), full, 'the same line, dated by the merge, and only once');
   });
 
@@ -38,7 +39,7 @@ describe('repair after a crash', () => {
     const live = path.join(ws.layout.dataDir, `.handoffs.json.${process.ppid}.lx1.0.tmp`);
     fs.writeFileSync(dead, 'partial');
     fs.writeFileSync(live, 'in progress');
-    await new RequestDispatcher(ws.newStore(), 'next').dispatch({ action: 'listHandoffs' });
+    await new RequestDispatcher(ws.newStore(), 'next').dispatch({ action: 'expireLeases' });
     assert.equal(fs.existsSync(dead), false);
     assert.equal(fs.existsSync(live), true);
   });

@@ -1,8 +1,9 @@
-// The cold-start shortcut: a store this machine wrote (stat stamp matches) skips the schema pass;
-// any other file, including a hand edit of ours, is validated in full.
+// The cold-start shortcut: a store this user wrote (its keyed-hash stamp matches the exact bytes) skips the schema
+// pass; any other file, including a hand edit of ours with a hand-written stamp, is validated in full.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { StoreSnapshot } from '../../src/core/storeSnapshot';
+import { contentHash, stampFor } from '../../src/core/storeStamp';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('validated-store stamp', () => {
@@ -15,10 +16,11 @@ describe('validated-store stamp', () => {
     return ws;
   }
 
-  it('a write leaves a stamp naming the file it wrote, and a fresh store reads that file', async () => {
+  it('a write leaves a stamp keyed to the exact bytes it wrote, and a fresh store reads that file', async () => {
     const ws = await seeded();
-    const st = fs.statSync(ws.layout.handoffsFile);
-    assert.equal(fs.readFileSync(ws.layout.validatedStampFile, 'utf8'), `${st.ino}:${st.size}:${st.mtimeMs}`);
+    const stamp = fs.readFileSync(ws.layout.validatedStampFile, 'utf8');
+    assert.equal(stamp, stampFor(contentHash(ws.storeBytes())));
+    assert.doesNotMatch(stamp, /^\d+:\d+:/, 'not a stat key anyone can compute');
     const fresh = ws.newStore();
     assert.equal(fresh.read().handoffs.length, 1);
   });
@@ -54,4 +56,28 @@ describe('validated-store stamp', () => {
     const untrusted = StoreSnapshot.parse(text, false);
     assert.equal(untrusted.serialize(), text);
   });
+
+  for (const [what, edit] of [
+    ['status "bogus"', (t: string) => t.replace('"status": "queued"', '"status": "bogus"')],
+    ['file "../../../etc/passwd"', (t: string) => t.replace('"files": []', '"files": ["../../../etc/passwd"]')],
+  ] as const) {
+    it(`a hand edit (${what}) with a hand-written stamp of its stat key, or of its content hash, is still store_invalid`, async () => {
+      const ws = await seeded();
+      const text = edit(fs.readFileSync(ws.layout.handoffsFile, 'utf8'));
+      assert.notEqual(text, fs.readFileSync(ws.layout.handoffsFile, 'utf8'), 'the edit applied');
+      fs.writeFileSync(ws.layout.handoffsFile, text);
+      for (const forged of [
+        (() => {
+          const st = fs.statSync(ws.layout.handoffsFile);
+          return `${st.ino}:${st.size}:${st.mtimeMs}`; // what the old stat-key stamp held
+        })(),
+        contentHash(Buffer.from(text)), // an unkeyed hash of the bytes
+      ]) {
+        fs.writeFileSync(ws.layout.validatedStampFile, forged);
+        const r = await ws.secondDispatcher().dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' } });
+        assert.equal(r.reason, 'store_invalid', JSON.stringify(r));
+        assert.equal(fs.readFileSync(ws.layout.handoffsFile, 'utf8'), text, 'nothing was written');
+      }
+    });
+  }
 });

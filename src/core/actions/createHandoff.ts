@@ -1,7 +1,7 @@
 // createHandoff: validate ownership, route, allocate the id under the lock, store as queued (or blocked).
 import { knownAgents } from '../configSchema';
 import { ActionError } from '../errors';
-import { auditEntry, requestMark, type ActionContext } from '../handoffMutation';
+import { auditEntry, boundedReason, requestMark, type ActionContext } from '../handoffMutation';
 import { newUid } from '../handoffIds';
 import { loadByAgent, routeByCapabilities } from '../routing';
 import type { Handoff, HandoffStatus, OwnerMode } from '../handoffSchema';
@@ -35,7 +35,7 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
     throw invalid('handoff.no_handoff_reason must be a non-empty reason when the handoff is skipped, or null', 'handoff.no_handoff_reason');
   }
   if (skipReason) {
-    return { owner_mode: input.owner_mode, to_agents: explicit, status: 'blocked', reason: `skipped: ${skipReason}` };
+    return { owner_mode: input.owner_mode, to_agents: explicit, status: 'blocked', reason: boundedReason(`skipped: ${skipReason}`) };
   }
   if (input.owner_mode === 'single') {
     if (explicit.length !== 1) throw invalid(`owner_mode "single" needs exactly 1 agent in handoff.to_agents (got ${explicit.length})`, 'handoff.to_agents');
@@ -53,8 +53,8 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
   const required = [...new Set(input.required_capabilities ?? [])];
   if (required.length === 0) throw invalid('owner_mode "auto" needs at least one entry in handoff.required_capabilities (or explicit handoff.to_agents)', 'handoff.required_capabilities');
   const routed = routeByCapabilities(required, tx.config, loadByAgent(tx.handoffs));
-  if (routed.kind === 'routed') return { owner_mode: routed.owner_mode, to_agents: routed.to_agents, status: 'queued', reason: routed.explanation };
-  return { owner_mode: 'auto', to_agents: [], status: 'blocked', reason: routed.explanation };
+  if (routed.kind === 'routed') return { owner_mode: routed.owner_mode, to_agents: routed.to_agents, status: 'queued', reason: boundedReason(routed.explanation) };
+  return { owner_mode: 'auto', to_agents: [], status: 'blocked', reason: boundedReason(routed.explanation) };
 }
 
 export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'createHandoff'>): { handoff: Handoff } {

@@ -2,12 +2,12 @@
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../agentId';
 import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../configSchema';
 import { ActionError } from '../errors';
-import { auditEntry, requestMark, type ActionContext } from '../handoffMutation';
+import { auditEntry, boundedReason, requestMark, type ActionContext } from '../handoffMutation';
 import { newUid } from '../handoffIds';
 import { parsePassOverTag } from '../handoffTags';
 import { resolvePassOverPolicy } from '../passOverPolicy';
 import { requireHandoff } from './findHandoff';
-import { isTerminal, type Handoff } from '../handoffSchema';
+import { isTerminal, LIMITS, type Handoff } from '../handoffSchema';
 import { assertAuthority } from '../lifecycle';
 import type { StoreTransaction } from '../storeTransaction';
 
@@ -83,7 +83,8 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   if (before[before.length - 1] !== from) before.push(from);
   const chain = [...before, to];
   const policy = resolvePassOverPolicy(tx.config, from, to, p.override);
-  checkChain(chain, policy.max_chain_depth);
+  // A chain of depth d holds d + 1 agents; the store keeps at most LIMITS.chain, whatever the configured depth.
+  checkChain(chain, Math.min(policy.max_chain_depth, LIMITS.chain - 1));
   if (!policy.enabled) throw passOverError('DISABLED_PAIR', `Passing from ${from} to ${to} is disabled by passOver.pairs["${from}->${to}"] in .agentsync.json.`, { chain });
   if (!policy.can_receive_passes) throw passOverError('PERMISSION_DENIED', `${to} does not accept passes (passOver.subagents.${to}.can_receive_passes is false).`, { chain });
 
@@ -107,7 +108,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     prior_attempts: 0,
     created_at: ts,
     updated_at: ts,
-    state_history: [{ status: 'queued', agent: from, timestamp: ts, reason: `passed over: ${reason}`, ...requestMark(ctx) }],
+    state_history: [{ status: 'queued', agent: from, timestamp: ts, reason: boundedReason(`passed over: ${reason}`), ...requestMark(ctx) }],
     uid: newUid(now.getTime()),
     rev: 1,
     return_to: returnRequired ? from : null,
@@ -118,6 +119,6 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     ...(parent?.result?.context_summary ? { previous_findings: parent.result.context_summary } : {}),
   };
   tx.insert(record);
-  tx.audit.push(auditEntry(ctx, record, null, 'queued', `passed over to ${to}: ${reason}`, ts));
+  tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), ts));
   return { handoff: record };
 }

@@ -1,6 +1,6 @@
 // transitionHandoff: any legal move of DESIGN §4, with the side rules each move carries.
 import { ActionError } from '../errors';
-import { applyStatusChange, type ActionContext } from '../handoffMutation';
+import { applyStatusChange, boundedReason, type ActionContext } from '../handoffMutation';
 import { assertAuthority, findMove } from '../lifecycle';
 import { claimHandoff } from './claimHandoff';
 import { checkRevision, requireHandoff } from './findHandoff';
@@ -30,7 +30,7 @@ export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: T
     case 'return_for_revision': {
       const attempts = h.prior_attempts + 1;
       if (attempts > tx.config.maxAttempts) {
-        const why = `returned for revision ${attempts} times (over maxAttempts ${tx.config.maxAttempts}): ${reason}`;
+        const why = boundedReason(`returned for revision ${attempts} times (over maxAttempts ${tx.config.maxAttempts}): ${reason}`);
         return { handoff: applyStatusChange(tx, ctx, h, 'escalated', why, { prior_attempts: attempts }) };
       }
       return { handoff: applyStatusChange(tx, ctx, h, 'in_progress', reason, { prior_attempts: attempts }) };

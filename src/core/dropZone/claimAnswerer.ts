@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../atomicFile';
+import { isStorageFailure } from '../storageErrors';
 import { ActionError } from '../errors';
 import { requestIdSchema } from '../requestParams';
 import { rejectEntry, type Claim, type DropZonePaths } from './dropZoneClaims';
@@ -134,6 +135,8 @@ export class ClaimAnswerer {
     try {
       writeFileAtomic(target, JSON.stringify(body, null, 2) + '\n');
     } catch (e) {
+      // A full or read-only disk passes: the claim stays in place and is retried (its ULID replays the answer).
+      if (isStorageFailure(e)) throw e;
       // e.g. the response name is taken by a symlink: the request was handled, but its answer has nowhere safe to go.
       const why = `its response could not be written to ${target}: ${(e as Error).message}`;
       const moved = rejectEntry(this.paths, claim.file, claim.ulid, claim.original, why);
