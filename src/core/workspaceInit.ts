@@ -10,12 +10,14 @@ import { readTemplate } from './templates';
 import { renderHandoffsSection } from './trackerRenderer';
 import { WorkspaceLayout } from './workspaceLayout';
 
-/** The config `init` writes when none exists (templates/agentsync.json). */
-export const DEFAULT_CONFIG_TEXT = readTemplate('agentsync.json');
+/** The config `init` writes when none exists (templates/agentsync.json); read when init runs, not when the CLI loads. */
+export function defaultConfigText(): string {
+  return readTemplate('agentsync.json');
+}
 
 /** The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section. */
 export function trackerTemplate(): string {
-  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, '')) ;
+  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, ''));
 }
 
 export interface InitReport {
@@ -59,7 +61,7 @@ export function initWorkspace(root: string, options: InitOptions = {}): InitRepo
   const instructions = writeInstructionSections(layout.root, options.now);
   const report: InitReport = { created: [], kept: [], gitignoreAdded: [], instructions };
   if (hooks) report.hooks = writeHookPacks(layout.root);
-  createIfMissing(layout.configFile, DEFAULT_CONFIG_TEXT, report, layout.root);
+  createIfMissing(layout.configFile, defaultConfigText(), report, layout.root);
   createIfMissing(layout.handoffsFile, '{\n  "version": 1,\n  "handoffs": []\n}\n', report, layout.root);
   createIfMissing(layout.trackerFile, trackerTemplate(), report, layout.root);
   for (const dir of [layout.requestsDir, layout.responsesDir, layout.auditDir]) ensureSafeDirectory(layout.root, dir);

@@ -192,7 +192,7 @@ describe('agentsync watch (processes)', function () {
     fs.writeFileSync(path.join(elsewhere, 'one.json'), JSON.stringify({ action: 'listHandoffs', request_id: 'off-1' }));
     const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'watch', '--once'], { encoding: 'utf8' });
     assert.equal(r.status, 1, r.stdout + r.stderr);
-    assert.match(r.stderr, /is not a folder \(a symlink or file\); the drop zone is off/);
+    assert.match(r.stderr, /is not a folder \(it is a symlink\)[^]*the drop zone is off/);
     assert.match(r.stderr, /the drop zone is off, nothing was answered/);
     const j = spawnSync(process.execPath, [CLI, '--dir', dir, '--json', 'watch', '--once'], { encoding: 'utf8' });
     assert.equal(j.status, 1);

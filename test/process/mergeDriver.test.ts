@@ -235,7 +235,7 @@ describe('agentsync merge-driver with git', function () {
     const top = track(tempWorkspace('mergedrv-upgrade'));
     const repoRoot = path.resolve(path.dirname(CLI), '..');
     const v1 = path.join(top, 'ext', 'agentsync.agentsync-0.4.0');
-    for (const part of ['bin', 'dist']) fs.cpSync(path.join(repoRoot, part), path.join(v1, part), { recursive: true });
+    for (const part of ['bin', 'dist', 'templates', 'package.json']) fs.cpSync(path.join(repoRoot, part), path.join(v1, part), { recursive: true });
     const dir = path.join(top, 'ws');
     fs.mkdirSync(dir);
     gitOk(dir, 'init', '-q', '-b', 'main');

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig, parseConfigText } from '../../src/core/configLoader';
 import { DEFAULT_CONFIG, knownAgents } from '../../src/core/configSchema';
-import { DEFAULT_CONFIG_TEXT } from '../../src/core/workspaceInit';
+import { defaultConfigText } from '../../src/core/workspaceInit';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -28,7 +28,7 @@ describe('.agentsync.json (DESIGN §7)', () => {
   });
 
   it('the file init writes is valid and lists the plan agents', () => {
-    const loaded = parseConfigText(DEFAULT_CONFIG_TEXT);
+    const loaded = parseConfigText(defaultConfigText());
     assert.equal(loaded.problem, null);
     assert.deepEqual(Object.keys(loaded.config.agentCapabilities), ['codex', 'copilot', 'claude']);
   });

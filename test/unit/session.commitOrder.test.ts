@@ -1,7 +1,9 @@
 // Session actions write AgentTracker.md and state.json only after the store batch commits: a batch that fails at
-// commit (here: the ledger cannot be appended, so the batch is refused) leaves both files as they were.
+// commit leaves both files as they were. A session-only batch changes no record, so the one commit failure left to it
+// is fencing: its lock was taken over (lock_lost); ledger and audit failures after that point are best effort.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import type { FileLock } from '../../src/core/fileLock';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('session actions: derived files only after the store commit', () => {
@@ -11,13 +13,21 @@ describe('session actions: derived files only after the store commit', () => {
     const ws = new TestWorkspace();
     fs.writeFileSync(ws.layout.trackerFile, '# Agent Tracker\n\n');
     const trackerBefore = fs.readFileSync(ws.layout.trackerFile, 'utf8');
-    fs.mkdirSync(ws.layout.ledgerFile); // the batch's ledger append fails: the commit fails
+    const lock = (ws.store as unknown as { lock: FileLock }).lock;
+    const original = lock.assertHeld.bind(lock);
+    lock.assertHeld = () => {
+      // Another process took the lock over while this batch ran (its holder froze past the lease).
+      lock.assertHeld = original;
+      fs.rmSync(ws.layout.lockFile);
+      fs.writeFileSync(ws.layout.lockFile, JSON.stringify({ pid: 1, host: 'elsewhere', ns: 'pid:[4026599999]', token: 'thief' }));
+      original();
+    };
     const r = await ws.dispatch({ action: 'startSession', request_id: 'start-1', agent: 'claude', goal: 'fix the login timeout' });
-    assert.equal(r.ok, false, JSON.stringify(r));
+    assert.equal(r.reason, 'lock_lost', JSON.stringify(r));
     assert.equal(fs.readFileSync(ws.layout.trackerFile, 'utf8'), trackerBefore, 'AgentTracker.md untouched');
     assert.equal(fs.existsSync(ws.layout.stateFile) && /fix the login timeout/.test(fs.readFileSync(ws.layout.stateFile, 'utf8')), false, 'no session in state.json');
 
-    fs.rmdirSync(ws.layout.ledgerFile);
+    fs.rmSync(ws.layout.lockFile);
     const ok = await ws.dispatch({ action: 'startSession', request_id: 'start-1', agent: 'claude', goal: 'fix the login timeout' });
     assert.equal(ok.ok, true, JSON.stringify(ok));
     assert.match(fs.readFileSync(ws.layout.trackerFile, 'utf8'), /fix the login timeout/);
