@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { initWorkspace } from '../core/workspaceInit';
-import { assertGitRepo, registerMergeDriver } from './mergeDriverVerb';
+import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine } from './handoffFormat';

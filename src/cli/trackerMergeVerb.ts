@@ -11,7 +11,7 @@ import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } f
 import { mergeStores } from '../core/storeMerge';
 import { mergeTracker, type TextMerge } from '../core/trackerMerge';
 import { UsageError } from './cliContext';
-import { runGit } from './gitCommand';
+import { runGit } from '../core/git/gitCommand';
 import type { Verb } from './handoffVerbs';
 
 const EMPTY_STORE: HandoffsFile = { version: 1, handoffs: [] };

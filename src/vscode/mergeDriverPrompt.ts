@@ -4,7 +4,7 @@
 // is not registered yet.
 import { spawnSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import { registerMergeDriver, type GitRegistration } from '../cli/mergeDriverVerb';
+import { registerMergeDriver, type GitRegistration } from '../core/git/mergeDriverRegistration';
 
 export const REGISTER_BUTTON = 'Register Merge Driver';
 
