@@ -272,28 +272,49 @@ describe('documentation examples', () => {
     }
   });
 
-  it('every `agentsync …` command line of a ``` or ```bash block names a real verb and flags its --help lists', () => {
+  it('every `agentsync …` command of a ``` / ```bash block or an inline code span names a real verb and flags its --help lists', () => {
     const GLOBAL_WITH_VALUE = new Set(['--dir']);
     const GLOBAL = new Set(['--json', '--dir']);
     const uses = new Map<string, { flags: Set<string>; where: string[] }>();
+    const note = (commandLine: string, where: string) => {
+      // Optional parts ([--reason …]) and alternatives (a table's `\|`) are read as written; " #" starts a shell
+      // comment; ";", " | " and " && " end the command.
+      const words = commandLine.replace(/\s#.*$/, '').replace(/\\\|/g, ' ').split(/;|\s\|\s|\s&&\s/)[0].replace(/[[\]]/g, ' ').trim().split(/\s+/);
+      let w = 0;
+      while (GLOBAL.has(words[w])) w += GLOBAL_WITH_VALUE.has(words[w]) ? 2 : 1;
+      const verb = words[w];
+      // No verb (`agentsync --help`, the global help), a placeholder (`<command>`), or a line agentsync printed ("agentsync merge-driver: …").
+      if (!verb || /^[<-]/.test(verb) || verb.endsWith(':')) return;
+      const use = uses.get(verb) ?? { flags: new Set<string>(), where: [] };
+      for (const word of words) if (/^--[a-z][a-z-]*$/.test(word) && word !== '--help') use.flags.add(word);
+      use.where.push(where);
+      uses.set(verb, use);
+    };
+    let blockLines = 0;
+    let spans = 0;
     for (const file of [DOC, README]) {
-      for (const f of fences(file).filter((x) => x.lang === '' || x.lang === 'bash')) {
+      const all = fences(file);
+      for (const f of all.filter((x) => x.lang === '' || x.lang === 'bash')) {
         f.body.split('\n').forEach((raw, n) => {
-          // A command starts the line (after an optional prompt) or follows a pipe; a " #" starts a comment.
+          // A command starts the line (after an optional prompt) or follows a pipe.
           const m = /^(?:\$ )?agentsync (.*)$/.exec(raw.trim()) ?? /\| agentsync (.*)$/.exec(raw);
-          if (!m) return;
-          const words = m[1].replace(/\s#.*$/, '').split(/[;|&]/)[0].trim().split(/\s+/);
-          let w = 0;
-          while (GLOBAL.has(words[w])) w += GLOBAL_WITH_VALUE.has(words[w]) ? 2 : 1;
-          const verb = words[w];
-          if (!verb || verb.endsWith(':')) return; // a line agentsync printed ("agentsync merge-driver: …"), not a command
-          const use = uses.get(verb) ?? { flags: new Set<string>(), where: [] };
-          for (const word of words) if (/^--[a-z][a-z-]*$/.test(word)) use.flags.add(word);
-          use.where.push(`${file}:${f.line + 1 + n}`);
-          uses.set(verb, use);
+          if (m) {
+            note(m[1], `${file}:${f.line + 1 + n}`);
+            blockLines++;
+          }
         });
       }
+      // Inline spans outside fenced blocks: `agentsync claim HO-… --agent claude [--expected-rev 1]`.
+      const inFence = new Set(all.flatMap((f) => Array.from({ length: f.body.split('\n').length + 2 }, (_, k) => f.line + k)));
+      fs.readFileSync(path.join(REPO_ROOT, file), 'utf8').split(/\r?\n/).forEach((line, n) => {
+        if (inFence.has(n + 1)) return;
+        for (const m of line.matchAll(/`(?:\$ )?agentsync ([^`]*)`/g)) {
+          note(m[1], `${file}:${n + 1}`);
+          spans++;
+        }
+      });
     }
+    assert.ok(blockLines >= 20 && spans >= 30, `found ${blockLines} command lines in blocks and ${spans} inline commands`);
     assert.ok(uses.size >= 8, `found the verbs ${[...uses.keys()].join(', ')}`);
     for (const [verb, use] of uses) {
       const r = spawnSync(process.execPath, [CLI, verb, '--help'], { encoding: 'utf8' });
