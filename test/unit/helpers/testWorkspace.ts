@@ -46,10 +46,10 @@ export class TestWorkspace {
   store: HandoffStore;
   dispatcher: RequestDispatcher;
 
-  constructor(options: { config?: unknown; handoffs?: Handoff[]; lockTimeoutMs?: number } = {}) {
+  constructor(options: { config?: unknown; handoffs?: Handoff[]; lockTimeoutMs?: number; now?: string } = {}) {
     this.root = makeTempDir();
     this.layout = new WorkspaceLayout(this.root);
-    this.clock = new TestClock();
+    this.clock = new TestClock(options.now);
     fs.mkdirSync(this.layout.dataDir, { recursive: true });
     if (options.config !== undefined) this.writeConfig(options.config);
     if (options.handoffs) this.writeHandoffs(options.handoffs);
