@@ -98,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
       badge.update();
       dropZones.sync();
     } catch (e) {
-      log.error(`start-up after activation failed: ${(e as Error).stack ?? e}`);
+      log.error(`start-up after activation failed: ${(e as Error).stack ?? String(e)}`);
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
@@ -106,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`);
   if (identity.problem) log.warn(identity.problem);
-  return { services, tree, treeView: treeView as vscode.TreeView<unknown>, badge, trust, dropZones, mcp, identity: () => identity, activationMs };
+  return { services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs };
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

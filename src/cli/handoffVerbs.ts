@@ -14,7 +14,8 @@ export interface Verb {
   usage: string;
   summary: string;
   options: Options;
-  run(ctx: CliContext, values: Values, positionals: string[]): Promise<number>;
+  /** The exit code; a verb that has nothing to wait for answers it synchronously (the caller awaits either). */
+  run(ctx: CliContext, values: Values, positionals: string[]): number | Promise<number>;
 }
 
 const agentOpt: Options = { agent: { type: 'string', short: 'a' } };
@@ -64,7 +65,7 @@ export const VERBS: Record<string, Verb> = {
     summary:
       'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
-    run: async (ctx, values) => {
+    run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });
       const git = values.git ? registerMergeDriver(ctx.layout.root) : undefined;

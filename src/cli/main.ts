@@ -82,8 +82,8 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
       io.out(helpText(verbName));
       return 0;
     }
-    const ctx = new CliContext(path.resolve(cwd, (values.dir as string | undefined) ?? '.'), Boolean(values.json), io);
-    return await verb.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+    const ctx = new CliContext(path.resolve(cwd, values.dir ?? '.'), Boolean(values.json), io);
+    return await verb.run(ctx, values, positionals);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const message = `${(e as Error).message}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;

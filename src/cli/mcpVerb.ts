@@ -12,6 +12,7 @@ export const mcpVerb: Verb = {
     if (pos.length) throw new UsageError(`mcp takes no arguments (got ${pos.join(' ')})`);
     // A computed path keeps esbuild from bundling the server into the CLI.
     const serverModule = path.join(__dirname, 'mcp.js');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime require of a computed path is the point (see above)
     const { runMcp } = require(serverModule) as typeof import('./mcpServer');
     return runMcp(ctx, values, pos);
   },

@@ -36,7 +36,7 @@ export const mergeDriverVerb: Verb = {
   usage: '<base %O> <ours %A> <theirs %B>',
   summary: 'git merge driver for .agentsync/handoffs.json (register it with `agentsync init --git`); writes the merge into the ours file',
   options: {},
-  run: async (ctx, _values, pos) => {
+  run: (ctx, _values, pos) => {
     if (pos.length !== 3) throw new UsageError('expected three files: the base (%O), ours (%A, receives the result) and theirs (%B)');
     const [basePath, oursPath, theirsPath] = pos.map((p) => path.resolve(p));
     let text: string;

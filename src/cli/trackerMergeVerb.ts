@@ -68,7 +68,7 @@ export const trackerMergeVerb: Verb = {
   usage: '<base %O> <ours %A> <theirs %B> <path %P>',
   summary: 'git merge driver for AgentTracker.md (registered by `agentsync init --git`): merges the humans\' text, renders the handoffs section from the merged store',
   options: {},
-  run: async (ctx, _values, pos) => {
+  run: (ctx, _values, pos) => {
     if (pos.length !== 4) throw new UsageError('expected four arguments: the base (%O), ours (%A, receives the result), theirs (%B) and the path (%P)');
     const [basePath, oursPath, theirsPath] = pos.slice(0, 3).map((p) => path.resolve(p));
     const root = process.cwd(); // git runs merge drivers at the top of the work tree

@@ -27,7 +27,7 @@ export interface ActionSpec<A extends ActionName> {
 /** What prepare may use: the workspace and its configuration. */
 export type ActionEnv = SessionEnv;
 
-const envOnly = async (env: ActionEnv): Promise<ActionEnv> => env;
+const envOnly = (env: ActionEnv): Promise<ActionEnv> => Promise.resolve(env);
 
 type Registry = { [A in ActionName]: ActionSpec<A> };
 

@@ -78,7 +78,7 @@ function readTrustFile(file: string): TrustFile {
   }
   try {
     const raw = JSON.parse(text) as Partial<TrustFile>;
-    const workspaces: Record<string, TrustRecord> = Object.create(null);
+    const workspaces = Object.create(null) as Record<string, TrustRecord>;
     for (const [k, v] of Object.entries(raw?.workspaces ?? {})) {
       if (v && typeof v.sha256 === 'string') workspaces[k] = v;
     }

@@ -4,6 +4,7 @@
 import type { Handoff } from './handoffSchema';
 
 function cell(text: string | null | undefined): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the purpose
   return (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\|/g, '\\|').trim().slice(0, 500) || '-';
 }
 

@@ -69,7 +69,7 @@ export class RequestDispatcher {
     if (idCheck && !idCheck.success) {
       return this.refuse(ctx, action, null, new ActionError('invalid_request', `request_id: ${describeIssues(idCheck.error)}.`, { field: 'request_id' }));
     }
-    const givenId = idCheck ? (idCheck.data as string) : null;
+    const givenId = idCheck ? idCheck.data : null;
     if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
       return this.refuse(ctx, action, givenId, new ActionError('invalid_request', `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`));
     }
@@ -195,5 +195,5 @@ function reusedId(requestId: string, unhashed = false): ActionError {
 
 function stripFile(r: RequestResponse): RequestResponse {
   const { request_file: _f, ...rest } = r;
-  return rest as RequestResponse;
+  return rest;
 }

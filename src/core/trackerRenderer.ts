@@ -12,6 +12,7 @@ export const HANDOFFS_HEADING = '## Agent Handoffs';
 /** Folds every kind of line break and control character to a space, then escapes Markdown syntax. */
 export function inlineText(text: string, max = 500): string {
   const folded = text
+    // eslint-disable-next-line no-control-regex -- matching control characters is the purpose
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();
@@ -23,6 +24,7 @@ export function inlineText(text: string, max = 500): string {
 
 /** A code span that survives backticks inside the path (CommonMark: fence longer than any run inside). */
 export function codeSpan(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the purpose
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
   const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);

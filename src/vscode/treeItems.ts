@@ -107,7 +107,7 @@ function collapsible(node: TreeNode, expanded: boolean): vscode.TreeItemCollapsi
 
 /** How a merge-conflict value reads in one line (JSON, shortened). */
 export function conflictValue(v: unknown): string {
-  const text = v === undefined ? '(none)' : JSON.stringify(v) ?? String(v);
+  const text = v === undefined ? '(none)' : (JSON.stringify(v) ?? `(${typeof v})`);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 

@@ -63,7 +63,7 @@ export function registerWorkspaceCommands(deps: CommandDeps, badge: StaleBadge, 
   return [
     registerCommand('agentsync.init', deps.log, (arg) => init(deps, arg)),
     registerCommand('agentsync.openTracker', deps.log, () => openTracker(deps)),
-    registerCommand('agentsync.refresh', deps.log, async () => refresh(deps, badge, tree)),
+    registerCommand('agentsync.refresh', deps.log, () => Promise.resolve(refresh(deps, badge, tree))),
     registerCommand(SHOW_STALE_COMMAND, deps.log, () => showStale(deps, badge)),
   ];
 }

@@ -29,6 +29,6 @@ export function clearConflicts(
   }
   const fields = [...new Set(h.conflicts!.map((c) => c.field))].join(', ');
   const { conflicts: _cleared, ...rest } = h;
-  const next = applyFieldChange(tx, ctx, rest as Handoff, {}, `merge conflicts cleared (${count}: ${fields})`);
+  const next = applyFieldChange(tx, ctx, rest, {}, `merge conflicts cleared (${count}: ${fields})`);
   return { handoff: next, cleared: count };
 }

@@ -43,7 +43,7 @@ export function parseHookArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   }
   if (words[0] === 'hook') words.shift();
   event = words[0] ?? null;
-  if (words.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event!)) {
+  if (words.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event)) {
     return { error: `expected one event: ${HOOK_EVENTS.join(', ')} (got ${words.join(' ') || 'none'})` };
   }
   // The agent baked into the vendor's hook command, unless the environment names another (AGENTSYNC_AGENT).
