@@ -1,7 +1,6 @@
 // clearConflicts (DESIGN §3 `conflicts`): a human clears what a merge could not decide; agents are refused with
 // not_assigned and nothing changes; every outcome is audited.
 import { strict as assert } from 'node:assert';
-import type { Handoff } from '../../src/core/handoffSchema';
 import { handoffIn, T0 } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -10,7 +9,7 @@ const conflicts = [
   { field: 'claimed_by', ours: 'claude', theirs: 'copilot', resolved_to: 'claude', at: T0 },
   { field: 'summary', ours: 'Fix auth', theirs: 'Fix the auth timeout', resolved_to: 'Fix the auth timeout', at: T0 },
 ];
-const withConflicts = () => handoffIn('in_progress', { conflicts } as Partial<Handoff>);
+const withConflicts = () => handoffIn('in_progress', { conflicts });
 
 describe('clearConflicts (DESIGN §3)', () => {
   after(removeTempDirs);

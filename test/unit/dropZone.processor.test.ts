@@ -176,7 +176,7 @@ describe('drop zone processor', () => {
     processor.paths.ensure();
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     try {
-      const name = formatInflightName({ ulid: newUid(), kind: 'q', original: 'busy.json' }, sleeper.pid!);
+      const name = formatInflightName({ ulid: newUid(), kind: 'q', original: 'busy.json' }, sleeper.pid);
       fs.writeFileSync(path.join(processor.paths.inflightDir, name), JSON.stringify(create('busy')));
       const stats = await processor.processOnce();
       assert.equal(stats.recovered, 0);

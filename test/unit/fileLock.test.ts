@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', '0']);
   assert.ok(r.pid && r.pid > 0);
-  return r.pid!;
+  return r.pid;
 }
 
 const PID_NS = (() => {
@@ -33,7 +33,7 @@ function lockText(pid: number, over: { host?: string; ns?: string; token?: strin
   return JSON.stringify({ pid, host: over.host ?? os.hostname(), ns: over.ns ?? PID_NS, token: over.token ?? 'their-token' });
 }
 
-const heldByUs = (file: string) => assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).pid, process.pid);
+const heldByUs = (file: string) => assert.equal((JSON.parse(fs.readFileSync(file, 'utf8')) as { pid: number }).pid, process.pid);
 
 function setAge(file: string, ageMs: number): void {
   const t = new Date(Date.now() - ageMs);
@@ -218,7 +218,7 @@ describe('FileLock', () => {
     assert.equal(res.ok, false);
     assert.equal(res.reason, 'lock_lost');
     assert.deepEqual(ws.storeBytes(), bytes, 'nothing of the batch was written');
-    assert.equal(JSON.parse(fs.readFileSync(ws.layout.lockFile, 'utf8')).token, 'thief', "the thief's lock is not removed");
+    assert.equal((JSON.parse(fs.readFileSync(ws.layout.lockFile, 'utf8')) as { token: string }).token, 'thief', "the thief's lock is not removed");
   });
 
   for (const [what, make] of [

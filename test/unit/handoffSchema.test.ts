@@ -175,7 +175,7 @@ describe('handoffs.json schema (DESIGN §3)', () => {
     const bad = { version: 1, handoffs: [variant({ status: 'x', from_agent: 'X', summary: '', task_id: 7, owner_mode: 'nope', prior_attempts: -2 })] };
     const parsed = handoffsFileSchema.safeParse(bad);
     assert.equal(parsed.success, false);
-    const text = describeIssues(parsed.error!);
+    const text = describeIssues(parsed.error);
     assert.equal(text.split('; ').length, 5);
     for (const part of text.split('; ')) assert.match(part, /^handoffs\.0\.\w+/);
   });

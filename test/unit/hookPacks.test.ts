@@ -29,11 +29,12 @@ describe('hook packs', () => {
       },
       model: 'opus',
     };
-    const merged = mergePack(user, pack('claude')) as any;
-    assert.equal(merged.hooks.Stop.length, 2);
-    assert.deepEqual(merged.hooks.Stop[0], user.hooks.Stop[0]);
-    assert.equal(merged.hooks.Stop[1].hooks[0].command, 'agentsync hook stop --agent claude --format claude');
-    assert.equal(merged.model, 'opus');
+    const merged = mergePack(user, pack('claude'));
+    const view = merged as unknown as { hooks: { Stop: { hooks: { command: string }[] }[] }; model: string };
+    assert.equal(view.hooks.Stop.length, 2);
+    assert.deepEqual(view.hooks.Stop[0], user.hooks.Stop[0]);
+    assert.equal(view.hooks.Stop[1].hooks[0].command, 'agentsync hook stop --agent claude --format claude');
+    assert.equal(view.model, 'opus');
     assert.deepEqual(mergePack(merged, pack('claude')), merged);
     assert.equal((user.hooks.Stop[1].hooks[0] as { timeout?: number }).timeout, 5, 'the input is not modified');
   });

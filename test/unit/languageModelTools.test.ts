@@ -9,7 +9,11 @@ import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const pkg = () => JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+interface ToolContribution {
+  name: string;
+  inputSchema: { required?: string[]; properties: Record<string, unknown> & { handoff: { required: string[] } } };
+}
+const pkg = () => JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { languageModelTools: ToolContribution[] } };
 const spec = (action: string) => LANGUAGE_MODEL_TOOLS.find((t) => t.action === action)!;
 
 describe('language-model tools (DESIGN §10a)', () => {
@@ -33,13 +37,13 @@ describe('language-model tools (DESIGN §10a)', () => {
       assert.ok(!(tool.inputSchema.required ?? []).includes('agent'), `${tool.name} requires agent`);
       assert.ok(!('action' in tool.inputSchema.properties), `${tool.name} exposes action`);
     }
-    const create = pkg().contributes.languageModelTools.find((t: { name: string }) => t.name === 'agentsync_createHandoff');
+    const create = pkg().contributes.languageModelTools.find((t) => t.name === 'agentsync_createHandoff')!;
     assert.deepEqual(create.inputSchema.required, ['handoff']);
     assert.ok(!create.inputSchema.properties.handoff.required.includes('from_agent'));
     assert.ok(create.inputSchema.properties.handoff.required.includes('summary'));
   });
 
-  it('requests act as the input agent, else the window identity; list does not filter by the window identity', async () => {
+  it('requests act as the input agent, else the window identity; list does not filter by the window identity', () => {
     assert.equal(requestFor(spec('claimHandoff'), { handoffId: 'HO-1' }, 'copilot').agent, 'copilot');
     assert.equal(requestFor(spec('claimHandoff'), { handoffId: 'HO-1', agent: 'claude' }, 'copilot').agent, 'claude');
     assert.equal(requestFor(spec('listHandoffs'), {}, 'copilot').agent, undefined);

@@ -35,7 +35,7 @@ class RepoWorkspace {
     this.root = options.sub ? path.join(this.repo, options.sub) : this.repo;
     fs.mkdirSync(this.root, { recursive: true });
     initWorkspace(this.root);
-    const config = { ...JSON.parse(fs.readFileSync(path.join(this.root, '.agentsync.json'), 'utf8')), ...options.config };
+    const config = { ...(JSON.parse(fs.readFileSync(path.join(this.root, '.agentsync.json'), 'utf8')) as Record<string, unknown>), ...options.config };
     fs.writeFileSync(path.join(this.root, '.agentsync.json'), JSON.stringify(config, null, 2));
     this.write('src/app.ts', 'export const a = 1;\n');
     this.write('src/old-name.ts', 'old\n');
@@ -233,7 +233,7 @@ describe('sessions in a real git repository', function () {
     const b = ok(await off.send({ action: 'endSession', agent: 'codex', summary: 'changed things' }));
     assert.equal(b.data!.handoff, null);
     assert.equal((b.data!.hotFiles as string[]).length, 4);
-    assert.deepEqual(JSON.parse(fs.readFileSync(off.layout.handoffsFile, 'utf8')).handoffs, []);
+    assert.deepEqual((JSON.parse(fs.readFileSync(off.layout.handoffsFile, 'utf8')) as { handoffs: unknown[] }).handoffs, []);
   });
 
   it('ending a session removes only that agent\'s In Progress line; another agent\'s line (naming it) survives byte for byte', async () => {

@@ -11,13 +11,19 @@ const CONFIG = { agentCapabilities: { claude: ['policy_review'], codex: ['code_p
 describe('startSession briefing', () => {
   afterEach(removeTempDirs);
 
-  async function ok(ws: TestWorkspace, request: Record<string, unknown>): Promise<Record<string, any>> {
+  /** The answer's data: the handoff an action made or changed, the one returned to its originator, a briefing. */
+  interface Data {
+    handoff: { handoff_id: string };
+    returned: { handoff_id: string };
+    briefing: unknown;
+  }
+  async function ok(ws: TestWorkspace, request: Record<string, unknown>): Promise<Data> {
     const r = await ws.dispatcher.dispatch(request);
     assert.equal(r.ok, true, JSON.stringify(r));
     ws.clock.advance(1_000);
-    return r.data as Record<string, any>;
+    return r.data as unknown as Data;
   }
-  const create = async (ws: TestWorkspace, handoff: object) => (await ok(ws, { action: 'createHandoff', handoff })).handoff.handoff_id as string;
+  const create = async (ws: TestWorkspace, handoff: object) => (await ok(ws, { action: 'createHandoff', handoff })).handoff.handoff_id;
 
   it('lists open, claimable and returned work, the latest decisions, and other agents\' leases and files', async () => {
     const ws = new TestWorkspace({ config: CONFIG });

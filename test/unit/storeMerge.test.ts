@@ -174,7 +174,7 @@ describe('mergeStores', () => {
   it('matches records without uid by handoff_id', () => {
     const { uid: _u, rev: _r, ...legacy } = base;
     const theirs = { ...legacy, summary: 'edited on theirs' } as Handoff;
-    const r = merge(file(legacy as Handoff), file(legacy as Handoff), file(theirs));
+    const r = merge(file(legacy), file(legacy), file(theirs));
     assert.deepEqual(r.file.handoffs, [theirs]);
   });
 
@@ -182,8 +182,8 @@ describe('mergeStores', () => {
     const { uid: _u, rev: _r, ...legacy } = base;
     const [u1, u2] = [newUid(), newUid()];
     const ours = { ...legacy, uid: u2, rev: 0 } as Handoff;
-    const theirs = { ...claimed({ ...legacy, uid: u1, rev: 0 } as Handoff, 'codex', 5) };
-    const h = merge(file(legacy as Handoff), file(ours), file(theirs)).file.handoffs;
+    const theirs = { ...claimed({ ...legacy, uid: u1, rev: 0 }, 'codex', 5) };
+    const h = merge(file(legacy), file(ours), file(theirs)).file.handoffs;
     assert.equal(h.length, 1);
     assert.equal(h[0].uid, u1);
     assert.equal(h[0].claimed_by, 'codex');

@@ -52,7 +52,7 @@ describe('validated-store stamp', () => {
     const snap = StoreSnapshot.parse(text, true);
     assert.equal(snap.serialize(), text);
     snap.replace({ ...snap.handoffs[0], summary: 'changed' });
-    assert.deepEqual(JSON.parse(snap.serialize()).handoffs.map((h: { summary: string }) => h.summary), ['changed', 'two']);
+    assert.deepEqual((JSON.parse(snap.serialize()) as { handoffs: { summary: string }[] }).handoffs.map((h: { summary: string }) => h.summary), ['changed', 'two']);
     const untrusted = StoreSnapshot.parse(text, false);
     assert.equal(untrusted.serialize(), text);
   });

@@ -84,6 +84,7 @@ function buildHandoffs(inputs: HandoffInput[]): Handoff[] {
 /** Markdown lines (CommonMark line endings: LF, CR, CRLF). */
 const mdLines = (s: string) => s.split(/\r\n|\r|\n/);
 /** Everything an editor or parser might treat as a line break. */
+// eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
 const ANY_BREAK = /\r\n|\r|\n|\u2028|\u2029|\u0085|\u000b|\u000c/;
 
 const title = (id: string) => id.split(/([-_])/).map((p) => (p === '-' || p === '_' ? p : p[0].toUpperCase() + p.slice(1))).join('');
@@ -138,12 +139,14 @@ function parseCodeSpans(s: string): { spans: string[]; rest: string } {
 }
 
 /** What a file name looks like once breaks and control characters are folded to spaces. */
+// eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
 const folded = (p: string) => p.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 
 /** Checks (a) on the section text and returns how many header lines it has. */
 function checkSection(section: string, eol: string, hs: readonly Handoff[]): void {
   const lines = section.split(ANY_BREAK);
   assert.deepEqual(section.split(eol), lines, 'the only line breaks in the section are the file line ending');
+  // eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
   assert.equal(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/.test(section.split(eol).join('')), false, 'no control characters');
   assert.equal(lines[0], HANDOFFS_HEADING);
   assert.equal(lines[1], '');
