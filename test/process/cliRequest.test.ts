@@ -14,7 +14,7 @@ describe('agentsync request (process)', () => {
     fs.writeFileSync(file, JSON.stringify({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x'.repeat(1_100_000) } }));
     const r = spawnSync(process.execPath, [BIN, '--dir', dir, 'request', file], { encoding: 'utf8' });
     assert.equal(r.status, 1, r.stderr);
-    const out = JSON.parse(r.stdout);
+    const out = JSON.parse(r.stdout) as { ok: boolean; reason: string; message: string };
     assert.equal(out.ok, false);
     assert.equal(out.reason, 'too_large');
     assert.match(out.message, new RegExp(`big\\.json is ${fs.statSync(file).size} bytes, over the 1048576-byte limit`));

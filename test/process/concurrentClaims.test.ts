@@ -44,10 +44,12 @@ describe('concurrent processes on one workspace', function () {
     runCliSync(['--dir', dir, 'init']);
     const agents = Array.from({ length: 16 }, (_, i) => `agent-${String(i + 1).padStart(2, '0')}`);
     // Humans may claim any handoff, so all 16 are entitled to it and only the race decides.
-    const config = JSON.parse(fs.readFileSync(layout.configFile, 'utf8'));
+    const config = JSON.parse(fs.readFileSync(layout.configFile, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(layout.configFile, JSON.stringify({ ...config, humans: agents }, null, 2));
-    const created = JSON.parse(runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the one to race for']));
-    const id = created.data.handoff.handoff_id as string;
+    const created = JSON.parse(runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the one to race for'])) as {
+      data: { handoff: { handoff_id: string } };
+    };
+    const id = created.data.handoff.handoff_id;
 
     const { children, codes, goSpreadMs } = await runTogether(16, (i) => ['--dir', dir, '--json', 'claim', id, '--agent', agents[i]]);
     console.log(`      (16 claimers released within ${goSpreadMs.toFixed(1)} ms of each other)`);

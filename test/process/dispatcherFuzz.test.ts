@@ -104,7 +104,7 @@ function randomValue(depth = 0): unknown {
     case 8:
       return Array.from({ length: int(4) }, () => randomValue(depth + 1));
     case 9: {
-      const o: Record<string, unknown> = chance(0.2) ? Object.create(null) : {};
+      const o: Record<string, unknown> = chance(0.2) ? (Object.create(null) as Record<string, unknown>) : {};
       for (let i = int(4); i > 0; i--) setOwn(o, chance(0.5) ? pick(WEIRD_KEYS) : randomString().slice(0, 20), randomValue(depth + 1));
       return o;
     }
@@ -289,7 +289,7 @@ function refusedRequest(fx: Fixture): unknown {
   const kind = int(100);
   if (kind < 6) return pick<unknown>([null, 0, 42, 'listHandoffs', true, [], [{ action: 'listHandoffs' }], undefined, NaN]);
   if (kind < 12) {
-    const r: Req = chance(0.2) ? Object.create(null) : {};
+    const r: Req = chance(0.2) ? (Object.create(null) as Req) : {};
     if (chance(0.5)) r.action = pick<unknown>([5, null, [], {}, true, ['listHandoffs']]);
     if (chance(0.5)) setOwn(r, pick(WEIRD_KEYS), pollutionPayload());
     return r;
@@ -515,7 +515,7 @@ describe('RequestDispatcher fuzz', function () {
     const top = [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ');
     console.log(
       `      (seed ${SEED}: ${REFUSED_COUNT} refused in ${(refusedMs / 1000).toFixed(1)} s with ${checks} byte-identical checks; ` +
-        `${MIXED_COUNT} mixed in ${((Date.now() - started - refusedMs) / 1000).toFixed(1)} s, ${accepted} accepted; ${parsed.data!.handoffs.length} handoffs now)\n` +
+        `${MIXED_COUNT} mixed in ${((Date.now() - started - refusedMs) / 1000).toFixed(1)} s, ${accepted} accepted; ${parsed.data.handoffs.length} handoffs now)\n` +
         `      (refusal reasons: ${top}; longest message ${longestMessage} chars)`,
     );
   });

@@ -88,7 +88,7 @@ describe('agentsync watch (processes)', function () {
   this.timeout(90_000);
   const dirs: string[] = [];
   const children: Child[] = [];
-  after(async () => {
+  after(() => {
     for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
@@ -153,7 +153,7 @@ describe('agentsync watch (processes)', function () {
     assertExactlyOnce(dir);
   });
 
-  it('--once answers what is there and exits 0; a bad --interval-ms is a usage error (exit 2)', async () => {
+  it('--once answers what is there and exits 0; a bad --interval-ms is a usage error (exit 2)', () => {
     const dir = workspace('dz-once');
     const data = path.join(dir, '.agentsync');
     fs.writeFileSync(path.join(data, 'requests', 'one.json'), JSON.stringify({ action: 'listHandoffs', request_id: 'once-1' }));
@@ -183,7 +183,7 @@ describe('agentsync watch (processes)', function () {
     assert.ok(w.lines.some((l) => l.startsWith('stopped (SIGINT): answered 1')), w.lines.join('\n'));
   });
 
-  it('--once exits 1 with a clear message when the drop zone is off (requests/ is a symlink), and answers nothing', async () => {
+  it('--once exits 1 with a clear message when the drop zone is off (requests/ is a symlink), and answers nothing', () => {
     const dir = workspace('dz-off');
     const data = path.join(dir, '.agentsync');
     const elsewhere = fs.mkdtempSync(path.join(dir, 'elsewhere-'));
@@ -201,7 +201,7 @@ describe('agentsync watch (processes)', function () {
     assert.ok(fs.existsSync(path.join(elsewhere, 'one.json')), 'the request behind the link was not touched');
   });
 
-  it('a request refused for nesting depth is answered under its own request_id', async () => {
+  it('a request refused for nesting depth is answered under its own request_id', () => {
     const dir = workspace('dz-deep');
     let deep: unknown = 'x';
     for (let i = 0; i < 100; i++) deep = { d: deep };

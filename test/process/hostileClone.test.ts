@@ -18,6 +18,9 @@ function cli(dir: string, ...args: string[]): { status: number | null; stdout: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** data.trusted of `agentsync --json trust --show`. */
+const trusted = (stdout: string) => (JSON.parse(stdout) as { data: { trusted: boolean } }).data.trusted;
+
 function dropRequest(dir: string, id: string): void {
   fs.mkdirSync(path.join(dir, '.agentsync', 'requests'), { recursive: true });
   fs.writeFileSync(path.join(dir, '.agentsync', 'requests', `${id}.json`), JSON.stringify({ action: 'health', request_id: id }));
@@ -72,7 +75,7 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
     fs.writeFileSync(file, JSON.stringify({ action: 'health' }));
     const r = cli(clone, 'request', file);
     assert.equal(r.status, 1);
-    assert.equal(JSON.parse(r.stdout).reason, 'commands_untrusted');
+    assert.equal((JSON.parse(r.stdout) as { reason: string }).reason, 'commands_untrusted');
     assert.equal(fs.existsSync(marker()), false);
   });
 
@@ -95,7 +98,7 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
 
   it('after `agentsync trust` the command runs; the trust is kept outside the repository', () => {
     const show = cli(clone, '--json', 'trust', '--show');
-    assert.equal(JSON.parse(show.stdout).data.trusted, false);
+    assert.equal(trusted(show.stdout), false);
     const t = cli(clone, 'trust');
     assert.equal(t.status, 0, t.stderr);
     assert.match(t.stdout, /build: sh -c 'id > marker'/);
@@ -116,8 +119,8 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
     assert.match(String(responseOf(clone, 'after-change').message), /changed since they were approved/);
     assert.equal(fs.existsSync(marker()), false);
     assert.equal(cli(clone, 'trust').status, 0);
-    assert.equal(JSON.parse(cli(clone, '--json', 'trust', '--show').stdout).data.trusted, true);
+    assert.equal(trusted(cli(clone, '--json', 'trust', '--show').stdout), true);
     assert.equal(cli(clone, 'trust', '--revoke').status, 0);
-    assert.equal(JSON.parse(cli(clone, '--json', 'trust', '--show').stdout).data.trusted, false);
+    assert.equal(trusted(cli(clone, '--json', 'trust', '--show').stdout), false);
   });
 });

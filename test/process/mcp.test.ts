@@ -90,7 +90,7 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     assert.deepEqual(create.inputSchema.required, ['handoff']);
     const claim = tools.find((t) => t.name === 'claimHandoff')!;
     assert.deepEqual(claim.inputSchema.required, ['agent']);
-    assert.ok('handoffId' in claim.inputSchema.properties! && 'expected_rev' in claim.inputSchema.properties!);
+    assert.ok('handoffId' in claim.inputSchema.properties! && 'expected_rev' in claim.inputSchema.properties);
   });
 
   it('creates and claims through the tools; a second claimer is refused with already_claimed and claimedBy', async () => {
@@ -172,7 +172,7 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     const pid = transport.pid;
     assert.ok(pid, 'the server child is running');
     await client.close();
-    assert.equal(isAlive(pid!), false, 'the server process is gone');
+    assert.equal(isAlive(pid), false, 'the server process is gone');
     // --verbose logs to stderr: it stopped because stdin closed, not because the client had to signal it.
     assert.match(stderr, /stopped \(stdin closed\)/, stderr);
     assert.deepEqual(clientErrors, []);

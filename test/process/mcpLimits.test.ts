@@ -23,7 +23,7 @@ const started: ChildProcessWithoutNullStreams[] = [];
 
 /** A raw `agentsync mcp` child: write lines, await the answer with a given id. */
 function rawServer(dir: string) {
-  const child = spawn(process.execPath, [CLI, '--dir', dir, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams;
+  const child = spawn(process.execPath, [CLI, '--dir', dir, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
   started.push(child);
   child.stdin.on('error', () => undefined); // a server that died is reported by the assertions, not as EPIPE here
   const answers: RpcLine[] = [];
@@ -92,7 +92,7 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (issue
     assert.equal(refused.error?.code, -32600, JSON.stringify(refused).slice(0, 500));
     assert.equal(refused.error?.data?.reason, 'too_large');
     assert.equal(refused.error?.data?.limit, 1024 * 1024);
-    assert.match(refused.error!.message, /over the 1048576-byte limit/);
+    assert.match(refused.error.message, /over the 1048576-byte limit/);
 
     server.write(listCall(8));
     const listed = await server.answer(8);

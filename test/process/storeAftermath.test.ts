@@ -45,7 +45,7 @@ describe('store aftermath: crash after the rename, reads that leave git clean', 
       { encoding: 'utf8', env: { ...process.env, AGENTSYNC_TEST_CRASH_AFTER_STORE_RENAME: '1' } },
     );
     assert.equal(crashed.signal, 'SIGKILL', `the writer was killed at the seam: ${crashed.stdout}${crashed.stderr}`);
-    const stored = JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')).handoffs as { handoff_id: string; summary: string }[];
+    const stored = (JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')) as { handoffs: { handoff_id: string; summary: string }[] }).handoffs;
     const killed = stored.find((h) => h.summary === 'written then killed');
     assert.ok(killed, 'the store write happened before the kill');
     assert.equal(auditLines(layout).filter((e) => e.request_id === 'killed-1').length, 0, 'the kill cut off the audit');
