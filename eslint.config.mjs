@@ -14,6 +14,8 @@ export default tseslint.config(
     files: ['**/*.{js,mjs,cjs}'],
     extends: [js.configs.recommended],
     languageOptions: { ecmaVersion: 2022, globals: { ...globals.node } },
+    // As for the TypeScript: `_`-prefixed names are deliberately unused.
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
   },
   {
     files: ['**/*.js'],

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import { api, findHandoff, plainText, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 describe('stale badge', () => {
   it('counts the one stale handoff assigned to me', async () => {
@@ -28,8 +28,8 @@ describe('stale badge', () => {
     const original = fs.readFileSync(file, 'utf8');
     const id = findHandoff('release checklist').handoff_id;
     try {
-      const data = JSON.parse(original);
-      const h = data.handoffs.find((x: { handoff_id: string }) => x.handoff_id === id);
+      const data = JSON.parse(original) as { handoffs: { handoff_id: string; updated_at: string }[] };
+      const h = data.handoffs.find((x) => x.handoff_id === id)!;
       h.updated_at = new Date().toISOString();
       fs.writeFileSync(file, JSON.stringify(data, null, 2));
       await waitFor('badge hidden', () => a.badge.state.count === 0);
@@ -47,7 +47,7 @@ describe('stale badge', () => {
     try {
       await waitFor('identity claude', () => a.identity().id === 'claude');
       assert.equal(a.badge.state.visible, false);
-      const labels = a.tree.getChildren().map((n) => a.tree.getTreeItem(n)).map((i) => `${i.label}=${i.description}`);
+      const labels = a.tree.getChildren().map((n) => a.tree.getTreeItem(n)).map((i) => `${plainText(i.label)}=${i.description}`);
       assert.ok(labels.includes('Shared with me=1'), labels.join(', '));
     } finally {
       await cfg.update('agentId', undefined, vscode.ConfigurationTarget.Global);
@@ -65,7 +65,7 @@ describe('stale badge', () => {
       const first = a.tree.getChildren()[0];
       const item = a.tree.getTreeItem(first);
       assert.equal(item.label, 'agentsync.agentId is not a valid agent id');
-      assert.match(String(item.tooltip), /Change it in Settings \(AgentSync › Agent Id\)/);
+      assert.match(plainText(item.tooltip), /Change it in Settings \(AgentSync › Agent Id\)/);
       assert.deepEqual(item.command?.arguments, ['agentsync.agentId']);
     } finally {
       await cfg.update('agentId', undefined, vscode.ConfigurationTarget.Global);

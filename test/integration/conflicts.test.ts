@@ -23,8 +23,8 @@ describe('merge conflicts in the tree', () => {
     assert.equal(created.ok, true, JSON.stringify(created));
     // Conflicts written directly, as a `git pull` through the merge driver would leave them.
     const file = path.join(workspaceRoot(), '.agentsync/handoffs.json');
-    const store = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const rec = store.handoffs.find((h: { summary: string }) => h.summary === SUMMARY);
+    const store = JSON.parse(fs.readFileSync(file, 'utf8')) as { handoffs: { summary: string; conflicts?: unknown[]; rev: number }[] };
+    const rec = store.handoffs.find((h) => h.summary === SUMMARY)!;
     rec.conflicts = [{ field: 'to_agents', ours: ['copilot'], theirs: ['codex'], resolved_to: ['copilot'], at: new Date().toISOString() }];
     rec.rev += 1;
     fs.writeFileSync(file, JSON.stringify(store, null, 2) + '\n');

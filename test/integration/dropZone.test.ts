@@ -9,7 +9,7 @@ import { api, dropRequest, figures, percentile, waitFor, whenFileExists, workspa
 const dirs = () => ({ requests: path.join(workspaceRoot(), '.agentsync/requests'), responses: path.join(workspaceRoot(), '.agentsync/responses') });
 
 function readResponse(id: string): RequestResponse {
-  return JSON.parse(fs.readFileSync(path.join(dirs().responses, `${id}.json`), 'utf8'));
+  return JSON.parse(fs.readFileSync(path.join(dirs().responses, `${id}.json`), 'utf8')) as RequestResponse;
 }
 
 describe('drop zone (hosted by the extension)', () => {

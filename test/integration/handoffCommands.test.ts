@@ -10,9 +10,10 @@ import { api, cli, findHandoff, runWithAnswers, waitFor, workspaceRoot } from '.
 
 const storeFile = () => path.join(workspaceRoot(), '.agentsync/handoffs.json');
 
-function auditLines(): { action: string; handoff_id: string | null; surface: string; to_status: string | null; refused?: boolean }[] {
+type AuditLine = { action: string; handoff_id: string | null; surface: string; to_status: string | null; refused?: boolean };
+function auditLines(): AuditLine[] {
   const dir = path.join(workspaceRoot(), '.agentsync/audit');
-  return fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+  return fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditLine));
 }
 
 async function nodeFor(summary: string): Promise<TreeNode> {

@@ -43,7 +43,13 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
 }
 
 export function readHandoffs(root = workspaceRoot()): Handoff[] {
-  return JSON.parse(fs.readFileSync(path.join(root, '.agentsync/handoffs.json'), 'utf8')).handoffs;
+  return (JSON.parse(fs.readFileSync(path.join(root, '.agentsync/handoffs.json'), 'utf8')) as { handoffs: Handoff[] }).handoffs;
+}
+
+/** A tree item's label or tooltip, or a confirmation message, as plain text (each may be a string or an object). */
+export function plainText(v: string | vscode.TreeItemLabel | vscode.MarkdownString | undefined): string {
+  if (v === undefined) return '';
+  return typeof v === 'string' ? v : 'label' in v ? v.label : v.value;
 }
 
 export function findHandoff(summaryPart: string, root = workspaceRoot()): Handoff {
@@ -108,6 +114,8 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
     return opts.canPickMany ? chosen : chosen[0];
   };
   // A modal message is a question (it takes an answer); any other message is only logged.
+  // async like the real functions: a throw below reaches the caller as a rejected Thenable.
+  // eslint-disable-next-line @typescript-eslint/require-await -- see above
   const message = (into: string[]) => async (m: string, ...rest: unknown[]) => {
     if (!(rest[0] && typeof rest[0] === 'object' && (rest[0] as vscode.MessageOptions).modal)) return void into.push(m);
     log.asked.push(`modal: ${m}`);

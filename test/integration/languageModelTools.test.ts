@@ -11,7 +11,7 @@ import type { RequestResponse } from '../../src/core/requestDispatcher';
 import type { Handoff } from '../../src/core/handoffSchema';
 import { LANGUAGE_MODEL_TOOLS } from '../../src/vscode/languageModelToolCatalog';
 import { confirmationFor } from '../../src/vscode/languageModelTools';
-import { api, readHandoffs, workspaceRoot } from './helpers';
+import { api, plainText, readHandoffs, workspaceRoot } from './helpers';
 
 const TOOLS = ['agentsync_createHandoff', 'agentsync_listHandoffs', 'agentsync_claimHandoff', 'agentsync_completeHandoff', 'agentsync_passOver', 'agentsync_returnHandoff', 'agentsync_status'];
 
@@ -27,7 +27,7 @@ async function invokeConfirmed(name: string, input: Record<string, unknown>): Pr
   const spec = LANGUAGE_MODEL_TOOLS.find((t) => t.name === name)!;
   const asked = confirmationFor({ services: a.services, me: () => a.identity().id, log: undefined as never }, spec, input);
   const response = envelope(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }));
-  return { response, dialog: `${asked.title}\n${String(asked.message)}` };
+  return { response, dialog: `${asked.title}\n${plainText(asked.message)}` };
 }
 
 /** Newline-delimited JSON-RPC over a child's stdio: send, and wait for the answer with that id. */
@@ -93,8 +93,8 @@ describe('language-model tools and MCP discovery', () => {
     assert.equal(h.claimed_by, 'copilot');
     // Through the folder's dispatcher, audited as the lm-tool surface.
     const dir = path.join(workspaceRoot(), '.agentsync/audit');
-    const audit = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
-    const mine = audit.filter((l: { handoff_id: string }) => l.handoff_id === id).map((l: { action: string; agent: string; surface: string }) => [l.action, l.agent, l.surface]);
+    const audit = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { handoff_id: string; action: string; agent: string; surface: string }));
+    const mine = audit.filter((l) => l.handoff_id === id).map((l) => [l.action, l.agent, l.surface]);
     assert.deepEqual(mine, [['createHandoff', 'human', 'lm-tool'], ['claimHandoff', 'copilot', 'lm-tool']]);
   });
 
@@ -109,7 +109,7 @@ describe('language-model tools and MCP discovery', () => {
 
   it('the MCP provider offers `agentsync mcp` for the folder; spawned as defined, it answers initialize and tools/list', async () => {
     const a = await api();
-    const defs = (await a.mcp.provideMcpServerDefinitions()) as vscode.McpStdioServerDefinition[];
+    const defs = a.mcp.provideMcpServerDefinitions();
     assert.equal(defs.length, 1);
     const def = defs[0];
     assert.deepEqual(def.args.slice(1), ['mcp', '--dir', workspaceRoot()]);
@@ -133,9 +133,9 @@ describe('language-model tools and MCP discovery', () => {
     const sub = a.mcp.onDidChangeMcpServerDefinitions(() => changes++);
     try {
       a.trust.simulate(false);
-      assert.deepEqual(await a.mcp.provideMcpServerDefinitions(), []);
+      assert.deepEqual(a.mcp.provideMcpServerDefinitions(), []);
       a.trust.simulate(undefined);
-      assert.equal(((await a.mcp.provideMcpServerDefinitions()) as vscode.McpStdioServerDefinition[]).length, 1);
+      assert.equal(a.mcp.provideMcpServerDefinitions().length, 1);
       assert.ok(changes >= 2, `told VS Code of ${changes} change(s)`);
     } finally {
       sub.dispose();

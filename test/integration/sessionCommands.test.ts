@@ -5,11 +5,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { LastSessionRecord, SessionRecord } from '../../src/core/sessions/sessionState';
 import { findHandoff, runWithAnswers, withCommands, workspaceRoot } from './helpers';
 
 const file = (rel: string) => path.join(workspaceRoot(), rel);
 const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
-const state = () => JSON.parse(read('.agentsync/state.json'));
+/** The session fields of state.json. */
+interface SessionFields {
+  sessionActive: boolean;
+  activeSessions: Record<string, SessionRecord>;
+  lastSession: LastSessionRecord;
+}
+const state = () => JSON.parse(read('.agentsync/state.json')) as SessionFields;
 
 describe('session commands', () => {
   it('Start Session without a handoff: a goal, recorded in state.json', async () => {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/vscode/treeNodes';
-import { api, cli, figures, findHandoff, waitFor, workspaceRoot } from './helpers';
+import { api, cli, figures, findHandoff, plainText, waitFor, workspaceRoot } from './helpers';
 
 async function roots(): Promise<TreeNode[]> {
   return (await api()).tree.getChildren();
@@ -19,7 +19,7 @@ async function group(label: string): Promise<TreeNode> {
 
 async function labelsUnder(node: TreeNode): Promise<string[]> {
   const a = await api();
-  return a.tree.getChildren(node).map((n) => String(a.tree.getTreeItem(n).label));
+  return a.tree.getChildren(node).map((n) => plainText(a.tree.getTreeItem(n).label));
 }
 
 describe('Handoffs tree', () => {
@@ -52,7 +52,7 @@ describe('Handoffs tree', () => {
     assert.match(tip, /queued by Codex: created/);
     assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
 
-    const [stale] = a.tree.getChildren(await group('Blocked/Stale')).filter((n) => String(a.tree.getTreeItem(n).label).includes('release checklist'));
+    const [stale] = a.tree.getChildren(await group('Blocked/Stale')).filter((n) => plainText(a.tree.getTreeItem(n).label).includes('release checklist'));
     const staleItem = a.tree.getTreeItem(stale);
     assert.equal(staleItem.description, `queued · stale · ${findHandoff('release checklist').handoff_id}`);
     assert.equal((staleItem.iconPath as vscode.ThemeIcon).id, 'warning');
@@ -65,13 +65,13 @@ describe('Handoffs tree', () => {
     const kids = a.tree.getChildren(node);
     assert.deepEqual(kids.map((k) => k.kind), ['handoff', 'file', 'file', 'todo', 'todo']);
     const items = kids.map((k) => a.tree.getTreeItem(k));
-    assert.match(String(items[0].label), /Run the auth regression suite/);
+    assert.match(plainText(items[0].label), /Run the auth regression suite/);
     assert.deepEqual(items.slice(1, 3).map((i) => [i.label, i.description]), [['session.ts', 'src/auth'], ['session.test.ts', 'test/auth']]);
     assert.deepEqual(items.slice(3).map((i) => [i.label, (i.iconPath as vscode.ThemeIcon).id]), [['Reproduce the race with two tabs', 'pass'], ['Add a regression test', 'circle-large-outline']]);
     assert.equal(a.tree.getParent(kids[1]), node);
 
     const open = items[1].command!;
-    await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
+    await vscode.commands.executeCommand(open.command, ...((open.arguments ?? []) as unknown[]));
     await waitFor('session.ts open', () => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(workspaceRoot(), 'src/auth/session.ts'));
   });
 
