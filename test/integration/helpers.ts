@@ -116,7 +116,7 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
   // A modal message is a question (it takes an answer); any other message is only logged.
   // async like the real functions: a throw below reaches the caller as a rejected Thenable.
   // eslint-disable-next-line @typescript-eslint/require-await -- see above
-  const message = (into: string[]) => async (m: string, ...rest: unknown[]) => {
+  const answer = async (into: string[], m: string, rest: unknown[]) => {
     if (!(rest[0] && typeof rest[0] === 'object' && (rest[0] as vscode.MessageOptions).modal)) return void into.push(m);
     log.asked.push(`modal: ${m}`);
     const a = log.remaining.shift();
@@ -127,6 +127,7 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
     if (!buttons.includes(a.modal)) throw new Error(`modal "${m}" has no button ${JSON.stringify(a.modal)}; buttons: ${buttons.join(' | ')}`);
     return rest.slice(1).find((b) => (typeof b === 'string' ? b : (b as vscode.MessageItem).title) === a.modal);
   };
+  const message = (into: string[]) => (m: string, ...rest: unknown[]) => answer(into, m, rest);
   win.showInformationMessage = message(log.info);
   win.showErrorMessage = message(log.errors);
   win.showWarningMessage = message(log.warnings);

@@ -147,7 +147,8 @@ function checkSection(section: string, eol: string, hs: readonly Handoff[]): voi
   const lines = section.split(ANY_BREAK);
   assert.deepEqual(section.split(eol), lines, 'the only line breaks in the section are the file line ending');
   // eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
-  assert.equal(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/.test(section.split(eol).join('')), false, 'no control characters');
+  const control = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
+  assert.equal(control.test(section.split(eol).join('')), false, 'no control characters');
   assert.equal(lines[0], HANDOFFS_HEADING);
   assert.equal(lines[1], '');
   assert.deepEqual(lines.slice(-2), ['', '']);
