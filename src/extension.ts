@@ -43,7 +43,12 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
   const services = new FolderServices((folder) => new FolderService(folder, log));
   const deps: CommandDeps = { services, log, me };
 
-  const tree = new HandoffTreeProvider(services, () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted, now: new Date() }));
+  const tree = new HandoffTreeProvider(services, () => ({
+    me: identity.id,
+    identityProblem: identity.problem,
+    trusted: trust.trusted,
+    now: new Date(),
+  }));
   const treeView = vscode.window.createTreeView('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
   const badge = new StaleBadge(services, me);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
@@ -104,7 +109,9 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
 
   const activationMs = performance.now() - started;
-  log.info(`activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`);
+  log.info(
+    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
+  );
   if (identity.problem) log.warn(identity.problem);
   return { services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs };
 }

@@ -40,7 +40,10 @@ export async function callTool(dispatcher: RequestDispatcher, name: string, args
   return dispatcher.dispatch({ action: name, ...args }, { surface: 'mcp' });
 }
 
-export function createMcpServer(dispatcher: RequestDispatcher, log: (message: string) => void): { server: Server; idle: () => Promise<void> } {
+export function createMcpServer(
+  dispatcher: RequestDispatcher,
+  log: (message: string) => void,
+): { server: Server; idle: () => Promise<void> } {
   const tools = mcpTools();
   const server = new Server({ name: 'agentsync', version: packageVersion() }, { capabilities: { tools: {} } });
   const inFlight = new Set<Promise<unknown>>();

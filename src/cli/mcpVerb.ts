@@ -6,7 +6,8 @@ import type { Verb } from './handoffVerbs';
 
 export const mcpVerb: Verb = {
   usage: '',
-  summary: 'serve every action as a tool to an MCP client over stdio (e.g. {"command":"agentsync","args":["--dir","<repo>","mcp"]}); ends when stdin closes',
+  summary:
+    'serve every action as a tool to an MCP client over stdio (e.g. {"command":"agentsync","args":["--dir","<repo>","mcp"]}); ends when stdin closes',
   options: { verbose: { type: 'boolean' } },
   run: async (ctx, values, pos) => {
     if (pos.length) throw new UsageError(`mcp takes no arguments (got ${pos.join(' ')})`);

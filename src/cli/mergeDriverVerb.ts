@@ -28,7 +28,8 @@ function readVersion(file: string, label: string): HandoffsFile {
     throw new InputError(`the ${label} version is not valid JSON (${(e as Error).message})`);
   }
   const parsed = handoffsFileSchema.safeParse(raw);
-  if (!parsed.success) throw new InputError(`the ${label} version does not match the handoffs.json schema: ${describeIssues(parsed.error)}`);
+  if (!parsed.success)
+    throw new InputError(`the ${label} version does not match the handoffs.json schema: ${describeIssues(parsed.error)}`);
   return parsed.data;
 }
 
@@ -54,13 +55,21 @@ export const mergeDriverVerb: Verb = {
       count = checked.data.handoffs.length;
     } catch (e) {
       const message = `${(e as Error).message}. Nothing was written: git will report a conflict in .agentsync/handoffs.json; fix the broken version (or resolve by hand) and validate it with \`agentsync list\`.`;
-      if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, action: 'merge-driver', timestamp: new Date().toISOString(), reason: 'store_invalid', message }));
+      if (ctx.json)
+        ctx.io.out(
+          JSON.stringify({ ok: false, action: 'merge-driver', timestamp: new Date().toISOString(), reason: 'store_invalid', message }),
+        );
       else ctx.io.err(`agentsync merge-driver: ${message}`);
       return 1;
     }
     writeFileAtomic(oursPath, text);
-    if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'merge-driver', timestamp: new Date().toISOString(), data: { handoffs: count, notes } }));
-    else for (const n of notes) if (n.kind === 'conflict' || n.kind === 'renumbered' || n.kind === 'kept') ctx.io.err(`agentsync merge-driver: ${n.message}`);
+    if (ctx.json)
+      ctx.io.out(
+        JSON.stringify({ ok: true, action: 'merge-driver', timestamp: new Date().toISOString(), data: { handoffs: count, notes } }),
+      );
+    else
+      for (const n of notes)
+        if (n.kind === 'conflict' || n.kind === 'renumbered' || n.kind === 'kept') ctx.io.err(`agentsync merge-driver: ${n.message}`);
     return 0;
   },
 };
@@ -81,7 +90,9 @@ function git(root: string, args: string[]): { ok: boolean; out: string } {
 /** Throws a clear error when `root` is not inside a git work tree; called before init changes anything. */
 export function assertGitRepo(root: string): void {
   if (!git(root, ['rev-parse', '--is-inside-work-tree']).ok) {
-    throw new Error(`${root} is not inside a git repository, so there is nothing to register the merge driver in. Run \`git init\` first, or leave out --git`);
+    throw new Error(
+      `${root} is not inside a git repository, so there is nothing to register the merge driver in. Run \`git init\` first, or leave out --git`,
+    );
   }
 }
 

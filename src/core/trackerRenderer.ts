@@ -36,8 +36,12 @@ export function codeSpan(text: string): string {
 export function renderHandoffLines(h: Handoff): string[] {
   const box = h.status === 'merged' ? '[x]' : '[ ]';
   const to = h.to_agents.length ? h.to_agents.map(displayAgent).join(',') : '-';
-  const lines = [`- ${box} ${h.handoff_id} | from: ${displayAgent(h.from_agent)} | to: ${to} | mode: ${h.owner_mode} | status: ${h.status}`];
-  const files = h.files.length ? h.files.slice(0, 20).map(codeSpan).join(', ') + (h.files.length > 20 ? `, … (+${h.files.length - 20})` : '') : '-';
+  const lines = [
+    `- ${box} ${h.handoff_id} | from: ${displayAgent(h.from_agent)} | to: ${to} | mode: ${h.owner_mode} | status: ${h.status}`,
+  ];
+  const files = h.files.length
+    ? h.files.slice(0, 20).map(codeSpan).join(', ') + (h.files.length > 20 ? `, … (+${h.files.length - 20})` : '')
+    : '-';
   lines.push(`  - task: ${h.task_id ? inlineText(h.task_id, 200) : '-'} | files: ${files}`);
   const note = h.notes || h.summary;
   lines.push(`  - note: ${inlineText(note)}`);

@@ -15,7 +15,7 @@ export const DEFAULT_CONFIG_TEXT = readTemplate('agentsync.json');
 
 /** The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section. */
 export function trackerTemplate(): string {
-  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, '')) ;
+  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, ''));
 }
 
 export interface InitReport {
@@ -71,7 +71,10 @@ export function initWorkspace(root: string, options: InitOptions = {}): InitRepo
     const missing = WorkspaceLayout.GITIGNORE_ENTRIES.filter((e) => !lines.has(e));
     if (missing.length) {
       const sep = existing.length && !existing.endsWith('\n') ? '\n' : '';
-      fs.writeFileSync(gitignore, `${existing}${sep}${existing.includes('# AgentSync runtime files') ? '' : '# AgentSync runtime files\n'}${missing.join('\n')}\n`);
+      fs.writeFileSync(
+        gitignore,
+        `${existing}${sep}${existing.includes('# AgentSync runtime files') ? '' : '# AgentSync runtime files\n'}${missing.join('\n')}\n`,
+      );
       report.gitignoreAdded = missing;
     }
   }

@@ -6,8 +6,20 @@ import { api, EXTENSION_ID, figures, REPO_ROOT, workspaceRoot } from './helpers'
 
 const COMMANDS = [
   'passOver',
-  'init', 'startSession', 'endSession', 'addHandoffNote', 'claimHandoff', 'completeHandoff', 'listHandoffs',
-  'approveHandoff', 'returnHandoff', 'escalateHandoff', 'openRecord', 'openTracker', 'refresh', 'showStaleHandoffs',
+  'init',
+  'startSession',
+  'endSession',
+  'addHandoffNote',
+  'claimHandoff',
+  'completeHandoff',
+  'listHandoffs',
+  'approveHandoff',
+  'returnHandoff',
+  'escalateHandoff',
+  'openRecord',
+  'openTracker',
+  'refresh',
+  'showStaleHandoffs',
 ].map((c) => `agentsync.${c}`);
 
 /** The parts of package.json these tests read. */
@@ -26,7 +38,10 @@ describe('activation', () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     const a = await api();
     assert.equal(ext.isActive, true);
-    assert.deepEqual(a.services.all().map((s) => s.layout.root), [workspaceRoot()]);
+    assert.deepEqual(
+      a.services.all().map((s) => s.layout.root),
+      [workspaceRoot()],
+    );
     assert.equal(a.identity().id, 'human');
     assert.ok(a.activationMs > 0 && a.activationMs < 1000, `activationMs = ${a.activationMs}`);
     figures['activate() time'] = `${a.activationMs.toFixed(2)} ms`;
@@ -53,7 +68,13 @@ describe('activation', () => {
         return new RegExp(re[1]).test(value);
       });
     const offered = (status: string) =>
-      [...new Set(entries.filter((e) => !e.group.startsWith('inline') && holds(e.when, { view: 'agentsync.handoffs', viewItem: `handoff.${status}` })).map((e) => e.command.replace('agentsync.', '')))].sort();
+      [
+        ...new Set(
+          entries
+            .filter((e) => !e.group.startsWith('inline') && holds(e.when, { view: 'agentsync.handoffs', viewItem: `handoff.${status}` }))
+            .map((e) => e.command.replace('agentsync.', '')),
+        ),
+      ].sort();
     assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
     assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
     assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord', 'passOver']);

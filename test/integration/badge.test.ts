@@ -9,14 +9,25 @@ describe('stale badge', () => {
   it('counts the one stale handoff assigned to me', async () => {
     const a = await api();
     const s = a.badge.update();
-    assert.deepEqual(s, { count: 1, text: '$(warning) 1', visible: true, tooltip: 'AgentSync: 1 stale open handoff assigned to human. Click to list them.' });
-    assert.deepEqual(a.badge.stale.map((e) => e.handoff.summary), ['Update the release checklist']);
+    assert.deepEqual(s, {
+      count: 1,
+      text: '$(warning) 1',
+      visible: true,
+      tooltip: 'AgentSync: 1 stale open handoff assigned to human. Click to list them.',
+    });
+    assert.deepEqual(
+      a.badge.stale.map((e) => e.handoff.summary),
+      ['Update the release checklist'],
+    );
   });
 
   it('counts by the clock too: two days later every open handoff of mine is stale', async () => {
     const a = await api();
     const later = a.badge.update(new Date(Date.now() + 48 * 3_600_000));
-    const mine = a.services.all()[0].view().handoffs.filter((h) => h.to_agents.includes('human') && !['merged', 'escalated'].includes(h.status));
+    const mine = a.services
+      .all()[0]
+      .view()
+      .handoffs.filter((h) => h.to_agents.includes('human') && !['merged', 'escalated'].includes(h.status));
     assert.equal(later.count, mine.length);
     assert.ok(later.count > 1);
     assert.equal(a.badge.update().count, 1);
@@ -47,7 +58,10 @@ describe('stale badge', () => {
     try {
       await waitFor('identity claude', () => a.identity().id === 'claude');
       assert.equal(a.badge.state.visible, false);
-      const labels = a.tree.getChildren().map((n) => a.tree.getTreeItem(n)).map((i) => `${plainText(i.label)}=${i.description}`);
+      const labels = a.tree
+        .getChildren()
+        .map((n) => a.tree.getTreeItem(n))
+        .map((i) => `${plainText(i.label)}=${i.description}`);
       assert.ok(labels.includes('Shared with me=1'), labels.join(', '));
     } finally {
       await cfg.update('agentId', undefined, vscode.ConfigurationTarget.Global);

@@ -6,7 +6,19 @@ import * as path from 'node:path';
 import { figures, REPO_ROOT, workspaceRoot } from './helpers';
 
 /** The seeded workspace (run.mjs pass "main"). */
-const MAIN = ['activation', 'tree', 'badge', 'screenshot', 'handoffCommands', 'sessionCommands', 'workspaceCommands', 'dropZone', 'conflicts', 'languageModelTools', 'trust'];
+const MAIN = [
+  'activation',
+  'tree',
+  'badge',
+  'screenshot',
+  'handoffCommands',
+  'sessionCommands',
+  'workspaceCommands',
+  'dropZone',
+  'conflicts',
+  'languageModelTools',
+  'trust',
+];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
 const UNINITIALIZED = ['uninitialized'];
 

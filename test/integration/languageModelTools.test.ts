@@ -13,7 +13,15 @@ import { LANGUAGE_MODEL_TOOLS } from '../../src/vscode/languageModelToolCatalog'
 import { confirmationFor } from '../../src/vscode/languageModelTools';
 import { api, plainText, readHandoffs, workspaceRoot } from './helpers';
 
-const TOOLS = ['agentsync_createHandoff', 'agentsync_listHandoffs', 'agentsync_claimHandoff', 'agentsync_completeHandoff', 'agentsync_passOver', 'agentsync_returnHandoff', 'agentsync_status'];
+const TOOLS = [
+  'agentsync_createHandoff',
+  'agentsync_listHandoffs',
+  'agentsync_claimHandoff',
+  'agentsync_completeHandoff',
+  'agentsync_passOver',
+  'agentsync_returnHandoff',
+  'agentsync_status',
+];
 
 function envelope(result: vscode.LanguageModelToolResult): RequestResponse {
   const part = result.content.find((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart);
@@ -75,7 +83,9 @@ describe('language-model tools and MCP discovery', () => {
 
   it('invokeTool creates a handoff (after the confirmation), then a claim tool call claims it; both on disk', async () => {
     const summary = 'Port the CSV importer to streams (via Copilot tool)';
-    const created = await invokeConfirmed('agentsync_createHandoff', { handoff: { owner_mode: 'single', to_agents: ['copilot'], summary } });
+    const created = await invokeConfirmed('agentsync_createHandoff', {
+      handoff: { owner_mode: 'single', to_agents: ['copilot'], summary },
+    });
     assert.match(created.dialog, /Create an AgentSync handoff\?/);
     assert.match(created.dialog, /from Human to Copilot \(single\)/);
     assert.equal(created.response.ok, true, JSON.stringify(created.response));
@@ -93,16 +103,29 @@ describe('language-model tools and MCP discovery', () => {
     assert.equal(h.claimed_by, 'copilot');
     // Through the folder's dispatcher, audited as the lm-tool surface.
     const dir = path.join(workspaceRoot(), '.agentsync/audit');
-    const audit = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { handoff_id: string; action: string; agent: string; surface: string }));
+    const audit = fs.readdirSync(dir).flatMap((f) =>
+      fs
+        .readFileSync(path.join(dir, f), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { handoff_id: string; action: string; agent: string; surface: string }),
+    );
     const mine = audit.filter((l) => l.handoff_id === id).map((l) => [l.action, l.agent, l.surface]);
-    assert.deepEqual(mine, [['createHandoff', 'human', 'lm-tool'], ['claimHandoff', 'copilot', 'lm-tool']]);
+    assert.deepEqual(mine, [
+      ['createHandoff', 'human', 'lm-tool'],
+      ['claimHandoff', 'copilot', 'lm-tool'],
+    ]);
   });
 
   it('a read-only tool answers its data; a refused call answers the refusal envelope', async () => {
-    const list = envelope(await vscode.lm.invokeTool('agentsync_listHandoffs', { input: { status: 'in_progress' }, toolInvocationToken: undefined }));
+    const list = envelope(
+      await vscode.lm.invokeTool('agentsync_listHandoffs', { input: { status: 'in_progress' }, toolInvocationToken: undefined }),
+    );
     assert.equal(list.ok, true);
     assert.ok((list.data!.count as number) >= 1);
-    const refused = envelope(await vscode.lm.invokeTool('agentsync_claimHandoff', { input: { handoffId: 'HO-19990101-999' }, toolInvocationToken: undefined }));
+    const refused = envelope(
+      await vscode.lm.invokeTool('agentsync_claimHandoff', { input: { handoffId: 'HO-19990101-999' }, toolInvocationToken: undefined }),
+    );
     assert.equal(refused.ok, false);
     assert.equal(refused.reason, 'not_found');
   });
@@ -113,15 +136,24 @@ describe('language-model tools and MCP discovery', () => {
     assert.equal(defs.length, 1);
     const def = defs[0];
     assert.deepEqual(def.args.slice(1), ['mcp', '--dir', workspaceRoot()]);
-    const child = spawn(def.command, def.args, { cwd: def.cwd?.fsPath, env: { ...process.env, ...(def.env as Record<string, string>) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(def.command, def.args, {
+      cwd: def.cwd?.fsPath,
+      env: { ...process.env, ...(def.env as Record<string, string>) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     try {
       const rpc = rpcClient(child);
-      const init = await rpc.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agentsync-editor-test', version: '1' } });
+      const init = await rpc.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'agentsync-editor-test', version: '1' },
+      });
       assert.equal((init.result as { serverInfo: { name: string } }).serverInfo.name, 'agentsync');
       rpc.notify('notifications/initialized');
       const list = await rpc.request('tools/list', {});
       const names = (list.result as { tools: { name: string }[] }).tools.map((t) => t.name);
-      for (const action of ['createHandoff', 'claimHandoff', 'completeHandoff', 'passOver', 'returnHandoff', 'status']) assert.ok(names.includes(action), `${action} is an MCP tool`);
+      for (const action of ['createHandoff', 'claimHandoff', 'completeHandoff', 'passOver', 'returnHandoff', 'status'])
+        assert.ok(names.includes(action), `${action} is an MCP tool`);
     } finally {
       child.kill();
     }

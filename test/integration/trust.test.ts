@@ -5,7 +5,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RequestResponse } from '../../src/core/requestDispatcher';
 import * as vscode from 'vscode';
-import { api, dropRequest, plainText, runWithAnswers, screenshot, sleep, waitFor, whenFileExists, withCommands, workspaceRoot } from './helpers';
+import {
+  api,
+  dropRequest,
+  plainText,
+  runWithAnswers,
+  screenshot,
+  sleep,
+  waitFor,
+  whenFileExists,
+  withCommands,
+  workspaceRoot,
+} from './helpers';
 
 describe('untrusted folder (Restricted Mode)', () => {
   after(async () => (await api()).trust.simulate(undefined));
@@ -45,7 +56,15 @@ describe('untrusted folder (Restricted Mode)', () => {
   it('End Session runs no health command while restricted (Skipped, and the command did not run)', async () => {
     const marker = path.join(workspaceRoot(), 'health-ran.txt');
     const { result } = await withCommands({ test: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] }, () =>
-      runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Restricted session' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Checking the trust gate' }),
+      runWithAnswers<RequestResponse>(
+        'agentsync.endSession',
+        [],
+        { input: 'Restricted session' },
+        { input: '' },
+        { pick: ['README.md'] },
+        { pick: 'skip' },
+        { input: 'Checking the trust gate' },
+      ),
     );
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal((result.data?.health as Record<string, string>).Tests, 'Skipped');

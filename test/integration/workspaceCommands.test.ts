@@ -53,7 +53,9 @@ describe('Initialize Workspace and the merge driver', () => {
   });
 
   it('with consent it registers merge.agentsync and the .gitattributes lines; once registered it does not ask again', async () => {
-    const { result } = await runWithAnswers<{ git: { registered?: { gitattributes: string } } }>('agentsync.init', [workspaceRoot()], { modal: 'Register Merge Driver' });
+    const { result } = await runWithAnswers<{ git: { registered?: { gitattributes: string } } }>('agentsync.init', [workspaceRoot()], {
+      modal: 'Register Merge Driver',
+    });
     assert.equal(result.git.registered?.gitattributes, 'created');
     assert.match(mergeDriver() ?? '', /agentsync\.js'? merge-driver %O %A %B$/);
     assert.match(fs.readFileSync(attributes(), 'utf8'), /^\.agentsync\/handoffs\.json merge=agentsync$/m);

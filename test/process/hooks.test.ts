@@ -41,7 +41,13 @@ interface StoredHandoff {
 }
 
 /** Runs the hook as the vendor would: from the workspace folder, the vendor's JSON on stdin, the command of its pack. */
-function hook(ws: string, vendor: Vendor, event: string, input: string, cwd = ws): { status: number | null; out: HookOut | null; stdout: string; stderr: string } {
+function hook(
+  ws: string,
+  vendor: Vendor,
+  event: string,
+  input: string,
+  cwd = ws,
+): { status: number | null; out: HookOut | null; stdout: string; stderr: string } {
   const env = { ...process.env };
   delete env.AGENTSYNC_AGENT;
   const r = spawnSync(process.execPath, [CLI, 'hook', event, '--agent', vendor, '--format', vendor], { cwd, input, encoding: 'utf8', env });
@@ -66,7 +72,16 @@ function initWorkspaceFor(agent: Vendor, config: object = {}): string {
 function workspaceWithClaim(agent: Vendor, config: object = {}): { ws: string; id: string } {
   const ws = initWorkspaceFor(agent, config);
   const from = agent === 'codex' ? 'claude' : 'codex';
-  const created = request(ws, { action: 'createHandoff', handoff: { from_agent: from, to_agents: [agent], owner_mode: 'single', summary: 'Fix the auth timeout', files: ['src/auth/session.ts'] } });
+  const created = request(ws, {
+    action: 'createHandoff',
+    handoff: {
+      from_agent: from,
+      to_agents: [agent],
+      owner_mode: 'single',
+      summary: 'Fix the auth timeout',
+      files: ['src/auth/session.ts'],
+    },
+  });
   const id = (created.data.handoff as { handoff_id: string }).handoff_id;
   assert.equal(request(ws, { action: 'claimHandoff', handoffId: id, agent }).ok, true);
   return { ws, id };
@@ -79,12 +94,19 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
     describe(vendor, () => {
       it('session-start: the briefing goes into the context in the form the vendor reads', () => {
         const ws = initWorkspaceFor(vendor);
-        request(ws, { action: 'createHandoff', handoff: { from_agent: 'human', to_agents: [vendor], owner_mode: 'single', summary: 'Write the release notes' } });
+        request(ws, {
+          action: 'createHandoff',
+          handoff: { from_agent: 'human', to_agents: [vendor], owner_mode: 'single', summary: 'Write the release notes' },
+        });
         const r = hook(ws, vendor, 'session-start', fixture(vendor, 'session-start', ws));
         assert.equal(r.status, 0, r.stderr);
         const out = r.out ?? {};
         const text =
-          (vendor === 'cursor' ? out.additional_context : vendor === 'copilot' ? out.additionalContext : out.hookSpecificOutput?.additionalContext) ?? '';
+          (vendor === 'cursor'
+            ? out.additional_context
+            : vendor === 'copilot'
+              ? out.additionalContext
+              : out.hookSpecificOutput?.additionalContext) ?? '';
         if (vendor === 'claude' || vendor === 'codex') assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
         assert.match(text, new RegExp(`AgentSync briefing for ${vendor}`));
         assert.match(text, /Claimable by you[^\n]*\n- HO-\d{8}-001 \[queued\] from human: Write the release notes/);
@@ -138,9 +160,17 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
         fs.writeFileSync(storeFile, JSON.stringify(store, null, 2));
         const due = hook(ws, vendor, 'post-tool-use', fixture(vendor, 'post-tool-use', ws));
         assert.equal(due.status, 0, due.stderr);
-        const after = (JSON.parse(fs.readFileSync(storeFile, 'utf8')) as { handoffs: StoredHandoff[] }).handoffs.find((x) => x.handoff_id === id)!;
-        assert.ok(Date.parse(after.lease_expires_at) > now + 25 * 60_000, `lease renewed to ~30 min from now (got ${after.lease_expires_at})`);
-        const audit = fs.readdirSync(path.join(ws, '.agentsync/audit')).map((f) => fs.readFileSync(path.join(ws, '.agentsync/audit', f), 'utf8')).join('');
+        const after = (JSON.parse(fs.readFileSync(storeFile, 'utf8')) as { handoffs: StoredHandoff[] }).handoffs.find(
+          (x) => x.handoff_id === id,
+        )!;
+        assert.ok(
+          Date.parse(after.lease_expires_at) > now + 25 * 60_000,
+          `lease renewed to ~30 min from now (got ${after.lease_expires_at})`,
+        );
+        const audit = fs
+          .readdirSync(path.join(ws, '.agentsync/audit'))
+          .map((f) => fs.readFileSync(path.join(ws, '.agentsync/audit', f), 'utf8'))
+          .join('');
         assert.match(audit, /"action":"heartbeat"/);
       });
     });
@@ -226,7 +256,14 @@ describe('agentsync init --hooks (process)', function () {
     assert.deepEqual(cursor.hooks.stop, [{ command: 'agentsync hook stop --agent cursor --format cursor' }]);
     const copilot = JSON.parse(first['.github/hooks/agentsync.json']) as HooksFile;
     assert.equal(copilot.version, 1);
-    assert.deepEqual(copilot.hooks.agentStop, [{ type: 'command', bash: 'agentsync hook stop --agent copilot --format copilot', powershell: 'agentsync hook stop --agent copilot --format copilot', timeoutSec: 30 }]);
+    assert.deepEqual(copilot.hooks.agentStop, [
+      {
+        type: 'command',
+        bash: 'agentsync hook stop --agent copilot --format copilot',
+        powershell: 'agentsync hook stop --agent copilot --format copilot',
+        timeoutSec: 30,
+      },
+    ]);
     const codex = JSON.parse(first['.codex/hooks.json']) as HooksFile;
     assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PostToolUse', 'Stop']);
 

@@ -80,7 +80,12 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
   });
 
   it('MCP: the health tool is refused with commands_untrusted, nothing runs', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--dir', clone, 'mcp'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, '--dir', clone, 'mcp'],
+      env: { ...process.env } as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'agentsync-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -103,7 +108,11 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
     assert.equal(t.status, 0, t.stderr);
     assert.match(t.stdout, /build: sh -c 'id > marker'/);
     assert.ok(fs.existsSync(process.env.AGENTSYNC_TRUST_FILE!));
-    assert.equal(git(clone, 'status', '--porcelain', '--untracked-files=all').includes('trusted'), false, 'nothing about trust is written into the clone');
+    assert.equal(
+      git(clone, 'status', '--porcelain', '--untracked-files=all').includes('trusted'),
+      false,
+      'nothing about trust is written into the clone',
+    );
     dropRequest(clone, 'after-trust');
     assert.equal(cli(clone, 'watch', '--once').status, 0);
     assert.equal(responseOf(clone, 'after-trust').ok, true, JSON.stringify(responseOf(clone, 'after-trust')));
@@ -112,7 +121,10 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
 
   it('when the commands change, nothing runs again until a new trust; --revoke withdraws it', () => {
     fs.rmSync(marker());
-    fs.writeFileSync(path.join(clone, '.agentsync.json'), JSON.stringify({ commands: { build: ['sh', '-c', 'id > marker; id > marker2'] } }));
+    fs.writeFileSync(
+      path.join(clone, '.agentsync.json'),
+      JSON.stringify({ commands: { build: ['sh', '-c', 'id > marker; id > marker2'] } }),
+    );
     dropRequest(clone, 'after-change');
     assert.equal(cli(clone, 'watch', '--once').status, 0);
     assert.equal(responseOf(clone, 'after-change').reason, 'commands_untrusted');

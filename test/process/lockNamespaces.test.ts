@@ -51,4 +51,3 @@ describe('FileLock across pid namespaces (a real holder under unshare)', functio
     lock.release();
   });
 });
-

@@ -33,7 +33,20 @@ describe('CLI output escapes control characters in agent text (issue 7, item 14)
     ws = tempWorkspace('term');
     runCliSync(['--dir', ws, 'init']);
     const created = JSON.parse(
-      runCliSync(['--dir', ws, '--json', 'create', '--from', 'claude', '--to', 'codex', '--summary', HOSTILE, '--notes', `line 1\n${HOSTILE}`]),
+      runCliSync([
+        '--dir',
+        ws,
+        '--json',
+        'create',
+        '--from',
+        'claude',
+        '--to',
+        'codex',
+        '--summary',
+        HOSTILE,
+        '--notes',
+        `line 1\n${HOSTILE}`,
+      ]),
     ) as { data: { handoff: { handoff_id: string } } };
     id = created.data.handoff.handoff_id;
     runCliSync(['--dir', ws, 'block', id, '--agent', 'claude', '--reason', HOSTILE]);

@@ -25,7 +25,10 @@ describe('clearConflicts (DESIGN §3)', () => {
     assert.equal(h.claimed_by, 'claude');
     assert.equal(h.rev, 6);
     const audit = ws.auditEntries().filter((e) => e.action === 'clearConflicts');
-    assert.deepEqual(audit.map((e) => [e.agent, e.handoff_id, e.reason]), [['human', ID, 'merge conflicts cleared (2: claimed_by, summary)']]);
+    assert.deepEqual(
+      audit.map((e) => [e.agent, e.handoff_id, e.reason]),
+      [['human', ID, 'merge conflicts cleared (2: claimed_by, summary)']],
+    );
   });
 
   it('a person named in humans of .agentsync.json may clear them too', async () => {
@@ -47,7 +50,13 @@ describe('clearConflicts (DESIGN §3)', () => {
   });
 
   it('no conflicts → no_conflicts; a stale expected_rev → stale_revision; neither changes anything', async () => {
-    const ws = new TestWorkspace({ handoffs: [handoffIn('queued'), withConflicts()].map((h, i) => ({ ...h, handoff_id: `HO-20260221-00${i + 1}`, uid: `${h.uid!.slice(0, 25)}${i}` })) });
+    const ws = new TestWorkspace({
+      handoffs: [handoffIn('queued'), withConflicts()].map((h, i) => ({
+        ...h,
+        handoff_id: `HO-20260221-00${i + 1}`,
+        uid: `${h.uid!.slice(0, 25)}${i}`,
+      })),
+    });
     const before = ws.storeBytes();
     const none = await ws.dispatch({ action: 'clearConflicts', handoffId: 'HO-20260221-001', agent: 'human' });
     assert.equal(none.reason, 'no_conflicts');

@@ -23,10 +23,20 @@ describe('shipped JSON Schemas', () => {
 
   it('the handoffs schema forbids unknown keys and constrains agent ids, like the core', () => {
     type ObjectSchema = { additionalProperties: boolean; properties: Record<string, { pattern?: string }>; required: string[] };
-    const shipped = JSON.parse(fs.readFileSync(path.join(root, 'schemas', 'handoffs.schema.json'), 'utf8')) as { properties: { handoffs: { items: ObjectSchema } } };
+    const shipped = JSON.parse(fs.readFileSync(path.join(root, 'schemas', 'handoffs.schema.json'), 'utf8')) as {
+      properties: { handoffs: { items: ObjectSchema } };
+    };
     const item = shipped.properties.handoffs.items;
     assert.equal(item.additionalProperties, false);
     assert.equal(item.properties.from_agent.pattern, '^[a-z0-9_-]{1,64}$');
-    assert.deepEqual(item.required.slice().sort(), ['created_at', 'from_agent', 'handoff_id', 'owner_mode', 'status', 'summary', 'updated_at']);
+    assert.deepEqual(item.required.slice().sort(), [
+      'created_at',
+      'from_agent',
+      'handoff_id',
+      'owner_mode',
+      'status',
+      'summary',
+      'updated_at',
+    ]);
   });
 });

@@ -13,7 +13,8 @@ interface ToolContribution {
   name: string;
   inputSchema: { required?: string[]; properties: Record<string, unknown> & { handoff: { required: string[] } } };
 }
-const pkg = () => JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { languageModelTools: ToolContribution[] } };
+const pkg = () =>
+  JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { languageModelTools: ToolContribution[] } };
 const spec = (action: string) => LANGUAGE_MODEL_TOOLS.find((t) => t.action === action)!;
 
 describe('language-model tools (DESIGN §10a)', () => {
@@ -24,7 +25,15 @@ describe('language-model tools (DESIGN §10a)', () => {
   });
 
   it('covers create, list, claim, complete, pass over, return and status; store-changing tools are the non-read-only actions', () => {
-    assert.deepEqual(LANGUAGE_MODEL_TOOLS.map((t) => t.action).sort(), ['claimHandoff', 'completeHandoff', 'createHandoff', 'listHandoffs', 'passOver', 'returnHandoff', 'status']);
+    assert.deepEqual(LANGUAGE_MODEL_TOOLS.map((t) => t.action).sort(), [
+      'claimHandoff',
+      'completeHandoff',
+      'createHandoff',
+      'listHandoffs',
+      'passOver',
+      'returnHandoff',
+      'status',
+    ]);
     for (const t of LANGUAGE_MODEL_TOOLS) {
       assert.equal(t.changesStore, !ACTIONS[t.action].readOnly, `${t.name}: changesStore`);
       assert.equal(t.name, `agentsync_${t.action}`);
@@ -53,7 +62,13 @@ describe('language-model tools (DESIGN §10a)', () => {
 
   it('a create and a claim built this way are accepted by the dispatcher', async () => {
     const ws = new TestWorkspace();
-    const created = await ws.dispatch(requestFor(spec('createHandoff'), { handoff: { owner_mode: 'single', to_agents: ['copilot'], summary: 'Write the parser tests' } }, 'claude'));
+    const created = await ws.dispatch(
+      requestFor(
+        spec('createHandoff'),
+        { handoff: { owner_mode: 'single', to_agents: ['copilot'], summary: 'Write the parser tests' } },
+        'claude',
+      ),
+    );
     assert.equal(created.ok, true, JSON.stringify(created));
     const id = (created.data as { handoff: { handoff_id: string } }).handoff.handoff_id;
     const claimed = await ws.dispatch(requestFor(spec('claimHandoff'), { handoffId: id }, 'copilot'));

@@ -25,7 +25,9 @@ export function clearConflicts(
   checkRevision(h, p.expected_rev);
   const count = h.conflicts?.length ?? 0;
   if (count === 0) {
-    throw new ActionError('no_conflicts', `${h.handoff_id} has no merge conflicts to clear. Nothing was changed.`, { handoff_id: h.handoff_id });
+    throw new ActionError('no_conflicts', `${h.handoff_id} has no merge conflicts to clear. Nothing was changed.`, {
+      handoff_id: h.handoff_id,
+    });
   }
   const fields = [...new Set(h.conflicts!.map((c) => c.field))].join(', ');
   const { conflicts: _cleared, ...rest } = h;

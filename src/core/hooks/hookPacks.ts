@@ -77,7 +77,8 @@ function isObject(v: Json | undefined): v is JsonObject {
 }
 
 function refuse(file: string, why: string): never {
-  const what = 'AgentSync will not overwrite it. Fix the file (or move it aside), then run agentsync init --hooks again. Nothing was changed.';
+  const what =
+    'AgentSync will not overwrite it. Fix the file (or move it aside), then run agentsync init --hooks again. Nothing was changed.';
   throw new ActionError('hooks_file_invalid', `${file} ${why}; ${what}`, { path: file });
 }
 
