@@ -3,7 +3,16 @@ import * as esbuild from 'esbuild';
 import { zodEnglishOnly } from './scripts/build/zodEnglishOnly.mjs';
 
 const production = process.argv.includes('--production');
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production, minify: production, logLevel: 'warning', plugins: [zodEnglishOnly] };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  plugins: [zodEnglishOnly],
+};
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),

@@ -33,7 +33,18 @@ const CLI_RUNS = 10;
 
 // ---------- a pre-generated store, written directly as JSON ----------
 
-const STATUSES_MIX = ['merged', 'merged', 'merged', 'approved', 'ready_for_review', 'in_progress', 'blocked', 'queued', 'queued', 'escalated'];
+const STATUSES_MIX = [
+  'merged',
+  'merged',
+  'merged',
+  'approved',
+  'ready_for_review',
+  'in_progress',
+  'blocked',
+  'queued',
+  'queued',
+  'escalated',
+];
 const AGENTS = ['codex', 'claude', 'copilot'];
 
 function generatedHandoff(i, size) {
@@ -139,11 +150,21 @@ async function benchSize(size) {
   for (let i = 0; i < 10; i++) warm.push(await must(dispatcher, createRequest(`warm ${i}`)));
   for (const id of warm) await must(dispatcher, claimRequest(id));
 
-  const creates = await sequential(dispatcher, Array.from({ length: SEQUENTIAL_OPS }, (_, i) => createRequest(i)));
+  const creates = await sequential(
+    dispatcher,
+    Array.from({ length: SEQUENTIAL_OPS }, (_, i) => createRequest(i)),
+  );
   const claims = await sequential(dispatcher, creates.ids.map(claimRequest));
-  const rounds = (make) => Array.from({ length: CONCURRENT_ROUNDS }, (_, r) => Array.from({ length: CONCURRENCY }, (_, k) => make(r * CONCURRENCY + k)));
-  const cCreates = await concurrent(dispatcher, rounds((n) => createRequest(`c${n}`)));
-  const cClaims = await concurrent(dispatcher, rounds((n) => claimRequest(cCreates.ids[n])));
+  const rounds = (make) =>
+    Array.from({ length: CONCURRENT_ROUNDS }, (_, r) => Array.from({ length: CONCURRENCY }, (_, k) => make(r * CONCURRENCY + k)));
+  const cCreates = await concurrent(
+    dispatcher,
+    rounds((n) => createRequest(`c${n}`)),
+  );
+  const cClaims = await concurrent(
+    dispatcher,
+    rounds((n) => claimRequest(cCreates.ids[n])),
+  );
 
   // The CLI runs on a fresh store of the stated size (plus the handoffs it claims), not the grown one above.
   const cliWs = workspaceWith(size);
@@ -184,9 +205,13 @@ function nodeStartupMs() {
 
 const cpus = os.cpus();
 console.log('AgentSync core benchmark');
-console.log(`node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} CPU(s) (${cpus[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM`);
+console.log(
+  `node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} CPU(s) (${cpus[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM`,
+);
 console.log(`temp dir ${os.tmpdir()}; in-process = RequestDispatcher.dispatch on one HandoffStore (out/src/core)`);
-console.log(`latency: ${SEQUENTIAL_OPS} sequential awaited requests each; throughput: ${CONCURRENT_ROUNDS} rounds of ${CONCURRENCY} concurrent requests; CLI: median of ${CLI_RUNS} runs of one process\n`);
+console.log(
+  `latency: ${SEQUENTIAL_OPS} sequential awaited requests each; throughput: ${CONCURRENT_ROUNDS} rounds of ${CONCURRENCY} concurrent requests; CLI: median of ${CLI_RUNS} runs of one process\n`,
+);
 
 const results = [];
 for (const size of SIZES) results.push(await benchSize(size));

@@ -25,7 +25,11 @@ const PER_WRITER = 125;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function createRequest(summary, requestId) {
-  return { action: 'createHandoff', request_id: requestId, handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary, notes: 'bench', files: ['src/bench.ts'] } };
+  return {
+    action: 'createHandoff',
+    request_id: requestId,
+    handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary, notes: 'bench', files: ['src/bench.ts'] },
+  };
 }
 
 /** The contract: write the whole file under a temp name outside requests/, then rename it in. */
@@ -208,20 +212,33 @@ async function main() {
   const { result: single, store: s1 } = await phase(latencySingle);
   const { result: queue, store: s2 } = await phase(latencyQueue);
   const { result: tp, store: s3 } = await phase(throughput);
-  const store = { created: s1.created + s2.created + s3.created, duplicates: s1.duplicates + s2.duplicates + s3.duplicates, expected: 3 + 2 * SEQ_N + WRITERS * PER_WRITER, maxTotal: Math.max(s1.total, s2.total, s3.total) };
+  const store = {
+    created: s1.created + s2.created + s3.created,
+    duplicates: s1.duplicates + s2.duplicates + s3.duplicates,
+    expected: 3 + 2 * SEQ_N + WRITERS * PER_WRITER,
+    maxTotal: Math.max(s1.total, s2.total, s3.total),
+  };
 
   const fmt = (x) => x.toFixed(1).padStart(7);
   console.log(`AgentSync drop-zone benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()}`);
-  console.log(`store: each phase starts from ${SEED} seeded handoffs (${(storeBytes / 1024).toFixed(0)} KiB handoffs.json) and grows by its requests (largest: ${store.maxTotal}); one \`agentsync watch\` child per phase`);
+  console.log(
+    `store: each phase starts from ${SEED} seeded handoffs (${(storeBytes / 1024).toFixed(0)} KiB handoffs.json) and grows by its requests (largest: ${store.maxTotal}); one \`agentsync watch\` child per phase`,
+  );
   console.log('');
   console.log('| scenario                                   |     n | median ms |  p99 ms |  max ms |');
   console.log('|--------------------------------------------|-------|-----------|---------|---------|');
-  console.log(`| request.json → result.json (1 writer, seq) | ${String(single.n).padStart(5)} |   ${fmt(single.median)} | ${fmt(single.p99)} | ${fmt(single.max)} |`);
-  console.log(`| requests/ → responses/ (1 writer, seq)     | ${String(queue.n).padStart(5)} |   ${fmt(queue.median)} | ${fmt(queue.p99)} | ${fmt(queue.max)} |`);
+  console.log(
+    `| request.json → result.json (1 writer, seq) | ${String(single.n).padStart(5)} |   ${fmt(single.median)} | ${fmt(single.p99)} | ${fmt(single.max)} |`,
+  );
+  console.log(
+    `| requests/ → responses/ (1 writer, seq)     | ${String(queue.n).padStart(5)} |   ${fmt(queue.median)} | ${fmt(queue.p99)} | ${fmt(queue.max)} |`,
+  );
   console.log('');
   console.log('| throughput                                 | requests | written in ms | all answered in ms |  req/s | lost | refused |');
   console.log('|--------------------------------------------|----------|---------------|--------------------|--------|------|---------|');
-  console.log(`| ${WRITERS} writer processes × ${PER_WRITER} into requests/     | ${String(tp.requests).padStart(8)} | ${fmt(tp.writtenMs).padStart(13)} | ${fmt(tp.totalMs).padStart(18)} | ${tp.perSecond.toFixed(0).padStart(6)} | ${String(tp.lost).padStart(4)} | ${String(tp.refused).padStart(7)} |`);
+  console.log(
+    `| ${WRITERS} writer processes × ${PER_WRITER} into requests/     | ${String(tp.requests).padStart(8)} | ${fmt(tp.writtenMs).padStart(13)} | ${fmt(tp.totalMs).padStart(18)} | ${tp.perSecond.toFixed(0).padStart(6)} | ${String(tp.lost).padStart(4)} | ${String(tp.refused).padStart(7)} |`,
+  );
   console.log('');
   console.log(`store check: ${store.created} handoffs created by ${store.expected} requests, ${store.duplicates} duplicates`);
   console.log(`aims: median ≤ 10 ms, p99 ≤ 50 ms, ≥ 300 req/s, 0 lost`);

@@ -18,11 +18,17 @@ const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-hook-bench-'));
 const run = (args, input) => spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { input, encoding: 'utf8' });
 run(['init']);
 const seed = [];
-for (let i = 0; i < 500; i++) seed.push({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `bench ${i}`, files: ['src/bench.ts'] } });
+for (let i = 0; i < 500; i++)
+  seed.push({
+    action: 'createHandoff',
+    handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `bench ${i}`, files: ['src/bench.ts'] },
+  });
 for (const r of seed) run(['request', '-'], JSON.stringify(r));
 const first = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/handoffs.json'), 'utf8')).handoffs[0].handoff_id;
 run(['request', '-'], JSON.stringify({ action: 'claimHandoff', handoffId: first, agent: 'claude' }));
-const input = fs.readFileSync(path.join(HERE, '..', 'test/fixtures/hooks/claude/post-tool-use.json'), 'utf8').replaceAll('__WORKSPACE__', ws);
+const input = fs
+  .readFileSync(path.join(HERE, '..', 'test/fixtures/hooks/claude/post-tool-use.json'), 'utf8')
+  .replaceAll('__WORKSPACE__', ws);
 const storeBefore = fs.readFileSync(path.join(ws, '.agentsync/handoffs.json'));
 
 function wall(argv) {

@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs what is missing (npm packages; Debian Chromium,
-# Node 24 and code-server for the editor tests), builds, then runs unit, process and editor tests.
+# Node 24 and code-server for the editor tests), builds, lints and checks formatting, then runs unit, process and editor tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 bash scripts/editor/install-code-server.sh
 # One closing line for CI ("N passed, N failed") summed over the mocha runs, whose own lines say "passing".
 log=$(mktemp)
+run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
+# `npm test` (build, compile, unit and process tests, editor tests) with the static checks between the build and the
+# tests: lint (eslint) and formatting (prettier). A failed check fails the run and counts as one failure in the closing
+# line, but the tests still run, so one run reports everything.
+checks=0
 set +e
-npm test 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+run npm run build && run npm run compile
+status=$?
+if [ "$status" -eq 0 ]; then
+  run npm run lint || { status=1; checks=$((checks + 1)); echo "lint: the findings above fail the run (npm run lint)"; }
+  run npm run format:check || { status=1; checks=$((checks + 1)); echo "format: the files above are not formatted (npm run format)"; }
+  run npm run test:node && run npm run test:editor
+  tests=$?
+  if [ "$tests" -ne 0 ]; then status=$tests; fi
+fi
 set -e
 # (grep finds nothing on a clean run: `|| true` keeps pipefail from ending the script there)
 passed=$( { grep -aoE '^ *[0-9]+ passing' "$log" || true; } | awk '{s+=$1} END {print s+0}')
 failed=$( { grep -aoE '^ *[0-9]+ failing' "$log" || true; } | awk '{s+=$1} END {print s+0}')
 rm -f "$log"
+failed=$((failed + checks))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 echo "tests: $passed passed, $failed failed"
 exit "$status"

@@ -43,7 +43,12 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
   const services = new FolderServices((folder) => new FolderService(folder, log));
   const deps: CommandDeps = { services, log, me };
 
-  const tree = new HandoffTreeProvider(services, () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted, now: new Date() }));
+  const tree = new HandoffTreeProvider(services, () => ({
+    me: identity.id,
+    identityProblem: identity.problem,
+    trusted: trust.trusted,
+    now: new Date(),
+  }));
   const treeView = vscode.window.createTreeView('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
   const badge = new StaleBadge(services, me);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
@@ -98,15 +103,17 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
       badge.update();
       dropZones.sync();
     } catch (e) {
-      log.error(`start-up after activation failed: ${(e as Error).stack ?? e}`);
+      log.error(`start-up after activation failed: ${(e as Error).stack ?? String(e)}`);
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
 
   const activationMs = performance.now() - started;
-  log.info(`activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`);
+  log.info(
+    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
+  );
   if (identity.problem) log.warn(identity.problem);
-  return { services, tree, treeView: treeView as vscode.TreeView<unknown>, badge, trust, dropZones, mcp, identity: () => identity, activationMs };
+  return { services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs };
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

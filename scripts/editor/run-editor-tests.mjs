@@ -15,12 +15,19 @@ import { REPO_ROOT, SERVER_MAIN, startEditorServer, workbenchUrl } from './serve
 
 const { values: opt } = parseArgs({
   options: {
-    extension: { type: 'string' }, tests: { type: 'string' }, workspace: { type: 'string' },
-    screenshot: { type: 'string' }, verbose: { type: 'boolean', default: false }, 'timeout-ms': { type: 'string', default: String(8 * 60 * 1000) },
+    extension: { type: 'string' },
+    tests: { type: 'string' },
+    workspace: { type: 'string' },
+    screenshot: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+    'timeout-ms': { type: 'string', default: String(8 * 60 * 1000) },
   },
 });
 for (const k of ['extension', 'tests', 'workspace']) {
-  if (!opt[k] || !isAbsolute(opt[k])) { console.error(`run-editor-tests: --${k} <absolute path> is required`); process.exit(2); }
+  if (!opt[k] || !isAbsolute(opt[k])) {
+    console.error(`run-editor-tests: --${k} <absolute path> is required`);
+    process.exit(2);
+  }
 }
 const timeoutMs = Number(opt['timeout-ms']);
 const CHROMIUM = '/usr/bin/chromium';
@@ -30,11 +37,15 @@ const say = (m) => console.log(`[editor +${((Date.now() - t0) / 1000).toFixed(1)
 if (!existsSync(SERVER_MAIN) || !existsSync(CHROMIUM)) {
   say('installing VS Code server / Chromium (first run only)');
   const r = spawnSync('bash', [join(REPO_ROOT, 'scripts/editor/install-code-server.sh')], { stdio: 'inherit' });
-  if (r.status !== 0) { console.error('run-editor-tests: install failed'); process.exit(r.status || 1); }
+  if (r.status !== 0) {
+    console.error('run-editor-tests: install failed');
+    process.exit(r.status || 1);
+  }
 }
 
 // Workbench chatter that is expected offline (see shared/REAL_EDITOR.md); --verbose shows it.
-const NOISE = /^(Failed to load resource|Manifest fetch|A bad HTTP response code|An iframe which has both|The web worker extension host)|\[(AgentHost[^\]]*|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\]|open-vsx\.org|ENOTFOUND|Creating a socket|connection token|Updating additional builtin|authentication provider|^\s*ERR Canceled: Canceled/;
+const NOISE =
+  /^(Failed to load resource|Manifest fetch|A bad HTTP response code|An iframe which has both|The web worker extension host)|\[(AgentHost[^\]]*|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\]|open-vsx\.org|ENOTFOUND|Creating a socket|connection token|Updating additional builtin|authentication provider|^\s*ERR Canceled: Canceled/;
 
 /** Browser console args → one line: applies printf-style formats (%c drops a CSS arg),
  *  repeatedly, since the workbench wraps the extension host's own `console.log(fmt, ...)`. */
@@ -48,7 +59,13 @@ function formatConsole(values) {
         if (t === '%%') return '%';
         if (!args.length) return t;
         const v = args.shift();
-        return t === '%c' ? '' : typeof v === 'string' ? v : t === '%s' || t === '%d' || t === '%i' || t === '%f' ? String(v) : JSON.stringify(v);
+        return t === '%c'
+          ? ''
+          : typeof v === 'string'
+            ? v
+            : t === '%s' || t === '%d' || t === '%i' || t === '%f'
+              ? String(v)
+              : JSON.stringify(v);
       });
     } else if (typeof first !== 'string') first = JSON.stringify(first);
     out.push(first);
@@ -65,10 +82,15 @@ async function screenshot(page, path) {
     await page.screenshot({ path: `${path}.part.png` });
     renameSync(`${path}.part.png`, path);
     say(`screenshot ${path}`);
-  } catch (e) { say(`screenshot ${path} failed: ${e.message}`); }
+  } catch (e) {
+    say(`screenshot ${path} failed: ${e.message}`);
+  }
 }
 
-let server, browser, userDataDir, finishing = false;
+let server,
+  browser,
+  userDataDir,
+  finishing = false;
 async function finish(code, why) {
   if (finishing) return;
   finishing = true;
@@ -91,23 +113,37 @@ try {
   userDataDir = mkdtempSync(join(tmpdir(), 'agentsync-chromium-'));
   // launchPersistentContext: a fresh profile dir we own and delete, never the user's.
   browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   browser.on('close', () => finish(1, 'browser closed before the tests finished'));
   const page = browser.pages()[0] ?? (await browser.newPage());
 
   let exitCode;
-  const done = new Promise((r) => { exitCode = r; });
-  await page.exposeFunction('codeAutomationExit', (code) => { exitCode(Number.isInteger(Number(code)) ? Number(code) : 1); });
+  const done = new Promise((r) => {
+    exitCode = r;
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => {
+    exitCode(Number.isInteger(Number(code)) ? Number(code) : 1);
+  });
 
   // Console messages are handled in one queue so output order and screenshot requests
   // stay in sequence, and all of it completes before the final exit.
   let queue = Promise.resolve();
   page.on('console', (msg) => {
     queue = queue.then(async () => {
-      const values = await Promise.all(msg.args().map((a) => a.evaluate((v) => (v instanceof Error ? v.stack || String(v) : v)).catch(() => String(a))));
+      const values = await Promise.all(
+        msg.args().map((a) => a.evaluate((v) => (v instanceof Error ? v.stack || String(v) : v)).catch(() => String(a))),
+      );
       const text = values.length ? formatConsole(values) : msg.text();
       const m = /AGENTSYNC_SCREENSHOT\s+(\S+\.png)/.exec(text);
       if (m) await screenshot(page, m[1]);
@@ -116,7 +152,12 @@ try {
   });
   page.on('pageerror', (e) => say(`page error: ${e.message}`));
 
-  const url = workbenchUrl({ port: server.port, folder: opt.workspace, extensionDevelopmentPath: opt.extension, extensionTestsPath: opt.tests });
+  const url = workbenchUrl({
+    port: server.port,
+    folder: opt.workspace,
+    extensionDevelopmentPath: opt.extension,
+    extensionTestsPath: opt.tests,
+  });
   say(`opening ${url}`);
   await page.goto(url);
   const code = await done;

@@ -38,10 +38,22 @@ export async function startEditorServer(opts = {}) {
   const tmp = opts.tmpDir ?? mkdtempSync(join(tmpdir(), 'agentsync-editor-'));
   const log = opts.log ?? (() => {});
   const args = [
-    SERVER_MAIN, '--host', '127.0.0.1', '--port', String(port),
-    '--without-connection-token', '--enable-smoke-test-driver', '--accept-server-license-terms',
-    '--user-data-dir', join(tmp, 'ud'), '--server-data-dir', join(tmp, 'sd'),
-    '--extensions-dir', join(tmp, 'ext'), '--disable-telemetry', '--disable-workspace-trust',
+    SERVER_MAIN,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--without-connection-token',
+    '--enable-smoke-test-driver',
+    '--accept-server-license-terms',
+    '--user-data-dir',
+    join(tmp, 'ud'),
+    '--server-data-dir',
+    join(tmp, 'sd'),
+    '--extensions-dir',
+    join(tmp, 'ext'),
+    '--disable-telemetry',
+    '--disable-workspace-trust',
   ];
   // detached: own process group, so stop() also ends the extension hosts and helpers it forks.
   const child = spawn(NODE24, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -51,27 +63,48 @@ export async function startEditorServer(opts = {}) {
     if (stopped) return;
     stopped = true;
     process.removeListener('exit', stop);
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
-    if (ownTmp) { try { rmSync(tmp, { recursive: true, force: true }); } catch { /* best effort */ } }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+    if (ownTmp) {
+      try {
+        rmSync(tmp, { recursive: true, force: true });
+      } catch {
+        /* best effort */
+      }
+    }
   };
   // 'exit' handlers must be synchronous: process.kill and rmSync are.
   process.on('exit', stop);
 
   await new Promise((ok, fail) => {
     let buf = '';
-    const timer = setTimeout(() => { stop(); fail(new Error(`VS Code server gave no "Web UI available" within ${opts.startTimeoutMs ?? 60000} ms:\n${buf.slice(-2000)}`)); }, opts.startTimeoutMs ?? 60000);
+    const timer = setTimeout(() => {
+      stop();
+      fail(new Error(`VS Code server gave no "Web UI available" within ${opts.startTimeoutMs ?? 60000} ms:\n${buf.slice(-2000)}`));
+    }, opts.startTimeoutMs ?? 60000);
     const onData = (d) => {
       const s = d.toString();
       buf += s;
       for (const line of s.split('\n')) if (line.trim()) log(line);
-      if (buf.includes('Web UI available')) { clearTimeout(timer); ok(); }
+      if (buf.includes('Web UI available')) {
+        clearTimeout(timer);
+        ok();
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code, sig) => { clearTimeout(timer); stop(); fail(new Error(`VS Code server exited early (${code ?? sig}):\n${buf.slice(-2000)}`)); });
+    child.once('exit', (code, sig) => {
+      clearTimeout(timer);
+      stop();
+      fail(new Error(`VS Code server exited early (${code ?? sig}):\n${buf.slice(-2000)}`));
+    });
   });
   // Keep draining the pipes so the server never blocks on a full buffer.
-  child.stdout.removeAllListeners('data'); child.stderr.removeAllListeners('data');
+  child.stdout.removeAllListeners('data');
+  child.stderr.removeAllListeners('data');
   child.stdout.on('data', (d) => log(d.toString().trimEnd()));
   child.stderr.on('data', (d) => log(d.toString().trimEnd()));
 

@@ -14,7 +14,8 @@ export interface Verb {
   usage: string;
   summary: string;
   options: Options;
-  run(ctx: CliContext, values: Values, positionals: string[]): Promise<number>;
+  /** The exit code; a verb that has nothing to wait for answers it synchronously (the caller awaits either). */
+  run(ctx: CliContext, values: Values, positionals: string[]): number | Promise<number>;
 }
 
 const agentOpt: Options = { agent: { type: 'string', short: 'a' } };
@@ -33,7 +34,10 @@ function one(positionals: string[], what: string): string {
 
 function list(v: string | boolean | string[] | undefined): string[] | undefined {
   if (v === undefined || typeof v === 'boolean') return undefined;
-  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  return (Array.isArray(v) ? v : [v])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function rev(values: Values): number | undefined {
@@ -52,7 +56,14 @@ function moveVerb(to: string, summary: string): Verb {
     options: { ...agentOpt, ...revOpt, reason: { type: 'string' } },
     run: async (ctx, values, pos) =>
       ctx.report(
-        await ctx.dispatcher.dispatch({ action: 'transitionHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(values), to, reason: values.reason, expected_rev: rev(values) }),
+        await ctx.dispatcher.dispatch({
+          action: 'transitionHandoff',
+          handoffId: one(pos, 'handoff id'),
+          agent: agentOf(values),
+          to,
+          reason: values.reason,
+          expected_rev: rev(values),
+        }),
         showHandoff,
       ),
   };
@@ -64,17 +75,31 @@ export const VERBS: Record<string, Verb> = {
     summary:
       'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
-    run: async (ctx, values) => {
+    run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });
       const git = values.git ? registerMergeDriver(ctx.layout.root) : undefined;
-      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: { ...report, ...(git ? { git } : {}) } }));
-      else ctx.io.out([`created: ${report.created.join(', ') || 'nothing'}`, `kept: ${report.kept.join(', ') || 'nothing'}`, `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`, `instructions: ${report.instructions.written.join(', ') || 'up to date'}`, ...(report.hooks ? [`hooks: ${report.hooks.written.join(', ') || 'up to date'}`] : []), ...(git ? [`git: merge driver registered (merge.agentsync), .gitattributes ${git.gitattributes}`] : [])].join('\n'));
+      if (ctx.json)
+        ctx.io.out(
+          JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: { ...report, ...(git ? { git } : {}) } }),
+        );
+      else
+        ctx.io.out(
+          [
+            `created: ${report.created.join(', ') || 'nothing'}`,
+            `kept: ${report.kept.join(', ') || 'nothing'}`,
+            `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`,
+            `instructions: ${report.instructions.written.join(', ') || 'up to date'}`,
+            ...(report.hooks ? [`hooks: ${report.hooks.written.join(', ') || 'up to date'}`] : []),
+            ...(git ? [`git: merge driver registered (merge.agentsync), .gitattributes ${git.gitattributes}`] : []),
+          ].join('\n'),
+        );
       return 0;
     },
   },
   create: {
-    usage: '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task <id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
+    usage:
+      '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task <id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
     summary: 'create a handoff (mode defaults to single for one --to, shared for two, auto with --caps)',
     options: {
       from: { type: 'string' },
@@ -112,7 +137,10 @@ export const VERBS: Record<string, Verb> = {
         ...(v.priority !== undefined ? { priority: v.priority } : {}),
         ...(v['skip-reason'] !== undefined ? { no_handoff_reason: v['skip-reason'] } : {}),
       };
-      return ctx.report(await ctx.dispatcher.dispatch({ action: 'createHandoff', ...(v.agent ? { agent: v.agent } : {}), handoff }), (r) => `created ${handoffLine(r.data!.handoff as Handoff)}`);
+      return ctx.report(
+        await ctx.dispatcher.dispatch({ action: 'createHandoff', ...(v.agent ? { agent: v.agent } : {}), handoff }),
+        (r) => `created ${handoffLine(r.data!.handoff as Handoff)}`,
+      );
     },
   },
   list: {
@@ -122,7 +150,12 @@ export const VERBS: Record<string, Verb> = {
     run: async (ctx, v) => {
       const status = list(v.status);
       const open = v.open ? true : v.closed ? false : undefined;
-      const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs', ...(status ? { status } : {}), ...(v.agent ? { agent: v.agent } : {}), ...(open !== undefined ? { open } : {}) });
+      const response = await ctx.dispatcher.dispatch({
+        action: 'listHandoffs',
+        ...(status ? { status } : {}),
+        ...(v.agent ? { agent: v.agent } : {}),
+        ...(open !== undefined ? { open } : {}),
+      });
       return ctx.report(response, (r) => {
         const hs = r.data!.handoffs as Handoff[];
         return hs.length ? hs.map(handoffLine).join('\n') : 'no handoffs match';
@@ -140,7 +173,14 @@ export const VERBS: Record<string, Verb> = {
       const h = (response.data!.handoffs as Handoff[]).find((x) => x.handoff_id === id || x.uid === id);
       const shown = h
         ? { ...response, data: { handoff: h } }
-        : { ...response, ok: false, data: undefined, reason: 'not_found', message: `No handoff ${id}. Run \`agentsync list\` to see the ids.`, handoffId: id };
+        : {
+            ...response,
+            ok: false,
+            data: undefined,
+            reason: 'not_found',
+            message: `No handoff ${id}. Run \`agentsync list\` to see the ids.`,
+            handoffId: id,
+          };
       return ctx.report(shown, showHandoff);
     },
   },
@@ -149,7 +189,15 @@ export const VERBS: Record<string, Verb> = {
     summary: 'claim a queued handoff (first claimer wins)',
     options: { ...agentOpt, ...revOpt },
     run: async (ctx, v, pos) =>
-      ctx.report(await ctx.dispatcher.dispatch({ action: 'claimHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(v), expected_rev: rev(v) }), (r) => `claimed ${handoffLine(r.data!.handoff as Handoff)}`),
+      ctx.report(
+        await ctx.dispatcher.dispatch({
+          action: 'claimHandoff',
+          handoffId: one(pos, 'handoff id'),
+          agent: agentOf(v),
+          expected_rev: rev(v),
+        }),
+        (r) => `claimed ${handoffLine(r.data!.handoff as Handoff)}`,
+      ),
   },
   complete: {
     usage: '<handoff-id> --agent <id> [--result <report.json | ->]',
@@ -166,7 +214,13 @@ export const VERBS: Record<string, Verb> = {
         }
       }
       return ctx.report(
-        await ctx.dispatcher.dispatch({ action: 'completeHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(v), expected_rev: rev(v), ...(result !== undefined ? { result } : {}) }),
+        await ctx.dispatcher.dispatch({
+          action: 'completeHandoff',
+          handoffId: one(pos, 'handoff id'),
+          agent: agentOf(v),
+          expected_rev: rev(v),
+          ...(result !== undefined ? { result } : {}),
+        }),
         (r) => `completed ${handoffLine(r.data!.handoff as Handoff)}`,
       );
     },
@@ -178,7 +232,14 @@ export const VERBS: Record<string, Verb> = {
     run: async (ctx, v, pos) => {
       if (!v.to) throw new UsageError('--to <status> is required');
       return ctx.report(
-        await ctx.dispatcher.dispatch({ action: 'transitionHandoff', handoffId: one(pos, 'handoff id'), agent: agentOf(v), to: v.to, reason: v.reason, expected_rev: rev(v) }),
+        await ctx.dispatcher.dispatch({
+          action: 'transitionHandoff',
+          handoffId: one(pos, 'handoff id'),
+          agent: agentOf(v),
+          to: v.to,
+          reason: v.reason,
+          expected_rev: rev(v),
+        }),
         showHandoff,
       );
     },

@@ -43,11 +43,12 @@ export function main(): void {
   if (!('error' in args) && args.event === 'post-tool-use' && nothingDue(args.dir, inputText, args.agent)) return;
   // The full CLI: dist/cli.js beside this bundle, or main.js when running from the compiled sources (tests).
   const cli = fs.existsSync(path.join(__dirname, 'cli.js')) ? path.join(__dirname, 'cli.js') : path.join(__dirname, 'main.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at run time from a computed path so esbuild keeps the CLI out of this bundle
   const { runCli } = require(cli) as typeof import('./main');
   const io: CliIo = {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
-    readStdin: async () => inputText,
+    readStdin: () => Promise.resolve(inputText),
   };
   runCli(argv, io).then(
     (code) => (process.exitCode = code),

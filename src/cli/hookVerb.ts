@@ -71,7 +71,11 @@ export const hookVerb: Verb = {
   summary: "run by an agent's hooks (see init --hooks): reads the vendor's hook JSON on stdin and answers in that vendor's format",
   options: { agent: { type: 'string' }, format: { type: 'string' } },
   run: async (ctx, values, pos) => {
-    const argv = [...pos, ...(values.agent ? ['--agent', values.agent as string] : []), ...(values.format ? ['--format', values.format as string] : [])];
+    const argv = [
+      ...pos,
+      ...(values.agent ? ['--agent', values.agent as string] : []),
+      ...(values.format ? ['--format', values.format as string] : []),
+    ];
     const args = parseHookArgs(argv, process.env);
     if ('error' in args) throw new UsageError(args.error);
     const text = process.stdin.isTTY && ctx.io === processIo ? '' : await ctx.io.readStdin();

@@ -29,7 +29,10 @@ const requestVerb: Verb = {
       if (!st || !st.isFile()) throw new UsageError(`${pos[0]} is not a readable file`);
       if (st.size > MAX_REQUEST_BYTES) {
         // Refused before reading, like the drop zone: a huge file is never loaded whole.
-        const tooLarge = new ActionError('too_large', `${pos[0]} is ${st.size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit for a request; it was not read. Send less (large text belongs in files the handoff names).`);
+        const tooLarge = new ActionError(
+          'too_large',
+          `${pos[0]} is ${st.size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit for a request; it was not read. Send less (large text belongs in files the handoff names).`,
+        );
         ctx.io.out(JSON.stringify(ctx.dispatcher.refuse({ surface: 'cli' }, null, null, tooLarge)));
         return 1;
       }
@@ -46,8 +49,17 @@ export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS,
 export function helpText(verb?: string): string {
   if (verb && ALL_VERBS[verb]) {
     const v = ALL_VERBS[verb];
-    const opts = Object.entries(v.options).map(([name, o]) => `  --${name}${o.type === 'string' ? ' <value>' : ''}${o.multiple ? ' (repeatable, or comma-separated)' : ''}`);
-    return [`agentsync ${verb} ${v.usage}`, '', v.summary, ...(opts.length ? ['', 'options:', ...opts] : []), '', 'global options: --dir <workspace> (default: current folder), --json (print one JSON object)'].join('\n');
+    const opts = Object.entries(v.options).map(
+      ([name, o]) => `  --${name}${o.type === 'string' ? ' <value>' : ''}${o.multiple ? ' (repeatable, or comma-separated)' : ''}`,
+    );
+    return [
+      `agentsync ${verb} ${v.usage}`,
+      '',
+      v.summary,
+      ...(opts.length ? ['', 'options:', ...opts] : []),
+      '',
+      'global options: --dir <workspace> (default: current folder), --json (print one JSON object)',
+    ].join('\n');
   }
   const width = Math.max(...Object.keys(ALL_VERBS).map((k) => k.length));
   return [
@@ -58,7 +70,7 @@ export function helpText(verb?: string): string {
     'commands:',
     ...Object.entries(ALL_VERBS).map(([k, v]) => `  ${k.padEnd(width)}  ${v.summary}`),
     '',
-    'agentsync <command> --help shows a command\'s options. Exit codes: 0 ok, 1 refused or invalid input, 2 usage error.',
+    "agentsync <command> --help shows a command's options. Exit codes: 0 ok, 1 refused or invalid input, 2 usage error.",
   ].join('\n');
 }
 
@@ -77,17 +89,31 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
     }
     const verb = ALL_VERBS[verbName];
     if (!verb) throw new UsageError(`unknown command "${verbName}"`);
-    const { values, positionals } = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...verb.options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...GLOBAL_OPTIONS, ...verb.options },
+      allowPositionals: true,
+      strict: true,
+    });
     if (values.help) {
       io.out(helpText(verbName));
       return 0;
     }
-    const ctx = new CliContext(path.resolve(cwd, (values.dir as string | undefined) ?? '.'), Boolean(values.json), io);
-    return await verb.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+    const ctx = new CliContext(path.resolve(cwd, values.dir ?? '.'), Boolean(values.json), io);
+    return await verb.run(ctx, values, positionals);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const message = `${(e as Error).message}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;
-    if (wantsJson) io.out(JSON.stringify({ ok: false, action: verbName ?? null, timestamp: new Date().toISOString(), reason: usage ? 'usage' : 'internal_error', message }));
+    if (wantsJson)
+      io.out(
+        JSON.stringify({
+          ok: false,
+          action: verbName ?? null,
+          timestamp: new Date().toISOString(),
+          reason: usage ? 'usage' : 'internal_error',
+          message,
+        }),
+      );
     else io.err(`agentsync: ${message}`);
     return usage ? 2 : 1;
   }

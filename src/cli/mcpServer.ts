@@ -40,12 +40,15 @@ export async function callTool(dispatcher: RequestDispatcher, name: string, args
   return dispatcher.dispatch({ action: name, ...args }, { surface: 'mcp' });
 }
 
-export function createMcpServer(dispatcher: RequestDispatcher, log: (message: string) => void): { server: Server; idle(): Promise<void> } {
+export function createMcpServer(
+  dispatcher: RequestDispatcher,
+  log: (message: string) => void,
+): { server: Server; idle: () => Promise<void> } {
   const tools = mcpTools();
   const server = new Server({ name: 'agentsync', version: packageVersion() }, { capabilities: { tools: {} } });
   const inFlight = new Set<Promise<unknown>>();
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     const call = callTool(dispatcher, name, args ?? {});
@@ -77,7 +80,7 @@ function untilSignal(): Promise<string> {
 }
 
 /** Runs the server; loaded on demand (dist/mcp.js) so other verbs do not pay for the MCP SDK at start-up. */
-export async function runMcp(ctx: CliContext, values: Record<string, unknown>, pos: string[]): Promise<number> {
+export async function runMcp(ctx: CliContext, values: Record<string, unknown>, _positionals: string[]): Promise<number> {
   const log = (m: string) => ctx.io.err(`agentsync mcp: ${m}`);
   const { server, idle } = createMcpServer(ctx.dispatcher, values.verbose ? log : () => undefined);
   // A closed stderr (the client gone) must not crash the server either: its warnings then go nowhere.

@@ -42,12 +42,13 @@ export class CappedStdioServerTransport implements Transport {
     this.ended = new Promise((resolve) => (this.endWith = resolve));
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
     this.stdin.on('data', this.onData);
     this.stdin.on('error', this.onStdinError);
     this.stdin.once('end', this.onStdinEnd);
     this.stdin.once('close', this.onStdinEnd);
     this.stdout.on('error', this.onStdoutError);
+    return Promise.resolve();
   }
 
   private readonly onStdinEnd = () => this.endWith('stdin closed');
@@ -125,7 +126,7 @@ export class CappedStdioServerTransport implements Transport {
 
   private sendError(id: string | number | undefined, code: number, message: string, data?: Record<string, unknown>): Promise<void> {
     const error = { code, message, ...(data ? { data } : {}) };
-    return this.send({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error } as JSONRPCMessage);
+    return this.send({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error });
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -136,7 +137,7 @@ export class CappedStdioServerTransport implements Transport {
     });
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStdinError);
     this.stdin.off('end', this.onStdinEnd);
@@ -144,6 +145,7 @@ export class CappedStdioServerTransport implements Transport {
     this.stdin.pause();
     this.parts = [];
     this.onclose?.();
+    return Promise.resolve();
   }
 }
 

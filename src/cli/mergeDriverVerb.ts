@@ -27,7 +27,8 @@ function readVersion(file: string, label: string): HandoffsFile {
     throw new InputError(`the ${label} version is not valid JSON (${(e as Error).message})`);
   }
   const parsed = handoffsFileSchema.safeParse(raw);
-  if (!parsed.success) throw new InputError(`the ${label} version does not match the handoffs.json schema: ${describeIssues(parsed.error)}`);
+  if (!parsed.success)
+    throw new InputError(`the ${label} version does not match the handoffs.json schema: ${describeIssues(parsed.error)}`);
   return parsed.data;
 }
 
@@ -35,7 +36,7 @@ export const mergeDriverVerb: Verb = {
   usage: '<base %O> <ours %A> <theirs %B>',
   summary: 'git merge driver for .agentsync/handoffs.json (register it with `agentsync init --git`); writes the merge into the ours file',
   options: {},
-  run: async (ctx, _values, pos) => {
+  run: (ctx, _values, pos) => {
     if (pos.length !== 3) throw new UsageError('expected three files: the base (%O), ours (%A, receives the result) and theirs (%B)');
     const [basePath, oursPath, theirsPath] = pos.map((p) => path.resolve(p));
     let text: string;
@@ -53,13 +54,21 @@ export const mergeDriverVerb: Verb = {
       count = checked.data.handoffs.length;
     } catch (e) {
       const message = `${(e as Error).message}. Nothing was written: git will report a conflict in .agentsync/handoffs.json; fix the broken version (or resolve by hand) and validate it with \`agentsync list\`.`;
-      if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, action: 'merge-driver', timestamp: new Date().toISOString(), reason: 'store_invalid', message }));
+      if (ctx.json)
+        ctx.io.out(
+          JSON.stringify({ ok: false, action: 'merge-driver', timestamp: new Date().toISOString(), reason: 'store_invalid', message }),
+        );
       else ctx.io.err(`agentsync merge-driver: ${message}`);
       return 1;
     }
     writeFileAtomic(oursPath, text);
-    if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'merge-driver', timestamp: new Date().toISOString(), data: { handoffs: count, notes } }));
-    else for (const n of notes) if (n.kind === 'conflict' || n.kind === 'renumbered' || n.kind === 'kept') ctx.io.err(`agentsync merge-driver: ${n.message}`);
+    if (ctx.json)
+      ctx.io.out(
+        JSON.stringify({ ok: true, action: 'merge-driver', timestamp: new Date().toISOString(), data: { handoffs: count, notes } }),
+      );
+    else
+      for (const n of notes)
+        if (n.kind === 'conflict' || n.kind === 'renumbered' || n.kind === 'kept') ctx.io.err(`agentsync merge-driver: ${n.message}`);
     return 0;
   },
 };

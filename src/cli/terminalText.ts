@@ -4,7 +4,9 @@
 // (docs/agentsync-documentation.md, "The CLI").
 
 /** C0 controls, DEL and C1 controls. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the purpose
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the purpose
 const C0_BUT_LAYOUT = /[\u0000-\u0008\u000b-\u001f]/g;
 const DEL_AND_C1 = /[\u007f-\u009f]/g;
 

@@ -39,7 +39,12 @@ function mergedHandoffs(root: string, trackerPath: string): { handoffs: Handoff[
   const base = runGit(root, ['merge-base', 'HEAD', theirs]);
   const store = path.posix.join(path.posix.dirname(trackerPath.split(path.sep).join('/')), '.agentsync/handoffs.json');
   try {
-    const merged = mergeStores(base.ok ? storeAt(root, base.stdout.trim(), store) : EMPTY_STORE, storeAt(root, 'HEAD', store), storeAt(root, theirs, store), new Date());
+    const merged = mergeStores(
+      base.ok ? storeAt(root, base.stdout.trim(), store) : EMPTY_STORE,
+      storeAt(root, 'HEAD', store),
+      storeAt(root, theirs, store),
+      new Date(),
+    );
     return { handoffs: merged.file.handoffs };
   } catch (e) {
     return { why: (e as Error).message };
@@ -66,24 +71,32 @@ function gitTextMerge(root: string): TextMerge {
 
 export const trackerMergeVerb: Verb = {
   usage: '<base %O> <ours %A> <theirs %B> <path %P>',
-  summary: 'git merge driver for AgentTracker.md (registered by `agentsync init --git`): merges the humans\' text, renders the handoffs section from the merged store',
+  summary:
+    "git merge driver for AgentTracker.md (registered by `agentsync init --git`): merges the humans' text, renders the handoffs section from the merged store",
   options: {},
-  run: async (ctx, _values, pos) => {
-    if (pos.length !== 4) throw new UsageError('expected four arguments: the base (%O), ours (%A, receives the result), theirs (%B) and the path (%P)');
+  run: (ctx, _values, pos) => {
+    if (pos.length !== 4)
+      throw new UsageError('expected four arguments: the base (%O), ours (%A, receives the result), theirs (%B) and the path (%P)');
     const [basePath, oursPath, theirsPath] = pos.slice(0, 3).map((p) => path.resolve(p));
     const root = process.cwd(); // git runs merge drivers at the top of the work tree
     let result: ReturnType<typeof mergeTracker>;
     try {
       const [base, ours, theirs] = [basePath, oursPath, theirsPath].map((f) => fs.readFileSync(f, 'utf8'));
       const store = mergedHandoffs(root, pos[3]);
-      if ('why' in store) ctx.io.err(`agentsync merge-tracker: kept ours' Agent Handoffs section (${store.why}); the next AgentSync write renders it again`);
+      if ('why' in store)
+        ctx.io.err(`agentsync merge-tracker: kept ours' Agent Handoffs section (${store.why}); the next AgentSync write renders it again`);
       result = mergeTracker(base, ours, theirs, 'handoffs' in store ? store.handoffs : null, gitTextMerge(root));
     } catch (e) {
-      ctx.io.err(`agentsync merge-tracker: ${(e as Error).message}. Nothing was written: git reports a conflict in ${pos[3]}; resolve it by hand.`);
+      ctx.io.err(
+        `agentsync merge-tracker: ${(e as Error).message}. Nothing was written: git reports a conflict in ${pos[3]}; resolve it by hand.`,
+      );
       return 1;
     }
     writeFileAtomic(oursPath, result.text);
-    if (result.conflicted) ctx.io.err(`agentsync merge-tracker: the humans' text in ${pos[3]} conflicts; the markers are in the file (the handoffs section is not part of them)`);
+    if (result.conflicted)
+      ctx.io.err(
+        `agentsync merge-tracker: the humans' text in ${pos[3]} conflicts; the markers are in the file (the handoffs section is not part of them)`,
+      );
     return result.conflicted ? 1 : 0;
   },
 };

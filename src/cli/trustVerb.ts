@@ -22,7 +22,7 @@ export const trustVerb: Verb = {
   usage: '[--show | --revoke]',
   summary: "allow this workspace's configured commands (commands.* of .agentsync.json) to run on this machine; --show, --revoke",
   options: { show: { type: 'boolean' }, revoke: { type: 'boolean' } },
-  run: async (ctx, values, positionals) => {
+  run: (ctx, values, positionals) => {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.show && values.revoke) throw new UsageError('--show and --revoke cannot be combined');
     const loaded = loadConfig(ctx.layout.configFile);
@@ -38,12 +38,26 @@ export const trustVerb: Verb = {
     if (values.revoke) {
       const removed = revokeConsent(ctx.layout.root);
       const state = consentState(ctx.layout.root, commands);
-      return out('trust', { revoked: removed, ...summaryOf(state) }, [removed ? `revoked: ${state.workspace} may no longer run its configured commands` : `nothing to revoke: ${state.workspace} was not trusted`]);
+      return out('trust', { revoked: removed, ...summaryOf(state) }, [
+        removed
+          ? `revoked: ${state.workspace} may no longer run its configured commands`
+          : `nothing to revoke: ${state.workspace} was not trusted`,
+      ]);
     }
     const state = consentState(ctx.layout.root, commands);
     if (values.show) {
-      const status = !state.hasCommands ? 'no commands are configured (nothing to trust)' : state.trusted ? 'trusted: these commands may run' : state.record ? 'NOT trusted: the commands changed since they were approved' : 'NOT trusted: never approved on this machine';
-      return out('trust', summaryOf(state), [`${state.workspace}: ${status}`, ...lines.map((l) => `  ${l}`), `(trust records: ${state.trustFile})`]);
+      const status = !state.hasCommands
+        ? 'no commands are configured (nothing to trust)'
+        : state.trusted
+          ? 'trusted: these commands may run'
+          : state.record
+            ? 'NOT trusted: the commands changed since they were approved'
+            : 'NOT trusted: never approved on this machine';
+      return out('trust', summaryOf(state), [
+        `${state.workspace}: ${status}`,
+        ...lines.map((l) => `  ${l}`),
+        `(trust records: ${state.trustFile})`,
+      ]);
     }
     if (!state.hasCommands) {
       return out('trust', summaryOf(state), [`${state.workspace}: no commands are configured in .agentsync.json; nothing to trust`]);

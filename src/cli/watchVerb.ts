@@ -30,10 +30,17 @@ export const watchVerb: Verb = {
   options: { once: { type: 'boolean' }, 'interval-ms': { type: 'string' }, verbose: { type: 'boolean' } },
   run: async (ctx, values) => {
     const rescanMs = intervalOf(values['interval-ms']);
-    const log = { info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${m}`), warn: (m: string) => ctx.io.err(`agentsync: ${m}`) };
+    const log = {
+      info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${m}`),
+      warn: (m: string) => ctx.io.err(`agentsync: ${m}`),
+    };
     const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log });
     if (values.verbose) {
-      processor.onDidAnswer((a) => ctx.io.err(`agentsync: ${a.requestFile} → ${a.rejected ? `rejected (${a.rejected})` : `${a.response?.ok ? 'ok' : a.response?.reason} (${a.responseFile})`}`));
+      processor.onDidAnswer((a) =>
+        ctx.io.err(
+          `agentsync: ${a.requestFile} → ${a.rejected ? `rejected (${a.rejected})` : `${a.response?.ok ? 'ok' : a.response?.reason} (${a.responseFile})`}`,
+        ),
+      );
     }
     if (values.once) {
       const stats = await processor.processOnce();
@@ -41,11 +48,22 @@ export const watchVerb: Verb = {
         // Nothing could be read or answered: a script running `watch --once` must not take that for "all answered".
         // The logger has already printed the problem itself on stderr.
         const message = `the drop zone is off, nothing was answered: ${processor.problem}`;
-        if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, action: 'watch', timestamp: new Date().toISOString(), reason: 'drop_zone_off', message, data: { once: true, ...stats } }));
+        if (ctx.json)
+          ctx.io.out(
+            JSON.stringify({
+              ok: false,
+              action: 'watch',
+              timestamp: new Date().toISOString(),
+              reason: 'drop_zone_off',
+              message,
+              data: { once: true, ...stats },
+            }),
+          );
         else ctx.io.err('agentsync: the drop zone is off, nothing was answered (exit 1)');
         return 1;
       }
-      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { once: true, ...stats } }));
+      if (ctx.json)
+        ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { once: true, ...stats } }));
       else ctx.io.out(`answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`);
       return 0;
     }
@@ -55,8 +73,12 @@ export const watchVerb: Verb = {
     const signal = await stopped;
     await processor.stop();
     const stats = processor.stats;
-    if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { signal, ...stats } }));
-    else ctx.io.out(`stopped (${signal}): answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`);
+    if (ctx.json)
+      ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { signal, ...stats } }));
+    else
+      ctx.io.out(
+        `stopped (${signal}): answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`,
+      );
     return 0;
   },
 };

@@ -16,7 +16,12 @@ export interface ObjectJsonSchema {
 export function actionInputSchema(action: ActionName, options: { optional?: readonly string[] } = {}): ObjectJsonSchema {
   const json = z.toJSONSchema(paramSchemas[action], { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   // Drop the draft marker: MCP clients and VS Code assume their own JSON Schema dialect for an input schema.
-  const { $schema: _dialect, properties, required, ...rest } = json as { $schema?: string; properties?: Record<string, unknown>; required?: string[] };
+  const {
+    $schema: _dialect,
+    properties,
+    required,
+    ...rest
+  } = json as { $schema?: string; properties?: Record<string, unknown>; required?: string[] };
   const props = { ...(properties ?? {}) };
   delete props.action;
   const dropped = new Set(['action', ...(options.optional ?? [])]);

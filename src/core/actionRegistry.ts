@@ -27,14 +27,18 @@ export interface ActionSpec<A extends ActionName> {
 /** What prepare may use: the workspace and its configuration. */
 export type ActionEnv = SessionEnv;
 
-const envOnly = async (env: ActionEnv): Promise<ActionEnv> => env;
+const envOnly = (env: ActionEnv): Promise<ActionEnv> => Promise.resolve(env);
 
 type Registry = { [A in ActionName]: ActionSpec<A> };
 
 export const ACTIONS: Registry = {
   createHandoff: { readOnly: false, needsAgent: false, run: (tx, ctx, p) => createHandoff(tx, ctx, p) },
   listHandoffs: { readOnly: true, needsAgent: false, run: (tx, _ctx, p) => listHandoffs(tx, p) },
-  claimHandoff: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => claimHandoff(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }) },
+  claimHandoff: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) => claimHandoff(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }),
+  },
   transitionHandoff: {
     readOnly: false,
     needsAgent: true,
@@ -53,16 +57,40 @@ export const ACTIONS: Registry = {
   returnHandoff: {
     readOnly: false,
     needsAgent: true,
-    run: (tx, ctx, p) => returnHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, message: p.message, expected_rev: p.expected_rev }),
+    run: (tx, ctx, p) =>
+      returnHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, message: p.message, expected_rev: p.expected_rev }),
   },
   expireLeases: { readOnly: false, needsAgent: false, run: (tx, ctx) => expireLeases(tx, ctx) },
   heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
-  clearConflicts: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => clearConflicts(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }) },
-  updateTodos: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }) },
-  startSession: { readOnly: false, needsAgent: true, prepare: envOnly, run: (tx, ctx, p, env) => startSession(tx, ctx, p, env as ActionEnv) },
-  endSession: { readOnly: false, needsAgent: true, prepare: prepareEndSession, run: (tx, ctx, p, prep) => endSession(tx, ctx, p, prep as Awaited<ReturnType<typeof prepareEndSession>>) },
+  clearConflicts: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) => clearConflicts(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }),
+  },
+  updateTodos: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }),
+  },
+  startSession: {
+    readOnly: false,
+    needsAgent: true,
+    prepare: envOnly,
+    run: (tx, ctx, p, env) => startSession(tx, ctx, p, env as ActionEnv),
+  },
+  endSession: {
+    readOnly: false,
+    needsAgent: true,
+    prepare: prepareEndSession,
+    run: (tx, ctx, p, prep) => endSession(tx, ctx, p, prep as Awaited<ReturnType<typeof prepareEndSession>>),
+  },
   status: { readOnly: true, needsAgent: false, prepare: envOnly, run: (tx, ctx, _p, env) => sessionStatus(tx, ctx, env as ActionEnv) },
-  health: { readOnly: true, needsAgent: false, prepare: prepareHealth, run: (_tx, _ctx, _p, report) => healthResult(report as Awaited<ReturnType<typeof prepareHealth>>) },
+  health: {
+    readOnly: true,
+    needsAgent: false,
+    prepare: prepareHealth,
+    run: (_tx, _ctx, _p, report) => healthResult(report as Awaited<ReturnType<typeof prepareHealth>>),
+  },
 };
 
 export const ACTION_NAMES = Object.keys(ACTIONS) as ActionName[];

@@ -20,9 +20,13 @@ export function assertRegularOrMissing(target: string): void {
     throw e;
   }
   if (!st.isFile()) {
-    throw new ActionError('store_unsafe', `${target} is not a regular file (a symlink or special file); AgentSync will not write through it. Replace it with a regular file.`, {
-      path: target,
-    });
+    throw new ActionError(
+      'store_unsafe',
+      `${target} is not a regular file (a symlink or special file); AgentSync will not write through it. Replace it with a regular file.`,
+      {
+        path: target,
+      },
+    );
   }
 }
 

@@ -78,7 +78,7 @@ function readTrustFile(file: string): TrustFile {
   }
   try {
     const raw = JSON.parse(text) as Partial<TrustFile>;
-    const workspaces: Record<string, TrustRecord> = Object.create(null);
+    const workspaces = Object.create(null) as Record<string, TrustRecord>;
     for (const [k, v] of Object.entries(raw?.workspaces ?? {})) {
       if (v && typeof v.sha256 === 'string') workspaces[k] = v;
     }
@@ -93,7 +93,10 @@ function writeTrustFile(file: string, data: TrustFile): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) {
-    throw new ActionError('store_unsafe', `${dir} is not a folder (a symlink or file); AgentSync keeps its trust records there. Replace it with a folder.`);
+    throw new ActionError(
+      'store_unsafe',
+      `${dir} is not a folder (a symlink or file); AgentSync keeps its trust records there. Replace it with a folder.`,
+    );
   }
   // writeFileAtomic refuses a symlink in place of the file and replaces it whole (temp file, fsync, rename).
   writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n');
@@ -109,7 +112,12 @@ export function consentState(root: string, commands: ConfiguredCommands, env: No
 }
 
 /** Records the local user's approval of exactly these commands for this workspace. */
-export function grantConsent(root: string, commands: ConfiguredCommands, now = new Date(), env: NodeJS.ProcessEnv = process.env): ConsentState {
+export function grantConsent(
+  root: string,
+  commands: ConfiguredCommands,
+  now = new Date(),
+  env: NodeJS.ProcessEnv = process.env,
+): ConsentState {
   const state = consentState(root, commands, env);
   const data = readTrustFile(state.trustFile);
   data.workspaces[state.workspace] = { sha256: state.sha256, commands, trustedAt: now.toISOString() };

@@ -97,7 +97,9 @@ export function parseConfigText(text: string): LoadedConfig {
     return unusable(`.agentsync.json is not valid JSON (${(e as Error).message})`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return unusable(`.agentsync.json: (root): expected an object such as {"staleAfterHours": 24}, found ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}`);
+    return unusable(
+      `.agentsync.json: (root): expected an object such as {"staleAfterHours": 24}, found ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}`,
+    );
   }
   const input = raw as Record<string, unknown>;
   const shape = configSchema.shape as Record<string, z.ZodType>;
@@ -105,7 +107,8 @@ export function parseConfigText(text: string): LoadedConfig {
   const out: Record<string, unknown> = {};
   const brokenSections: Partial<Record<RestrictiveSection, string>> = {};
   for (const key of Object.keys(input)) {
-    if (!Object.prototype.hasOwnProperty.call(shape, key)) problems.push(`unknown key "${key}"${didYouMean(key, Object.keys(shape))}, ignored`);
+    if (!Object.prototype.hasOwnProperty.call(shape, key))
+      problems.push(`unknown key "${key}"${didYouMean(key, Object.keys(shape))}, ignored`);
   }
   for (const [key, schema] of Object.entries(shape)) {
     const parsed = schema.safeParse(input[key]);

@@ -10,7 +10,12 @@ export const passOverPolicySchema = z.strictObject({
   auto_return: z.boolean().optional(),
   auto_apply: z.boolean().optional(),
   require_user_approval: z.boolean().optional(),
-  timeout_ms: z.number().int().positive().max(7 * 24 * 3_600_000).optional(),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 3_600_000)
+    .optional(),
   max_chain_depth: z.number().int().min(1).max(20).optional(),
   notify_on_return: z.union([z.boolean(), z.enum(['always', 'only_issues', 'never'])]).optional(),
   can_receive_passes: z.boolean().optional(),
@@ -27,7 +32,11 @@ export const configSchema = z.object({
   agentCapabilities: z.record(agentIdSchema, z.array(capabilitySchema).max(100)).default({}),
   humans: z.array(agentIdSchema).max(100).default([]),
   maxAttempts: z.number().int().min(1).max(100).default(3),
-  leaseMinutes: z.number().positive().max(7 * 24 * 60).default(30),
+  leaseMinutes: z
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(30),
   /** An in-progress handoff whose lease expired goes back to queued (expireLeases); false leaves it, shown as stale. */
   releaseExpiredLeases: z.boolean().default(true),
   passOver: z

@@ -3,8 +3,11 @@
 // readers of the six-column lines still work; the seed's task_id and notes follow.
 import type { Handoff } from './handoffSchema';
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the purpose
+const BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
 function cell(text: string | null | undefined): string {
-  return (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\|/g, '\\|').trim().slice(0, 500) || '-';
+  return (text ?? '').replace(BREAKS_AND_CONTROLS, ' ').replace(/\|/g, '\\|').trim().slice(0, 500) || '-';
 }
 
 /** `timestamp | handoff_id | agent | context_summary | decision | outcome | task_id | notes` */

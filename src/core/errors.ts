@@ -19,7 +19,8 @@ export type RefusalReason =
   | 'too_large'
   | 'unsafe_path'
   | 'internal_error'
-  | string;
+  // Any other code (the list above is the common ones); `string & {}` keeps the literals for completion.
+  | (string & {});
 
 export class ActionError extends Error {
   constructor(

@@ -100,7 +100,9 @@ export function readLockFile(file: string): LockState | null {
       return null;
     }
     if (!st.isFile()) throw notALock(file, describeType(st));
-    throw new ActionError('store_unsafe', `${file} cannot be opened (${code ?? (e as Error).message}); check its permissions and retry.`, { path: file });
+    throw new ActionError('store_unsafe', `${file} cannot be opened (${code ?? (e as Error).message}); check its permissions and retry.`, {
+      path: file,
+    });
   }
   try {
     const st = fs.fstatSync(fd);
@@ -126,7 +128,12 @@ function isStale(state: LockState, now = Date.now()): boolean {
 function describeHolder(state: LockState | null): string {
   const o = state?.owner;
   if (!o) return 'an unreadable lock file';
-  const where = o.host === HOST ? (o.ns === PID_NS ? 'this machine' : 'this machine, another pid namespace (a sandbox or container)') : 'another machine';
+  const where =
+    o.host === HOST
+      ? o.ns === PID_NS
+        ? 'this machine'
+        : 'this machine, another pid namespace (a sandbox or container)'
+      : 'another machine';
   return `pid ${o.pid} on ${where}`;
 }
 
@@ -233,7 +240,8 @@ export class FileLock {
    * then writes nothing. Renews the lease when it passes.
    */
   assertHeld(): void {
-    if (this.fd === null) throw new ActionError('lock_lost', `${this.file} is not held by this process; nothing was written. Retry the request.`);
+    if (this.fd === null)
+      throw new ActionError('lock_lost', `${this.file} is not held by this process; nothing was written. Retry the request.`);
     let cur: LockState | null = null;
     try {
       cur = readLockFile(this.file);

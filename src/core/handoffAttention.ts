@@ -62,7 +62,12 @@ export function attentionGroupOf(h: Handoff, ctx: AttentionContext): AttentionGr
 }
 
 /** Open handoffs assigned to `me` (an owner) that are stale: what the status-bar badge counts. */
-export function staleAssignedTo(handoffs: readonly Handoff[], me: string, config: Pick<AgentSyncConfig, 'staleAfterHours'>, now: Date): { handoff: Handoff; reason: string }[] {
+export function staleAssignedTo(
+  handoffs: readonly Handoff[],
+  me: string,
+  config: Pick<AgentSyncConfig, 'staleAfterHours'>,
+  now: Date,
+): { handoff: Handoff; reason: string }[] {
   const out: { handoff: Handoff; reason: string }[] = [];
   for (const h of handoffs) {
     if (!h.to_agents.includes(me)) continue;

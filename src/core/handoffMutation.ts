@@ -28,7 +28,14 @@ export function boundedReason(text: string): string {
   return text.length <= LIMITS.reason ? text : `${text.slice(0, LIMITS.reason - 1)}…`;
 }
 
-export function auditEntry(ctx: ActionContext, h: Pick<Handoff, 'handoff_id' | 'uid'> | null, from: string | null, to: string | null, reason: string | null, ts: string): AuditEntry {
+export function auditEntry(
+  ctx: ActionContext,
+  h: Pick<Handoff, 'handoff_id' | 'uid'> | null,
+  from: string | null,
+  to: string | null,
+  reason: string | null,
+  ts: string,
+): AuditEntry {
   return {
     ts,
     action: ctx.action,
@@ -68,7 +75,13 @@ export function applyStatusChange(
 }
 
 /** Changes fields without a status change (todos, lease renewal): rev and updated_at still move. */
-export function applyFieldChange(tx: StoreTransaction, ctx: ActionContext, h: Handoff, patch: Partial<Handoff>, reason: string | null): Handoff {
+export function applyFieldChange(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  h: Handoff,
+  patch: Partial<Handoff>,
+  reason: string | null,
+): Handoff {
   const ts = tx.now().toISOString();
   const next: Handoff = { ...h, ...patch, updated_at: ts, rev: (h.rev ?? 0) + 1 };
   tx.replace(next);

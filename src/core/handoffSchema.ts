@@ -27,7 +27,11 @@ export const ownerModeSchema = z.enum(OWNER_MODES);
 export const agentIdSchema = z.string().regex(AGENT_ID_PATTERN, 'agent ids are lowercase letters, digits, "-" or "_" (1-64 characters)');
 export const isoTimeSchema = z.iso.datetime({ offset: true });
 const shortText = z.string().max(LIMITS.shortText);
-export const capabilitySchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'capabilities are words of letters, digits, "_", ".", ":" or "-"');
+export const capabilitySchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'capabilities are words of letters, digits, "_", ".", ":" or "-"');
 
 export const historyEntrySchema = z.strictObject({
   status: statusSchema,
@@ -36,7 +40,10 @@ export const historyEntrySchema = z.strictObject({
   reason: z.string().max(LIMITS.reason).nullable().default(null),
   request_id: z.string().max(128).optional(),
   /** Hash of the request that made this change, so a replay of the id is answered only for the same request. */
-  request_hash: z.string().regex(/^[0-9a-f]{1,64}$/).optional(),
+  request_hash: z
+    .string()
+    .regex(/^[0-9a-f]{1,64}$/)
+    .optional(),
 });
 
 export const todoSchema = z.strictObject({
@@ -76,59 +83,79 @@ export const completionResultSchema = z.strictObject({
         .max(500)
         .default([]),
       decisions: z.array(z.string().max(LIMITS.reason)).max(200).default([]),
-      file_modifications: z.array(z.strictObject({ path: workspaceRelativePath, change: z.enum(['added', 'modified', 'deleted']) })).max(LIMITS.files).default([]),
+      file_modifications: z
+        .array(z.strictObject({ path: workspaceRelativePath, change: z.enum(['added', 'modified', 'deleted']) }))
+        .max(LIMITS.files)
+        .default([]),
     })
     .optional(),
 });
 
-export const handoffSchema = z.strictObject({
-  // The plan's fields (seed 004), names unchanged.
-  handoff_id: z.string().regex(/^HO-\d{8}-\d{3,6}$/, 'handoff ids look like HO-YYYYMMDD-NNN'),
-  task_id: shortText.nullable().default(null),
-  from_agent: agentIdSchema,
-  to_agents: z.array(agentIdSchema).max(10).default([]),
-  owner_mode: ownerModeSchema,
-  status: statusSchema,
-  required_capabilities: z.array(capabilitySchema).max(LIMITS.capabilities).default([]),
-  summary: z.string().min(1).max(LIMITS.summary),
-  notes: z.string().max(LIMITS.notes).default(''),
-  no_handoff_reason: z.string().min(1).max(LIMITS.reason).nullable().default(null),
-  files: z.array(workspaceRelativePath).max(LIMITS.files).default([]),
-  branch: shortText.nullable().default(null),
-  commit: shortText.nullable().default(null),
-  prior_attempts: z.number().int().nonnegative().default(0),
-  created_at: isoTimeSchema,
-  updated_at: isoTimeSchema,
-  state_history: z.array(historyEntrySchema).max(LIMITS.history).default([]),
-  // Additions (DESIGN §3), optional so AgentSync 0.3 files load.
-  uid: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'uid is a ULID').optional(),
-  rev: z.number().int().nonnegative().optional(),
-  claimed_by: agentIdSchema.nullable().optional(),
-  claimed_at: isoTimeSchema.nullable().optional(),
-  lease_expires_at: isoTimeSchema.nullable().optional(),
-  return_to: agentIdSchema.nullable().optional(),
-  parent_uid: z.string().max(26).nullable().optional(),
-  chain: z.array(agentIdSchema).max(LIMITS.chain).optional(),
-  reason: z.string().max(LIMITS.reason).nullable().optional(),
-  phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
-  priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
-  result: completionResultSchema.nullable().optional(),
-  /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
-  previous_findings: z.string().max(20_000).nullable().optional(),
-  todos: z.array(todoSchema).max(LIMITS.todos).optional(),
-  conflicts: z.array(conflictSchema).max(100).optional(),
-}).superRefine((h, ctx) => {
-  // Owner counts (DESIGN §3); a skipped handoff (no_handoff_reason) needs no owners.
-  if (h.no_handoff_reason !== null) return;
-  const owners = new Set(h.to_agents).size;
-  if (h.owner_mode === 'single' && h.to_agents.length !== 1) {
-    ctx.addIssue({ code: 'custom', path: ['to_agents'], message: `owner_mode "single" needs exactly 1 agent in to_agents (got ${h.to_agents.length})` });
-  } else if (h.owner_mode === 'shared' && (h.to_agents.length !== 2 || owners !== 2)) {
-    ctx.addIssue({ code: 'custom', path: ['to_agents'], message: `owner_mode "shared" needs exactly 2 different agents in to_agents (got ${h.to_agents.length})` });
-  } else if (h.owner_mode === 'auto' && h.required_capabilities.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['required_capabilities'], message: 'owner_mode "auto" needs at least one required capability' });
-  }
-});
+export const handoffSchema = z
+  .strictObject({
+    // The plan's fields (seed 004), names unchanged.
+    handoff_id: z.string().regex(/^HO-\d{8}-\d{3,6}$/, 'handoff ids look like HO-YYYYMMDD-NNN'),
+    task_id: shortText.nullable().default(null),
+    from_agent: agentIdSchema,
+    to_agents: z.array(agentIdSchema).max(10).default([]),
+    owner_mode: ownerModeSchema,
+    status: statusSchema,
+    required_capabilities: z.array(capabilitySchema).max(LIMITS.capabilities).default([]),
+    summary: z.string().min(1).max(LIMITS.summary),
+    notes: z.string().max(LIMITS.notes).default(''),
+    no_handoff_reason: z.string().min(1).max(LIMITS.reason).nullable().default(null),
+    files: z.array(workspaceRelativePath).max(LIMITS.files).default([]),
+    branch: shortText.nullable().default(null),
+    commit: shortText.nullable().default(null),
+    prior_attempts: z.number().int().nonnegative().default(0),
+    created_at: isoTimeSchema,
+    updated_at: isoTimeSchema,
+    state_history: z.array(historyEntrySchema).max(LIMITS.history).default([]),
+    // Additions (DESIGN §3), optional so AgentSync 0.3 files load.
+    uid: z
+      .string()
+      .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'uid is a ULID')
+      .optional(),
+    rev: z.number().int().nonnegative().optional(),
+    claimed_by: agentIdSchema.nullable().optional(),
+    claimed_at: isoTimeSchema.nullable().optional(),
+    lease_expires_at: isoTimeSchema.nullable().optional(),
+    return_to: agentIdSchema.nullable().optional(),
+    parent_uid: z.string().max(26).nullable().optional(),
+    chain: z.array(agentIdSchema).max(LIMITS.chain).optional(),
+    reason: z.string().max(LIMITS.reason).nullable().optional(),
+    phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
+    priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
+    result: completionResultSchema.nullable().optional(),
+    /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
+    previous_findings: z.string().max(20_000).nullable().optional(),
+    todos: z.array(todoSchema).max(LIMITS.todos).optional(),
+    conflicts: z.array(conflictSchema).max(100).optional(),
+  })
+  .superRefine((h, ctx) => {
+    // Owner counts (DESIGN §3); a skipped handoff (no_handoff_reason) needs no owners.
+    if (h.no_handoff_reason !== null) return;
+    const owners = new Set(h.to_agents).size;
+    if (h.owner_mode === 'single' && h.to_agents.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to_agents'],
+        message: `owner_mode "single" needs exactly 1 agent in to_agents (got ${h.to_agents.length})`,
+      });
+    } else if (h.owner_mode === 'shared' && (h.to_agents.length !== 2 || owners !== 2)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to_agents'],
+        message: `owner_mode "shared" needs exactly 2 different agents in to_agents (got ${h.to_agents.length})`,
+      });
+    } else if (h.owner_mode === 'auto' && h.required_capabilities.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['required_capabilities'],
+        message: 'owner_mode "auto" needs at least one required capability',
+      });
+    }
+  });
 
 export const handoffsFileSchema = z.strictObject({
   version: z.literal(1),

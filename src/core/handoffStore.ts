@@ -312,7 +312,11 @@ export class HandoffStore {
       this.logger.warn(`${problem} (rebuilt on the next write)`);
     }
     // On failure the journal written before the rename keeps the lines; the next batch appends them.
-    this.appendAudit(tx.audit, () => undefined, () => this.journal.clear());
+    this.appendAudit(
+      tx.audit,
+      () => undefined,
+      () => this.journal.clear(),
+    );
     this.runAfterCommit(tx);
     for (const l of this.listeners) {
       this.bestEffort('a change listener', () => l(tx.snapshot));
@@ -385,10 +389,16 @@ export class HandoffStore {
       return this.cached.snapshot;
     }
     if (!st.isFile()) {
-      throw new ActionError('store_unsafe', '.agentsync/handoffs.json is a symlink or special file; AgentSync will not follow it. Replace it with a regular file.');
+      throw new ActionError(
+        'store_unsafe',
+        '.agentsync/handoffs.json is a symlink or special file; AgentSync will not follow it. Replace it with a regular file.',
+      );
     }
     if (st.size > MAX_STORE_BYTES) {
-      throw new ActionError('too_large', `.agentsync/handoffs.json is ${st.size} bytes, over the ${MAX_STORE_BYTES}-byte limit; archive old handoffs and retry.`);
+      throw new ActionError(
+        'too_large',
+        `.agentsync/handoffs.json is ${st.size} bytes, over the ${MAX_STORE_BYTES}-byte limit; archive old handoffs and retry.`,
+      );
     }
     const key = keyOf(st);
     this.loadedKey = key;
@@ -437,4 +447,3 @@ function statKey(file: string): string {
     return 'missing';
   }
 }
-

@@ -21,7 +21,8 @@ const SUMMARY_LINE = /^\s*Summary(?: of work)?:\s*(.*)$/im;
 function summaryAfter(text: string, tagEnd: number): string {
   const rest = text.slice(tagEnd).replace(REASON_LINE, '').trim();
   const inline = SUMMARY_LINE.exec(rest);
-  const body = inline && inline[1].trim() ? `${inline[1].trim()}\n${rest.slice(inline.index + inline[0].length)}` : rest.replace(SUMMARY_LINE, '');
+  const body =
+    inline && inline[1].trim() ? `${inline[1].trim()}\n${rest.slice(inline.index + inline[0].length)}` : rest.replace(SUMMARY_LINE, '');
   return body.trim() || text.slice(0, tagEnd).replace(PASS_TAG, '').replace(RETURN_TAG, '').trim();
 }
 

@@ -53,7 +53,9 @@ export function findMove(from: HandoffStatus, to: HandoffStatus): Move {
     throw new ActionError(
       'illegal_transition',
       `A handoff cannot go from ${from} to ${to}. ` +
-        (legal.length ? `From ${from} it may go to: ${legal.join(', ')}.` : `${from} is terminal; create a follow-up handoff with parent_uid instead.`),
+        (legal.length
+          ? `From ${from} it may go to: ${legal.join(', ')}.`
+          : `${from} is terminal; create a follow-up handoff with parent_uid instead.`),
       { from, to, legal },
     );
   }
@@ -80,9 +82,13 @@ export function assertAuthority(h: Handoff, authority: Authority, agent: string,
       : authority === 'originator'
         ? `its originator (${originatorOf(h)})`
         : 'an agent involved in it';
-  throw new ActionError('not_assigned', `${agent} may not ${verb} ${h.handoff_id}: only ${who} or a human may. Act as one of them, or ask a human.`, {
-    handoff_id: h.handoff_id,
-    agent,
-    allowed: authority === 'owner' ? h.to_agents : authority === 'originator' ? [originatorOf(h)] : undefined,
-  });
+  throw new ActionError(
+    'not_assigned',
+    `${agent} may not ${verb} ${h.handoff_id}: only ${who} or a human may. Act as one of them, or ask a human.`,
+    {
+      handoff_id: h.handoff_id,
+      agent,
+      allowed: authority === 'owner' ? h.to_agents : authority === 'originator' ? [originatorOf(h)] : undefined,
+    },
+  );
 }

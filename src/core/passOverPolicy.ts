@@ -17,7 +17,12 @@ export const BUILT_IN_POLICY: EffectivePolicy = {
 /** A broken passOver section fails closed (DESIGN §6, §7): E030 CONFIG_INVALID, never the permissive built-ins. */
 export function resolvePassOverPolicy(config: AgentSyncConfig, from: string, to: string, override: PassOverPolicy = {}): EffectivePolicy {
   assertSectionUsable(config, 'passOver');
-  const layers = [config.passOver.defaults ?? {}, config.passOver.subagents?.[to] ?? {}, config.passOver.pairs?.[`${from}->${to}`] ?? {}, override];
+  const layers = [
+    config.passOver.defaults ?? {},
+    config.passOver.subagents?.[to] ?? {},
+    config.passOver.pairs?.[`${from}->${to}`] ?? {},
+    override,
+  ];
   const effective: EffectivePolicy = { ...BUILT_IN_POLICY };
   for (const layer of layers) {
     for (const [k, v] of Object.entries(layer)) if (v !== undefined) (effective as Record<string, unknown>)[k] = v;

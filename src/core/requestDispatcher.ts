@@ -46,20 +46,41 @@ export class RequestDispatcher {
   /** Parses JSON text first (size-capped), so a broken file still gets an answer. */
   async dispatchText(text: string, ctx: DispatchContext = {}): Promise<RequestResponse> {
     if (Buffer.byteLength(text) > MAX_REQUEST_BYTES) {
-      return this.refuse(ctx, null, null, new ActionError('too_large', `The request is over ${MAX_REQUEST_BYTES} bytes; send less (large text belongs in files the handoff names).`));
+      return this.refuse(
+        ctx,
+        null,
+        null,
+        new ActionError(
+          'too_large',
+          `The request is over ${MAX_REQUEST_BYTES} bytes; send less (large text belongs in files the handoff names).`,
+        ),
+      );
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      return this.refuse(ctx, null, null, new ActionError('invalid_json', `The request is not valid JSON (${(e as Error).message}). Write one JSON object such as {"action":"listHandoffs"}.`));
+      return this.refuse(
+        ctx,
+        null,
+        null,
+        new ActionError(
+          'invalid_json',
+          `The request is not valid JSON (${(e as Error).message}). Write one JSON object such as {"action":"listHandoffs"}.`,
+        ),
+      );
     }
     return this.dispatch(raw, ctx);
   }
 
   async dispatch(raw: unknown, ctx: DispatchContext = {}): Promise<RequestResponse> {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      return this.refuse(ctx, null, null, new ActionError('invalid_request', 'A request is one JSON object with an "action" field, e.g. {"action":"listHandoffs"}.'));
+      return this.refuse(
+        ctx,
+        null,
+        null,
+        new ActionError('invalid_request', 'A request is one JSON object with an "action" field, e.g. {"action":"listHandoffs"}.'),
+      );
     }
     const req = raw as Record<string, unknown>;
     const action = typeof req.action === 'string' ? req.action.slice(0, 100) : null;
@@ -67,18 +88,45 @@ export class RequestDispatcher {
     // its writer waits for (the drop zone names the answer file by it).
     const idCheck = req.request_id === undefined ? null : requestIdSchema.safeParse(req.request_id);
     if (idCheck && !idCheck.success) {
-      return this.refuse(ctx, action, null, new ActionError('invalid_request', `request_id: ${describeIssues(idCheck.error)}.`, { field: 'request_id' }));
+      return this.refuse(
+        ctx,
+        action,
+        null,
+        new ActionError('invalid_request', `request_id: ${describeIssues(idCheck.error)}.`, { field: 'request_id' }),
+      );
     }
-    const givenId = idCheck ? (idCheck.data as string) : null;
+    const givenId = idCheck ? idCheck.data : null;
     if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
-      return this.refuse(ctx, action, givenId, new ActionError('invalid_request', `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`));
+      return this.refuse(
+        ctx,
+        action,
+        givenId,
+        new ActionError(
+          'invalid_request',
+          `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`,
+        ),
+      );
     }
     const requestId = givenId ?? newUid();
     if (action === null) {
-      return this.refuse(ctx, null, requestId, new ActionError('invalid_request', `The request has no "action" (a string). Actions: ${ACTION_NAMES.join(', ')}.`, { field: 'action' }));
+      return this.refuse(
+        ctx,
+        null,
+        requestId,
+        new ActionError('invalid_request', `The request has no "action" (a string). Actions: ${ACTION_NAMES.join(', ')}.`, {
+          field: 'action',
+        }),
+      );
     }
     if (!isActionName(action)) {
-      return this.refuse(ctx, action, requestId, new ActionError('unknown_action', `Unknown action ${JSON.stringify(action)}. Actions: ${ACTION_NAMES.join(', ')}.`, { actions: ACTION_NAMES }));
+      return this.refuse(
+        ctx,
+        action,
+        requestId,
+        new ActionError('unknown_action', `Unknown action ${JSON.stringify(action)}. Actions: ${ACTION_NAMES.join(', ')}.`, {
+          actions: ACTION_NAMES,
+        }),
+      );
     }
     const parsed = paramSchemas[action].safeParse(req);
     if (!parsed.success) {
@@ -86,16 +134,32 @@ export class RequestDispatcher {
       const first = parsed.error.issues[0];
       const where = first ? [...first.path.map(String), ...(first.code === 'unrecognized_keys' ? first.keys.slice(0, 1) : [])] : [];
       const field = where.join('.') || undefined;
-      return this.refuse(ctx, action, requestId, new ActionError('invalid_request', `${action}: ${describeIssues(parsed.error)}. Nothing was changed.`, { field }));
+      return this.refuse(
+        ctx,
+        action,
+        requestId,
+        new ActionError('invalid_request', `${action}: ${describeIssues(parsed.error)}. Nothing was changed.`, { field }),
+      );
     }
     const params = parsed.data as Record<string, unknown>;
     // Only a caller-supplied request_id can be repeated, so only then is the request hashed (ledger and history).
     const hash = req.request_id !== undefined ? requestHash(req) : null;
-    const actx: ActionContext = { action, agent: (params.agent as string | undefined) ?? '', requestId, ...(hash ? { requestHash: hash } : {}), surface: ctx.surface ?? this.surface };
+    const actx: ActionContext = {
+      action,
+      agent: (params.agent as string | undefined) ?? '',
+      requestId,
+      ...(hash ? { requestHash: hash } : {}),
+      surface: ctx.surface ?? this.surface,
+    };
     try {
       const spec = ACTIONS[action];
       // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
-      const prepared = spec.prepare ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params as never) : undefined;
+      const prepared = spec.prepare
+        ? await spec.prepare(
+            { layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions },
+            params as never,
+          )
+        : undefined;
       // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
       const run = (tx: StoreTransaction) => this.apply(tx, action, params, actx, hash, ctx, prepared);
       const response = await (spec.readOnly ? this.store.transactRead(run) : this.store.transact(run));
@@ -109,7 +173,15 @@ export class RequestDispatcher {
    * Runs inside the lock. Never throws for a refusal: refusals are answers, audited and ledgered like successes.
    * `hash` is null when the caller gave no request_id: such a request cannot be repeated, so it is not ledgered.
    */
-  private apply(tx: StoreTransaction, action: string, params: Record<string, unknown>, actx: ActionContext, hash: string | null, ctx: DispatchContext, prepared?: unknown): RequestResponse {
+  private apply(
+    tx: StoreTransaction,
+    action: string,
+    params: Record<string, unknown>,
+    actx: ActionContext,
+    hash: string | null,
+    ctx: DispatchContext,
+    prepared?: unknown,
+  ): RequestResponse {
     const spec = ACTIONS[action as keyof typeof ACTIONS];
     const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
     if (seen) {
@@ -120,7 +192,8 @@ export class RequestDispatcher {
     // Without a ledger entry (a fresh clone, another machine, a crash before the ledger append) the store's
     // history may still name the id; it is a replay only if the recorded hash is this request's.
     const marked = hash !== null && !seen && !spec.readOnly ? tx.snapshot.markerFor(actx.requestId) : undefined;
-    if (marked && marked.hash !== hash) return this.refusal(ctx, action, actx.requestId, reusedId(actx.requestId, marked.hash === undefined));
+    if (marked && marked.hash !== hash)
+      return this.refusal(ctx, action, actx.requestId, reusedId(actx.requestId, marked.hash === undefined));
     let response: RequestResponse;
     if (marked) {
       // Applied before its answer was recorded: answer from the record, do not apply again.
@@ -133,12 +206,26 @@ export class RequestDispatcher {
         step.rollback();
         if (!isActionError(e)) throw e;
         response = this.refusal(ctx, action, actx.requestId, e);
-        const target = typeof params.handoffId === 'string' ? params.handoffId : typeof params.handoff_id === 'string' ? params.handoff_id : null;
+        const target =
+          typeof params.handoffId === 'string' ? params.handoffId : typeof params.handoff_id === 'string' ? params.handoff_id : null;
         const h = target ? tx.find(target) : undefined;
-        tx.audit.push({ ...auditEntry(actx, h ?? (target ? { handoff_id: target, uid: undefined } : null), h?.status ?? null, null, e.reason, response.timestamp), refused: true });
+        tx.audit.push({
+          ...auditEntry(
+            actx,
+            h ?? (target ? { handoff_id: target, uid: undefined } : null),
+            h?.status ?? null,
+            null,
+            e.reason,
+            response.timestamp,
+          ),
+          refused: true,
+        });
       }
     }
-    if (hash !== null && !seen) tx.ledger.push(spec.readOnly ? { request_id: actx.requestId, hash } : { request_id: actx.requestId, hash, response: stripFile(response) });
+    if (hash !== null && !seen)
+      tx.ledger.push(
+        spec.readOnly ? { request_id: actx.requestId, hash } : { request_id: actx.requestId, hash, response: stripFile(response) },
+      );
     if (spec.readOnly && response.ok) {
       tx.audit.push(auditEntry(actx, null, null, null, null, response.timestamp));
     }
@@ -146,7 +233,14 @@ export class RequestDispatcher {
   }
 
   private success(ctx: DispatchContext, action: string, requestId: string, data: Record<string, unknown>): RequestResponse {
-    return { ok: true, action, request_id: requestId, timestamp: new Date().toISOString(), ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}), data };
+    return {
+      ok: true,
+      action,
+      request_id: requestId,
+      timestamp: new Date().toISOString(),
+      ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}),
+      data,
+    };
   }
 
   private refusal(ctx: DispatchContext, action: string | null, requestId: string | null, e: ActionError): RequestResponse {
@@ -165,7 +259,12 @@ export class RequestDispatcher {
 
   /** A refusal outside the transaction (bad input, lock timeout, broken store): answered and audited, nothing changed. */
   refuse(ctx: DispatchContext, action: string | null, requestId: string | null, e: unknown): RequestResponse {
-    const err = isActionError(e) ? e : new ActionError('internal_error', `AgentSync failed: ${(e as Error)?.message ?? String(e)}. Nothing was changed; retry, and report it if it persists.`);
+    const err = isActionError(e)
+      ? e
+      : new ActionError(
+          'internal_error',
+          `AgentSync failed: ${(e as Error)?.message ?? String(e)}. Nothing was changed; retry, and report it if it persists.`,
+        );
     const response = this.refusal(ctx, action, requestId, err);
     try {
       this.store.auditRefusal({
@@ -190,10 +289,13 @@ export class RequestDispatcher {
 
 function reusedId(requestId: string, unhashed = false): ActionError {
   const earlier = unhashed ? 'an earlier request (recorded without a hash, so it cannot be shown to be this one)' : 'a different request';
-  return new ActionError('request_id_reused', `request_id ${requestId} was already used for ${earlier}. Use a new request_id for a new request; nothing was changed.`);
+  return new ActionError(
+    'request_id_reused',
+    `request_id ${requestId} was already used for ${earlier}. Use a new request_id for a new request; nothing was changed.`,
+  );
 }
 
 function stripFile(r: RequestResponse): RequestResponse {
   const { request_file: _f, ...rest } = r;
-  return rest as RequestResponse;
+  return rest;
 }

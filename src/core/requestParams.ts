@@ -54,9 +54,13 @@ export const resultParam = completionResultSchema.superRefine((r, ctx) => {
 const expectedRev = { expected_rev: z.number().int().nonnegative().optional() };
 
 function withHandoffRef<T extends z.ZodRawShape>(shape: T) {
-  return z
-    .strictObject({ ...envelope, ...handoffRef, ...shape })
-    .refine((v) => { const r = v as { handoffId?: string; handoff_id?: string }; return Boolean(r.handoffId ?? r.handoff_id); }, { message: 'handoffId (or handoff_id) is required', path: ['handoffId'] });
+  return z.strictObject({ ...envelope, ...handoffRef, ...shape }).refine(
+    (v) => {
+      const r = v as { handoffId?: string; handoff_id?: string };
+      return Boolean(r.handoffId ?? r.handoff_id);
+    },
+    { message: 'handoffId (or handoff_id) is required', path: ['handoffId'] },
+  );
 }
 
 export const newHandoffSchema = z.strictObject({
@@ -87,7 +91,12 @@ export const paramSchemas = {
     limit: z.number().int().positive().max(100_000).optional(),
   }),
   claimHandoff: withHandoffRef({ agent: agentParam, ...expectedRev }),
-  transitionHandoff: withHandoffRef({ agent: agentParam, to: statusSchema, reason: z.string().max(LIMITS.reason).optional(), ...expectedRev }),
+  transitionHandoff: withHandoffRef({
+    agent: agentParam,
+    to: statusSchema,
+    reason: z.string().max(LIMITS.reason).optional(),
+    ...expectedRev,
+  }),
   completeHandoff: withHandoffRef({ agent: agentParam, result: resultParam.optional(), ...expectedRev }),
   updateTodos: withHandoffRef({ agent: agentParam, todos: z.array(todoSchema).max(LIMITS.todos), ...expectedRev }),
   heartbeat: withHandoffRef({ agent: agentParam }),
@@ -106,7 +115,12 @@ export const paramSchemas = {
     return_required: z.boolean().optional(),
     override: passOverPolicySchema.optional(),
   }),
-  returnHandoff: withHandoffRef({ agent: agentParam, result: resultParam.optional(), message: z.string().max(LIMITS.notes).optional(), ...expectedRev }),
+  returnHandoff: withHandoffRef({
+    agent: agentParam,
+    result: resultParam.optional(),
+    message: z.string().max(LIMITS.notes).optional(),
+    ...expectedRev,
+  }),
   // Sessions (AgentSync 0.3's drop-zone actions, DESIGN §8, §10).
   startSession: z.strictObject({ ...envelope, ...handoffRef, agent: agentParam, goal: z.string().max(LIMITS.summary).optional() }),
   endSession: z.strictObject({

@@ -16,7 +16,11 @@ export function loadByAgent(handoffs: readonly Handoff[]): Map<string, number> {
   return load;
 }
 
-export function routeByCapabilities(required: readonly string[], config: AgentSyncConfig, load: ReadonlyMap<string, number>): RoutingOutcome {
+export function routeByCapabilities(
+  required: readonly string[],
+  config: AgentSyncConfig,
+  load: ReadonlyMap<string, number>,
+): RoutingOutcome {
   const agents = Object.keys(config.agentCapabilities);
   const caps = (a: string) => new Set(config.agentCapabilities[a]);
   const covers = (set: Set<string>) => required.every((c) => set.has(c));

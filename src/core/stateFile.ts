@@ -23,8 +23,8 @@ export function readStateFile(file: string): Record<string, unknown> {
   try {
     const st = fs.lstatSync(file);
     if (!st.isFile() || st.size > 5_000_000) return {};
-    const v = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+    const v: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
   }

@@ -37,7 +37,12 @@ const same = (a: unknown, b: unknown): boolean => stableStringify(a ?? null) ===
 const show = (v: unknown): string => JSON.stringify(v ?? null).slice(0, 80);
 
 export function mergeStores(base: HandoffsFile, ours: HandoffsFile, theirs: HandoffsFile, now: Date): StoreMergeResult {
-  for (const [name, f] of [['base', base], ['ours', ours], ['theirs', theirs]] as const) assertUniqueUids(f, name);
+  for (const [name, f] of [
+    ['base', base],
+    ['ours', ours],
+    ['theirs', theirs],
+  ] as const)
+    assertUniqueUids(f, name);
   const at = now.toISOString();
   const notes: MergeNote[] = [];
   const merged: Handoff[] = [];
@@ -45,14 +50,18 @@ export function mergeStores(base: HandoffsFile, ours: HandoffsFile, theirs: Hand
     const h = resolveGroup(g, at, notes);
     if (h) merged.push(h);
   }
-  return { file: { version: 1, handoffs: renumberCollisions(merged, [...base.handoffs, ...ours.handoffs, ...theirs.handoffs], now, notes) }, notes };
+  return {
+    file: { version: 1, handoffs: renumberCollisions(merged, [...base.handoffs, ...ours.handoffs, ...theirs.handoffs], now, notes) },
+    notes,
+  };
 }
 
 function assertUniqueUids(file: HandoffsFile, name: string): void {
   const seen = new Set<string>();
   for (const h of file.handoffs) {
     if (!h.uid) continue;
-    if (seen.has(h.uid)) throw new Error(`the ${name} version has two records with uid ${h.uid}; give each record its own uid and merge again`);
+    if (seen.has(h.uid))
+      throw new Error(`the ${name} version has two records with uid ${h.uid}; give each record its own uid and merge again`);
     seen.add(h.uid);
   }
 }
@@ -80,7 +89,9 @@ function groupRecords(base: Handoff[], ours: Handoff[], theirs: Handoff[]): Grou
   }
   for (const r of theirs) {
     const b = findBase(r);
-    let g = b ? byBase.get(b) : oursNew.find((o) => !o.theirs && (r.uid && o.ours!.uid ? r.uid === o.ours!.uid : r.handoff_id === o.ours!.handoff_id));
+    let g = b
+      ? byBase.get(b)
+      : oursNew.find((o) => !o.theirs && (r.uid && o.ours!.uid ? r.uid === o.ours!.uid : r.handoff_id === o.ours!.handoff_id));
     if (b && !g) byBase.set(b, (g = { base: b }));
     if (!g || g.theirs) g = { base: undefined };
     order.add(g);
@@ -105,10 +116,18 @@ function resolveGroup(g: Group, at: string, notes: MergeNote[]): Handoff | undef
   }
   const gone: Side = ours ? 'theirs' : 'ours';
   if (same(base, only)) {
-    notes.push({ kind: 'deleted', handoff_id: base.handoff_id, message: `${base.handoff_id}: deleted on ${gone}, unchanged on the other side: stays deleted` });
+    notes.push({
+      kind: 'deleted',
+      handoff_id: base.handoff_id,
+      message: `${base.handoff_id}: deleted on ${gone}, unchanged on the other side: stays deleted`,
+    });
     return undefined;
   }
-  notes.push({ kind: 'kept', handoff_id: only.handoff_id, message: `${only.handoff_id}: deleted on ${gone} but changed on the other side: kept` });
+  notes.push({
+    kind: 'kept',
+    handoff_id: only.handoff_id,
+    message: `${only.handoff_id}: deleted on ${gone} but changed on the other side: kept`,
+  });
   return only;
 }
 
@@ -140,17 +159,21 @@ function mergeRecord(base: Handoff | undefined, o: Handoff, t: Handoff, at: stri
   const keys = [...new Set([...Object.keys(o), ...Object.keys(t), ...Object.keys(base ?? {})])];
   for (const k of keys) {
     if (DECIDED_FIELDS.has(k)) continue;
-    const [bv, ov, tv] = [(base as Record<string, unknown> | undefined)?.[k], (o as Record<string, unknown>)[k], (t as Record<string, unknown>)[k]];
+    const [bv, ov, tv] = [
+      (base as Record<string, unknown> | undefined)?.[k],
+      (o as Record<string, unknown>)[k],
+      (t as Record<string, unknown>)[k],
+    ];
     let v: unknown;
     if (same(ov, tv)) v = ov ?? tv;
-    else if (k === 'uid' && !bv) v = [ov, tv].filter(Boolean).sort()[0]; // both sides gave a 0.3 record a uid: not a human's conflict
+    else if (k === 'uid' && !bv)
+      v = [ov, tv].filter(Boolean).sort()[0]; // both sides gave a 0.3 record a uid: not a human's conflict
     else if (terminal) {
       // The finished side's value stands; what the open side changed since the base is flagged for a human.
       v = terminal === 'ours' ? ov : tv;
       const open = terminal === 'ours' ? tv : ov;
       if (!base || !same(bv, open)) found.push({ field: k, ours: ov ?? null, theirs: tv ?? null, resolved_to: v ?? null, at });
-    }
-    else if (base && same(bv, ov)) v = tv;
+    } else if (base && same(bv, ov)) v = tv;
     else if (base && same(bv, tv)) v = ov;
     else {
       v = winner === 'ours' ? ov : tv;
@@ -182,9 +205,17 @@ function mergeRecord(base: Handoff | undefined, o: Handoff, t: Handoff, at: stri
     rev: Math.max(o.rev ?? 0, t.rev ?? 0) + 1,
     ...(conflicts.length ? { conflicts } : {}),
   } as Handoff;
-  notes.push({ kind: 'merged', handoff_id: merged.handoff_id, message: `${merged.handoff_id}: changed on both sides; histories united (${history.length} entries), status ${merged.status}` });
+  notes.push({
+    kind: 'merged',
+    handoff_id: merged.handoff_id,
+    message: `${merged.handoff_id}: changed on both sides; histories united (${history.length} entries), status ${merged.status}`,
+  });
   for (const c of fresh) {
-    notes.push({ kind: 'conflict', handoff_id: merged.handoff_id, message: `${merged.handoff_id}: ${c.field} differs (ours ${show(c.ours)}, theirs ${show(c.theirs)}); kept ${show(c.resolved_to)}, recorded in conflicts` });
+    notes.push({
+      kind: 'conflict',
+      handoff_id: merged.handoff_id,
+      message: `${merged.handoff_id}: ${c.field} differs (ours ${show(c.ours)}, theirs ${show(c.theirs)}); kept ${show(c.resolved_to)}, recorded in conflicts`,
+    });
   }
   return merged;
 }
@@ -226,7 +257,11 @@ function renumberCollisions(merged: Handoff[], everyInput: Handoff[], now: Date,
     const id = ids.next(Number.isNaN(day.getTime()) || !m || dayStamp(day) !== m.slice(1).join('') ? now : day);
     taken.add(id);
     const reason = `renumbered from ${h.handoff_id} by merge`;
-    notes.push({ kind: 'renumbered', handoff_id: id, message: `${h.handoff_id} (uid ${h.uid ?? 'none'}) collided with another record: now ${id}` });
+    notes.push({
+      kind: 'renumbered',
+      handoff_id: id,
+      message: `${h.handoff_id} (uid ${h.uid ?? 'none'}) collided with another record: now ${id}`,
+    });
     return {
       ...h,
       handoff_id: id,

@@ -48,7 +48,11 @@ export class StoreSnapshot {
       this.index(h, i);
     });
     if (dupes.length) {
-      throw new ActionError('store_invalid', `handoffs.json has duplicate handoff_id ${dupes.slice(0, 5).join(', ')}; give each record a unique id (or merge with the AgentSync merge driver) and retry.`, { duplicates: dupes });
+      throw new ActionError(
+        'store_invalid',
+        `handoffs.json has duplicate handoff_id ${dupes.slice(0, 5).join(', ')}; give each record a unique id (or merge with the AgentSync merge driver) and retry.`,
+        { duplicates: dupes },
+      );
     }
     this.ids = new HandoffIdAllocator(this.handoffs);
   }
@@ -62,7 +66,10 @@ export class StoreSnapshot {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new ActionError('store_invalid', `.agentsync/handoffs.json is not valid JSON (${(e as Error).message}). Fix or restore it (git checkout), then retry; nothing was changed.`);
+      throw new ActionError(
+        'store_invalid',
+        `.agentsync/handoffs.json is not valid JSON (${(e as Error).message}). Fix or restore it (git checkout), then retry; nothing was changed.`,
+      );
     }
     if (trusted) {
       const file = raw as { version?: unknown; handoffs?: unknown };
@@ -74,7 +81,10 @@ export class StoreSnapshot {
     }
     const parsed = handoffsFileSchema.safeParse(raw);
     if (!parsed.success) {
-      throw new ActionError('store_invalid', `.agentsync/handoffs.json does not match the schema: ${describeIssues(parsed.error)}. Fix it by hand (the JSON schema in schemas/ helps) and retry; nothing was changed.`);
+      throw new ActionError(
+        'store_invalid',
+        `.agentsync/handoffs.json does not match the schema: ${describeIssues(parsed.error)}. Fix it by hand (the JSON schema in schemas/ helps) and retry; nothing was changed.`,
+      );
     }
     return new StoreSnapshot(parsed.data);
   }

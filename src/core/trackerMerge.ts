@@ -26,7 +26,13 @@ function withPlaceholder(text: string): string {
  * Merges three versions of the tracker. `handoffs` is the merged store's records (null when it could not be worked
  * out: then ours' section is kept, and the next AgentSync write regenerates it).
  */
-export function mergeTracker(base: string, ours: string, theirs: string, handoffs: readonly Handoff[] | null, merge: TextMerge): TrackerMergeResult {
+export function mergeTracker(
+  base: string,
+  ours: string,
+  theirs: string,
+  handoffs: readonly Handoff[] | null,
+  merge: TextMerge,
+): TrackerMergeResult {
   const merged = merge(withPlaceholder(base), withPlaceholder(ours), withPlaceholder(theirs));
   if (handoffs) {
     try {
@@ -40,5 +46,8 @@ export function mergeTracker(base: string, ours: string, theirs: string, handoff
   const oursSection = findSection(ours, HANDOFFS_HEADING);
   const at = findSection(merged.text, HANDOFFS_HEADING);
   if (!oursSection || !at) return merged;
-  return { text: merged.text.slice(0, at.start) + ours.slice(oursSection.start, oursSection.end) + merged.text.slice(at.end), conflicted: false };
+  return {
+    text: merged.text.slice(0, at.start) + ours.slice(oursSection.start, oursSection.end) + merged.text.slice(at.end),
+    conflicted: false,
+  };
 }

@@ -12,6 +12,7 @@ export const HANDOFFS_HEADING = '## Agent Handoffs';
 /** Folds every kind of line break and control character to a space, then escapes Markdown syntax. */
 export function inlineText(text: string, max = 500): string {
   const folded = text
+    // eslint-disable-next-line no-control-regex -- matching control characters is the purpose
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();
@@ -23,6 +24,7 @@ export function inlineText(text: string, max = 500): string {
 
 /** A code span that survives backticks inside the path (CommonMark: fence longer than any run inside). */
 export function codeSpan(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the purpose
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
   const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
@@ -34,8 +36,12 @@ export function codeSpan(text: string): string {
 export function renderHandoffLines(h: Handoff): string[] {
   const box = h.status === 'merged' ? '[x]' : '[ ]';
   const to = h.to_agents.length ? h.to_agents.map(displayAgent).join(',') : '-';
-  const lines = [`- ${box} ${h.handoff_id} | from: ${displayAgent(h.from_agent)} | to: ${to} | mode: ${h.owner_mode} | status: ${h.status}`];
-  const files = h.files.length ? h.files.slice(0, 20).map(codeSpan).join(', ') + (h.files.length > 20 ? `, … (+${h.files.length - 20})` : '') : '-';
+  const lines = [
+    `- ${box} ${h.handoff_id} | from: ${displayAgent(h.from_agent)} | to: ${to} | mode: ${h.owner_mode} | status: ${h.status}`,
+  ];
+  const files = h.files.length
+    ? h.files.slice(0, 20).map(codeSpan).join(', ') + (h.files.length > 20 ? `, … (+${h.files.length - 20})` : '')
+    : '-';
   lines.push(`  - task: ${h.task_id ? inlineText(h.task_id, 200) : '-'} | files: ${files}`);
   const note = h.notes || h.summary;
   lines.push(`  - note: ${inlineText(note)}`);

@@ -73,7 +73,10 @@ export function initWorkspace(root: string, options: InitOptions = {}): InitRepo
     const missing = WorkspaceLayout.GITIGNORE_ENTRIES.filter((e) => !lines.has(e));
     if (missing.length) {
       const sep = existing.length && !existing.endsWith('\n') ? '\n' : '';
-      fs.writeFileSync(gitignore, `${existing}${sep}${existing.includes('# AgentSync runtime files') ? '' : '# AgentSync runtime files\n'}${missing.join('\n')}\n`);
+      fs.writeFileSync(
+        gitignore,
+        `${existing}${sep}${existing.includes('# AgentSync runtime files') ? '' : '# AgentSync runtime files\n'}${missing.join('\n')}\n`,
+      );
       report.gitignoreAdded = missing;
     }
   }

@@ -5,8 +5,10 @@ import { z } from 'zod';
 export function checkWorkspaceRelative(p: string): string | null {
   if (p.length === 0) return 'is empty';
   if (p.length > 1_000) return 'is longer than 1000 characters';
+  // eslint-disable-next-line no-control-regex -- matching control characters is the purpose
   if (/[\u0000-\u001f]/.test(p)) return 'contains control characters';
-  if (path.posix.isAbsolute(p) || path.win32.isAbsolute(p) || /^[a-zA-Z]:/.test(p)) return 'is absolute; give a path relative to the workspace folder';
+  if (path.posix.isAbsolute(p) || path.win32.isAbsolute(p) || /^[a-zA-Z]:/.test(p))
+    return 'is absolute; give a path relative to the workspace folder';
   const parts = p.split(/[\\/]+/);
   if (parts.includes('..')) return 'contains ".." and could escape the workspace';
   return null;

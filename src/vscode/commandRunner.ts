@@ -10,7 +10,11 @@ export interface Cancelled {
   message: string;
 }
 
-export function registerCommand(id: string, log: vscode.LogOutputChannel, handler: (...args: unknown[]) => Promise<unknown>): vscode.Disposable {
+export function registerCommand(
+  id: string,
+  log: vscode.LogOutputChannel,
+  handler: (...args: unknown[]) => Promise<unknown>,
+): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
       return await handler(...args);

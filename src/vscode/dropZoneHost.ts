@@ -18,7 +18,9 @@ export type DropZoneFactory = (service: FolderService, log: vscode.LogOutputChan
 /** The core's processor on the folder's own dispatcher, so its writes refresh the tree at once. */
 export const hostDropZone: DropZoneFactory = (service, log) => {
   const tag = `[${service.name}] drop zone:`;
-  const processor = new DropZoneProcessor(service.layout, service.dispatcher, { logger: { info: (m) => log.info(`${tag} ${m}`), warn: (m) => log.warn(`${tag} ${m}`) } });
+  const processor = new DropZoneProcessor(service.layout, service.dispatcher, {
+    logger: { info: (m) => log.info(`${tag} ${m}`), warn: (m) => log.warn(`${tag} ${m}`) },
+  });
   processor.onDidAnswer((a) => {
     if (a.rejected) log.warn(`${tag} ${a.requestFile} moved to requests/rejected/: ${a.rejected}`);
     else log.debug(`${tag} ${a.requestFile} → ${a.response?.ok ? 'ok' : a.response?.reason} (${a.responseFile})`);
@@ -53,7 +55,8 @@ export class DropZoneHosts implements vscode.Disposable {
 
   private reasonOff(service: FolderService): string | null {
     if (!this.trust.trusted) return 'Restricted Mode (the folder is not trusted)';
-    if (!vscode.workspace.getConfiguration('agentsync', service.folder.uri).get<boolean>('dropZone.enabled', true)) return 'turned off by the setting agentsync.dropZone.enabled';
+    if (!vscode.workspace.getConfiguration('agentsync', service.folder.uri).get<boolean>('dropZone.enabled', true))
+      return 'turned off by the setting agentsync.dropZone.enabled';
     if (!service.isInitialized()) return 'the folder is not an AgentSync workspace yet';
     if (!this.factory) return 'this build has no drop-zone processor';
     return null;
@@ -75,11 +78,14 @@ export class DropZoneHosts implements vscode.Disposable {
           .then(() => runner.start())
           .then(
             () => {
-              if (this.runners.get(service) === runner) this.log.info(`[${service.name}] drop zone on: answering .agentsync/request.json and .agentsync/requests/`);
+              if (this.runners.get(service) === runner)
+                this.log.info(`[${service.name}] drop zone on: answering .agentsync/request.json and .agentsync/requests/`);
             },
             (e) => {
               if (this.runners.get(service) === runner) this.runners.delete(service);
-              this.log.error(`[${service.name}] the drop zone could not start: ${(e as Error).message}. Agents' requests are not answered in this window; run \`agentsync watch\` in a terminal instead.`);
+              this.log.error(
+                `[${service.name}] the drop zone could not start: ${(e as Error).message}. Agents' requests are not answered in this window; run \`agentsync watch\` in a terminal instead.`,
+              );
             },
           ),
       );

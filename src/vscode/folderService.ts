@@ -48,7 +48,9 @@ export class FolderService implements vscode.Disposable {
     this.dispatcher = new RequestDispatcher(this.store, 'vscode');
     // Writes through this window's store are known at once; the watcher covers every other writer.
     this.disposables.push(this.store.onDidChange(() => this.invalidate()));
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '{.agentsync.json,.agentsync/handoffs.json}'));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(folder, '{.agentsync.json,.agentsync/handoffs.json}'),
+    );
     const onFile = () => this.scheduleCheck();
     this.disposables.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile), this.emitter);
   }
@@ -75,7 +77,8 @@ export class FolderService implements vscode.Disposable {
     }
     const config = loaded.config ?? DEFAULT_CONFIG;
     const prev = this.lastView;
-    if (prev && snapshot === this.lastSnapshot && prev.config === config && prev.problem === problem && prev.initialized === initialized) return prev;
+    if (prev && snapshot === this.lastSnapshot && prev.config === config && prev.problem === problem && prev.initialized === initialized)
+      return prev;
     this.lastSnapshot = snapshot;
     this.lastView = { initialized, handoffs: snapshot?.handoffs ?? [], config, problem };
     return this.lastView;

@@ -25,7 +25,8 @@ export class FolderServices implements vscode.Disposable {
   }
 
   get(folder: vscode.WorkspaceFolder | vscode.Uri | string): FolderService | undefined {
-    const key = typeof folder === 'string' ? vscode.Uri.file(folder).toString() : 'uri' in folder ? folder.uri.toString() : folder.toString();
+    const key =
+      typeof folder === 'string' ? vscode.Uri.file(folder).toString() : 'uri' in folder ? folder.uri.toString() : folder.toString();
     return this.services.get(key) ?? this.all().find((s) => s.name === folder || s.layout.root === folder);
   }
 
@@ -53,7 +54,10 @@ export class FolderServices implements vscode.Disposable {
     if (folder.uri.scheme !== 'file' || this.services.has(key)) return; // the core needs a local file system
     const service = this.create(folder);
     this.services.set(key, service);
-    this.subscriptions.set(key, service.onDidChange((s) => this.emitter.fire(s)));
+    this.subscriptions.set(
+      key,
+      service.onDidChange((s) => this.emitter.fire(s)),
+    );
   }
 
   private remove(folder: vscode.WorkspaceFolder): void {

@@ -18,7 +18,12 @@ export interface CommandDeps {
 
 const MAX_REASON = 2_000;
 
-async function dispatchFor(deps: CommandDeps, t: HandoffTarget, request: Record<string, unknown>, success: string): Promise<RequestResponse> {
+async function dispatchFor(
+  deps: CommandDeps,
+  t: HandoffTarget,
+  request: Record<string, unknown>,
+  success: string,
+): Promise<RequestResponse> {
   const response = await t.service.dispatch({ ...request, handoffId: t.handoff.handoff_id, agent: deps.me() });
   return reportResponse(response, success, deps.log);
 }
@@ -44,14 +49,23 @@ export async function complete(deps: CommandDeps, arg?: unknown): Promise<Reques
   );
   const summary = await askText({
     title,
-    prompt: decision === 'PROCEED' ? 'What was done, for the reviewer (optional, ≤ 500 tokens)' : 'What is in the way, for the human who picks it up',
+    prompt:
+      decision === 'PROCEED'
+        ? 'What was done, for the reviewer (optional, ≤ 500 tokens)'
+        : 'What is in the way, for the human who picks it up',
     requiredMessage: decision === 'PROCEED' ? undefined : 'Say what is needed, so a human can act on it.',
     maxLength: 2_000,
   });
   const result: CompletionResult | undefined =
     decision === 'PROCEED' && !summary
       ? undefined
-      : { status: decision === 'PROCEED' ? 'complete' : 'blocked', decision, findings: {}, context_summary: summary, issues: decision === 'PROCEED' ? [] : [summary] };
+      : {
+          status: decision === 'PROCEED' ? 'complete' : 'blocked',
+          decision,
+          findings: {},
+          context_summary: summary,
+          issues: decision === 'PROCEED' ? [] : [summary],
+        };
   const next = decision === 'PROCEED' ? 'ready for review' : 'blocked for a human';
   return dispatchFor(deps, t, { action: 'completeHandoff', ...(result ? { result } : {}) }, `${t.handoff.handoff_id} is ${next}.`);
 }
@@ -60,22 +74,50 @@ export async function approve(deps: CommandDeps, arg?: unknown): Promise<Request
   const t = await resolveHandoff(deps.services, arg, 'approve', allowsVerb('approve'), deps.me());
   if (!t) return undefined;
   // expected_rev: approve what was reviewed; a change since then is refused with stale_revision.
-  return dispatchFor(deps, t, { action: 'transitionHandoff', to: 'approved', expected_rev: t.handoff.rev }, `${t.handoff.handoff_id} is approved.`);
+  return dispatchFor(
+    deps,
+    t,
+    { action: 'transitionHandoff', to: 'approved', expected_rev: t.handoff.rev },
+    `${t.handoff.handoff_id} is approved.`,
+  );
 }
 
 export async function returnForRevision(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'return for revision', allowsVerb('return_for_revision'), deps.me());
   if (!t) return undefined;
-  const reason = await askText({ title: `Return ${t.handoff.handoff_id} for revision`, prompt: 'What must change? (the owner sees this)', requiredMessage: 'Say what must change.', maxLength: MAX_REASON });
-  const response = await t.service.dispatch({ action: 'transitionHandoff', handoffId: t.handoff.handoff_id, agent: deps.me(), to: 'in_progress', reason, expected_rev: t.handoff.rev });
+  const reason = await askText({
+    title: `Return ${t.handoff.handoff_id} for revision`,
+    prompt: 'What must change? (the owner sees this)',
+    requiredMessage: 'Say what must change.',
+    maxLength: MAX_REASON,
+  });
+  const response = await t.service.dispatch({
+    action: 'transitionHandoff',
+    handoffId: t.handoff.handoff_id,
+    agent: deps.me(),
+    to: 'in_progress',
+    reason,
+    expected_rev: t.handoff.rev,
+  });
   const escalated = (response.data?.handoff as { status?: string } | undefined)?.status === 'escalated';
-  return reportResponse(response, escalated ? `${t.handoff.handoff_id} was returned too often and is escalated now.` : `${t.handoff.handoff_id} went back to its owner for revision.`, deps.log);
+  return reportResponse(
+    response,
+    escalated
+      ? `${t.handoff.handoff_id} was returned too often and is escalated now.`
+      : `${t.handoff.handoff_id} went back to its owner for revision.`,
+    deps.log,
+  );
 }
 
 export async function escalate(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'escalate', allowsEscalate, deps.me());
   if (!t) return undefined;
-  const reason = await askText({ title: `Escalate ${t.handoff.handoff_id}`, prompt: 'Why escalate? (recorded in the history and decisions.md)', requiredMessage: 'Give a reason.', maxLength: MAX_REASON });
+  const reason = await askText({
+    title: `Escalate ${t.handoff.handoff_id}`,
+    prompt: 'Why escalate? (recorded in the history and decisions.md)',
+    requiredMessage: 'Give a reason.',
+    maxLength: MAX_REASON,
+  });
   return dispatchFor(deps, t, { action: 'transitionHandoff', to: 'escalated', reason }, `${t.handoff.handoff_id} is escalated.`);
 }
 
@@ -87,7 +129,10 @@ export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vsco
   const needle = `"handoff_id": "${t.handoff.handoff_id}"`;
   const at = doc.getText().indexOf(needle);
   const pos = at >= 0 ? doc.positionAt(at) : new vscode.Position(0, 0);
-  return vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos.translate(0, at >= 0 ? needle.length : 0)), preview: true });
+  return vscode.window.showTextDocument(doc, {
+    selection: new vscode.Range(pos, pos.translate(0, at >= 0 ? needle.length : 0)),
+    preview: true,
+  });
 }
 
 type Move = 'claim' | 'complete' | 'approve' | 'return' | 'escalate' | 'open';
@@ -98,14 +143,19 @@ export async function list(deps: CommandDeps): Promise<unknown> {
   const choices: Choice<HandoffTarget>[] = [];
   for (const service of deps.services.all()) {
     if (!service.isInitialized()) continue;
-    const sorted = [...service.view().handoffs].sort((a, b) => Number(isTerminal(a.status)) - Number(isTerminal(b.status)) || b.updated_at.localeCompare(a.updated_at));
+    const sorted = [...service.view().handoffs].sort(
+      (a, b) => Number(isTerminal(a.status)) - Number(isTerminal(b.status)) || b.updated_at.localeCompare(a.updated_at),
+    );
     for (const h of sorted) choices.push(handoffChoice(h, { service, handoff: h }, multi ? service.name : undefined));
   }
   if (choices.length === 0) {
     void vscode.window.showInformationMessage('AgentSync: no handoffs yet. "AgentSync: Add Handoff Note" creates one.');
     return undefined;
   }
-  const t = await pickOne(choices, { title: `AgentSync: ${choices.length} handoff${choices.length === 1 ? '' : 's'}`, placeHolder: 'Pick a handoff to act on it' });
+  const t = await pickOne(choices, {
+    title: `AgentSync: ${choices.length} handoff${choices.length === 1 ? '' : 's'}`,
+    placeHolder: 'Pick a handoff to act on it',
+  });
   const h = t.handoff;
   const moves: Choice<Move>[] = [];
   if (allowsVerb('claim')(h)) moves.push({ label: '$(arrow-circle-down) Claim', value: 'claim' });
@@ -121,7 +171,8 @@ export async function list(deps: CommandDeps): Promise<unknown> {
 }
 
 export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] {
-  const r = (id: string, fn: (deps: CommandDeps, arg?: unknown) => Promise<unknown>) => registerCommand(id, deps.log, (arg) => fn(deps, arg));
+  const r = (id: string, fn: (deps: CommandDeps, arg?: unknown) => Promise<unknown>) =>
+    registerCommand(id, deps.log, (arg) => fn(deps, arg));
   return [
     r('agentsync.claimHandoff', claim),
     r('agentsync.completeHandoff', complete),

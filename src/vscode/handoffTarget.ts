@@ -61,7 +61,13 @@ function fromArgument(services: FolderServices, arg: unknown): HandoffTarget | u
  * Resolves the target, or asks. `eligible` narrows the pick list; `what` names the move for messages.
  * Returns undefined when nothing qualifies (the user is told why).
  */
-export async function resolveHandoff(services: FolderServices, arg: unknown, what: string, eligible: (h: Handoff) => boolean, me: string): Promise<HandoffTarget | undefined> {
+export async function resolveHandoff(
+  services: FolderServices,
+  arg: unknown,
+  what: string,
+  eligible: (h: Handoff) => boolean,
+  me: string,
+): Promise<HandoffTarget | undefined> {
   const given = fromArgument(services, arg);
   if (given) return given;
   const choices: Choice<HandoffTarget>[] = [];

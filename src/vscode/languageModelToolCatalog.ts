@@ -24,8 +24,7 @@ export interface LanguageModelToolSpec {
 const ENVELOPE =
   'Answers the AgentSync response envelope as JSON: {"ok":true,"action","request_id","timestamp","data":{...}} ' +
   'or {"ok":false,"reason":"<code>","message":"<what was wrong and what to do>"}.';
-const AGENT =
-  "`agent` (optional) is the agent you act as; leave it out to act as this VS Code window's agent (setting agentsync.agentId).";
+const AGENT = "`agent` (optional) is the agent you act as; leave it out to act as this VS Code window's agent (setting agentsync.agentId).";
 
 export const LANGUAGE_MODEL_TOOLS: readonly LanguageModelToolSpec[] = [
   {
@@ -159,7 +158,12 @@ export function requestFor(spec: LanguageModelToolSpec, input: Record<string, un
   if (spec.action === 'createHandoff') {
     // createHandoff names its author in handoff.from_agent; `agent` only supplies it.
     const handoff = input.handoff;
-    if (handoff && typeof handoff === 'object' && !Array.isArray(handoff) && (handoff as { from_agent?: unknown }).from_agent === undefined) {
+    if (
+      handoff &&
+      typeof handoff === 'object' &&
+      !Array.isArray(handoff) &&
+      (handoff as { from_agent?: unknown }).from_agent === undefined
+    ) {
       request.handoff = { ...handoff, from_agent: input.agent ?? me };
     }
   }

@@ -18,6 +18,12 @@ export interface LanguageModelToolDeps {
   log: vscode.LogOutputChannel;
 }
 
+/** A tool input value as text: strings as they are, anything else (the model may send any JSON) as JSON. */
+function shown(value: unknown, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? fallback);
+}
+
 function handoffRef(input: ToolInput): string | undefined {
   const ref = input.handoffId ?? input.handoff_id;
   return typeof ref === 'string' ? ref : undefined;
@@ -40,7 +46,11 @@ export async function invokeTool(deps: LanguageModelToolDeps, spec: LanguageMode
   }
   if (input.action !== undefined && input.action !== spec.action) {
     const given = JSON.stringify(input.action);
-    return refusal(spec, 'invalid_request', `The tool ${spec.name} runs the action ${spec.action}; leave out "action" (it was ${given}). Nothing was changed.`);
+    return refusal(
+      spec,
+      'invalid_request',
+      `The tool ${spec.name} runs the action ${spec.action}; leave out "action" (it was ${given}). Nothing was changed.`,
+    );
   }
   const service = folderFor(deps.services, input);
   if (!service) {
@@ -61,32 +71,49 @@ function describeHandoff(deps: LanguageModelToolDeps, input: ToolInput): string 
 }
 
 /** The confirmation shown before a tool changes the store: what changes, and as whom. */
-export function confirmationFor(deps: LanguageModelToolDeps, spec: LanguageModelToolSpec, input: ToolInput): vscode.LanguageModelToolConfirmationMessages {
+export function confirmationFor(
+  deps: LanguageModelToolDeps,
+  spec: LanguageModelToolSpec,
+  input: ToolInput,
+): vscode.LanguageModelToolConfirmationMessages {
   const req = requestFor(spec, input, deps.me());
-  const as = displayAgent(String(req.agent ?? deps.me()));
+  const as = displayAgent(shown(req.agent, deps.me()));
   const target = describeHandoff(deps, input);
   switch (spec.action) {
     case 'createHandoff': {
       const h = (req.handoff ?? {}) as Record<string, unknown>;
-      const to = Array.isArray(h.to_agents) && h.to_agents.length ? h.to_agents.map((a) => displayAgent(String(a))).join(', ') : 'routed by capabilities';
-      const from = displayAgent(String(h.from_agent ?? deps.me()));
+      const to =
+        Array.isArray(h.to_agents) && h.to_agents.length
+          ? h.to_agents.map((a) => displayAgent(String(a))).join(', ')
+          : 'routed by capabilities';
+      const from = displayAgent(shown(h.from_agent, deps.me()));
       return {
         title: 'Create an AgentSync handoff?',
-        message: `A new handoff from ${from} to ${to} (${String(h.owner_mode ?? '?')}): "${String(h.summary ?? '')}". ` +
+        message:
+          `A new handoff from ${from} to ${to} (${shown(h.owner_mode, '?')}): "${shown(h.summary, '')}". ` +
           'It is written to .agentsync/handoffs.json and AgentTracker.md.',
       };
     }
     case 'claimHandoff':
-      return { title: `Claim ${handoffRef(input) ?? 'a handoff'}?`, message: `${target} moves to in progress, held by ${as}, in .agentsync/handoffs.json.` };
+      return {
+        title: `Claim ${handoffRef(input) ?? 'a handoff'}?`,
+        message: `${target} moves to in progress, held by ${as}, in .agentsync/handoffs.json.`,
+      };
     case 'completeHandoff': {
       const decision = (input.result as { decision?: string } | undefined)?.decision ?? 'PROCEED';
       const next = decision === 'PROCEED' ? 'ready for review' : 'blocked, for a human';
-      return { title: `Complete ${handoffRef(input) ?? 'a handoff'}?`, message: `${as} completes ${target} with decision ${decision}: it moves to ${next}.` };
+      return {
+        title: `Complete ${handoffRef(input) ?? 'a handoff'}?`,
+        message: `${as} completes ${target} with decision ${decision}: it moves to ${next}.`,
+      };
     }
     case 'passOver': {
-      const to = displayAgent(String(input.to ?? '?'));
-      const why = input.reason ? ` (${String(input.reason)})` : '';
-      return { title: `Pass work over to ${to}?`, message: `${as} passes ${target} to ${to} as a new handoff${why}: "${String(input.summary ?? '')}".` };
+      const to = displayAgent(shown(input.to, '?'));
+      const why = input.reason ? ` (${shown(input.reason, '')})` : '';
+      return {
+        title: `Pass work over to ${to}?`,
+        message: `${as} passes ${target} to ${to} as a new handoff${why}: "${shown(input.summary, '')}".`,
+      };
     }
     case 'returnHandoff':
       return {

@@ -23,13 +23,21 @@ export class AgentSyncMcpProvider implements vscode.McpServerDefinitionProvider<
     private readonly version: string,
   ) {
     // Folders come and go, get initialized, or become trusted: VS Code asks again.
-    this.subscriptions = [services.onDidChange(() => this.fireIfFoldersChanged()), trust.onDidChange(() => this.emitter.fire()), this.emitter];
+    this.subscriptions = [
+      services.onDidChange(() => this.fireIfFoldersChanged()),
+      trust.onDidChange(() => this.emitter.fire()),
+      this.emitter,
+    ];
   }
 
   private offered = '';
 
   private fireIfFoldersChanged(): void {
-    const now = this.services.all().filter((s) => s.isInitialized()).map((s) => s.layout.root).join('\n');
+    const now = this.services
+      .all()
+      .filter((s) => s.isInitialized())
+      .map((s) => s.layout.root)
+      .join('\n');
     if (now === this.offered) return;
     this.offered = now;
     this.emitter.fire();
@@ -47,7 +55,13 @@ export class AgentSyncMcpProvider implements vscode.McpServerDefinitionProvider<
     const ready = this.services.all().filter((s) => s.isInitialized());
     this.offered = ready.map((s) => s.layout.root).join('\n');
     return ready.map((s) => {
-      const def = new vscode.McpStdioServerDefinition(multi ? `AgentSync (${s.name})` : 'AgentSync', process.execPath, [cli, 'mcp', '--dir', s.layout.root], NODE_ENV, this.version);
+      const def = new vscode.McpStdioServerDefinition(
+        multi ? `AgentSync (${s.name})` : 'AgentSync',
+        process.execPath,
+        [cli, 'mcp', '--dir', s.layout.root],
+        NODE_ENV,
+        this.version,
+      );
       def.cwd = vscode.Uri.file(s.layout.root);
       return def;
     });

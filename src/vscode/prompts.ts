@@ -35,7 +35,10 @@ export async function askText(q: TextQuestion): Promise<string> {
   });
   if (answer === undefined) throw new PromptCancelled(q.title ?? q.prompt);
   // showInputBox enforces validateInput interactively; callers that answer programmatically are checked again.
-  const problem = (q.requiredMessage && !answer.trim() ? q.requiredMessage : undefined) ?? (q.maxLength && answer.length > q.maxLength ? `At most ${q.maxLength} characters.` : undefined) ?? q.validate?.(answer);
+  const problem =
+    (q.requiredMessage && !answer.trim() ? q.requiredMessage : undefined) ??
+    (q.maxLength && answer.length > q.maxLength ? `At most ${q.maxLength} characters.` : undefined) ??
+    q.validate?.(answer);
   if (problem) throw new PromptCancelled(`${q.title ?? q.prompt} (${problem})`);
   return answer.trim();
 }
@@ -45,15 +48,29 @@ export interface Choice<T> extends vscode.QuickPickItem {
 }
 
 export async function pickOne<T>(items: Choice<T>[], options: { title?: string; placeHolder: string }): Promise<T> {
-  const picked = await vscode.window.showQuickPick(items, { ...options, ignoreFocusOut: true, matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    ...options,
+    ignoreFocusOut: true,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   if (!picked) throw new PromptCancelled(options.title ?? options.placeHolder);
   return picked.value;
 }
 
 /** A multi-select with a count rule; a wrong count is explained and asked again (three times at most). */
-export async function pickMany<T>(items: Choice<T>[], options: { title?: string; placeHolder: string; min?: number; max?: number }): Promise<T[]> {
+export async function pickMany<T>(
+  items: Choice<T>[],
+  options: { title?: string; placeHolder: string; min?: number; max?: number },
+): Promise<T[]> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const picked = await vscode.window.showQuickPick(items, { title: options.title, placeHolder: options.placeHolder, canPickMany: true, ignoreFocusOut: true, matchOnDescription: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: options.title,
+      placeHolder: options.placeHolder,
+      canPickMany: true,
+      ignoreFocusOut: true,
+      matchOnDescription: true,
+    });
     if (!picked) throw new PromptCancelled(options.title ?? options.placeHolder);
     const n = picked.length;
     const { min = 0, max = Infinity } = options;

@@ -22,13 +22,20 @@ export interface SessionCommandArgs {
   cancellation?: vscode.CancellationToken;
 }
 
-export const RESTRICTED_HEALTH_REASON = 'Skipped: Restricted Mode (this folder is not trusted, so AgentSync runs no commands from .agentsync.json)';
+export const RESTRICTED_HEALTH_REASON =
+  'Skipped: Restricted Mode (this folder is not trusted, so AgentSync runs no commands from .agentsync.json)';
 
 async function folderOf(deps: CommandDeps, arg: unknown, what: string): Promise<FolderService | undefined> {
   const folder = (arg as SessionCommandArgs | undefined)?.folder;
   if (folder) {
     const s = deps.services.get(folder);
-    if (!s) throw new Error(`${folder} is not a folder of this workspace; pass one of: ${deps.services.all().map((x) => x.layout.root).join(', ')}`);
+    if (!s)
+      throw new Error(
+        `${folder} is not a folder of this workspace; pass one of: ${deps.services
+          .all()
+          .map((x) => x.layout.root)
+          .join(', ')}`,
+      );
     return s;
   }
   return deps.services.pick(`${what} in which folder?`);
@@ -42,11 +49,25 @@ export async function startSession(deps: CommandDeps, arg?: unknown): Promise<Re
   const held = service.view().handoffs.filter((h) => h.status === 'in_progress' && h.claimed_by === me);
   let handoffId: string | undefined;
   if (held.length) {
-    const choices: Choice<string | undefined>[] = [{ label: '$(circle-slash) No handoff', description: 'a session of its own', value: undefined }, ...held.map((h) => handoffChoice<string | undefined>(h, h.handoff_id))];
+    const choices: Choice<string | undefined>[] = [
+      { label: '$(circle-slash) No handoff', description: 'a session of its own', value: undefined },
+      ...held.map((h) => handoffChoice<string | undefined>(h, h.handoff_id)),
+    ];
     handoffId = await pickOne(choices, { title, placeHolder: 'Start from a handoff you hold?' });
   }
-  const goal = await askText({ title, prompt: 'Goal of this session', placeHolder: handoffId ? 'empty: the handoff summary' : 'e.g. Fix the token refresh race', requiredMessage: handoffId ? undefined : 'Say what the session is for.', maxLength: LIMITS.summary });
-  const response = await service.dispatch({ action: 'startSession', agent: me, ...(goal ? { goal } : {}), ...(handoffId ? { handoffId } : {}) });
+  const goal = await askText({
+    title,
+    prompt: 'Goal of this session',
+    placeHolder: handoffId ? 'empty: the handoff summary' : 'e.g. Fix the token refresh race',
+    requiredMessage: handoffId ? undefined : 'Say what the session is for.',
+    maxLength: LIMITS.summary,
+  });
+  const response = await service.dispatch({
+    action: 'startSession',
+    agent: me,
+    ...(goal ? { goal } : {}),
+    ...(handoffId ? { handoffId } : {}),
+  });
   return reportResponse(response, `session started for ${displayAgent(me)}${handoffId ? ` on ${handoffId}` : ''}.`, deps.log);
 }
 
@@ -65,10 +86,22 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
   const hot = git.hotFiles;
   const required = config.requireHandoffOnEndSession && hot.length > 0;
 
-  const summary = await askText({ title, prompt: 'Session summary: what was done?', requiredMessage: 'Say what was done in this session.', maxLength: LIMITS.summary });
-  const nextWork = await askText({ title, prompt: 'Next work: what should happen next? (optional; becomes the handoff summary)', maxLength: LIMITS.summary });
+  const summary = await askText({
+    title,
+    prompt: 'Session summary: what was done?',
+    requiredMessage: 'Say what was done in this session.',
+    maxLength: LIMITS.summary,
+  });
+  const nextWork = await askText({
+    title,
+    prompt: 'Next work: what should happen next? (optional; becomes the handoff summary)',
+    maxLength: LIMITS.summary,
+  });
   const files = hot.length
-    ? await pickMany(hot.map((p) => ({ label: p, picked: true, value: p })), { title, placeHolder: `${hot.length} changed file(s) in git: which belong in the handoff?` })
+    ? await pickMany(
+        hot.map((p) => ({ label: p, picked: true, value: p })),
+        { title, placeHolder: `${hot.length} changed file(s) in git: which belong in the handoff?` },
+      )
     : [];
 
   let choice: HandoffChoice;
@@ -86,7 +119,12 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
   }
   const notes =
     choice.kind === 'assign'
-      ? await askText({ title, prompt: 'Note for the receiver (what to check, what is left)', requiredMessage: required ? 'requireHandoffOnEndSession asks for a note for the next agent.' : undefined, maxLength: LIMITS.notes })
+      ? await askText({
+          title,
+          prompt: 'Note for the receiver (what to check, what is left)',
+          requiredMessage: required ? 'requireHandoffOnEndSession asks for a note for the next agent.' : undefined,
+          maxLength: LIMITS.notes,
+        })
       : '';
 
   const request: Record<string, unknown> = { action: 'endSession', agent: me, summary, ...(nextWork ? { nextWork } : {}) };
@@ -113,7 +151,9 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
       const subs = [token.onCancellationRequested(() => abort.abort()), external?.onCancellationRequested(() => abort.abort())];
       if (external?.isCancellationRequested) abort.abort();
       try {
-        progress.report({ message: trust.trusted ? 'reading git, running health checks…' : 'reading git (health checks are off in Restricted Mode)…' });
+        progress.report({
+          message: trust.trusted ? 'reading git, running health checks…' : 'reading git (health checks are off in Restricted Mode)…',
+        });
         return await service.dispatcher.dispatch(request, {
           surface: 'vscode',
           healthOptions: {
@@ -133,7 +173,11 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
   const h = data.handoff as { handoff_id?: string; no_handoff_reason?: string | null } | null | undefined;
   const parts = [
     'session ended',
-    health ? `health: ${Object.entries(health).map(([k, v]) => `${k} ${v}`).join(', ')}` : '',
+    health
+      ? `health: ${Object.entries(health)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`
+      : '',
     h?.handoff_id ? (h.no_handoff_reason ? `skip recorded in ${h.handoff_id}` : `${h.handoff_id} created`) : '',
   ].filter(Boolean);
   return reportResponse(response, `${parts.join('; ')}.`, deps.log);

@@ -25,7 +25,12 @@ const GROUP_ICONS: Record<AttentionGroup, string> = {
   other: 'list-unordered',
 };
 
-const TODO_ICONS: Record<string, string> = { pending: 'circle-large-outline', in_progress: 'circle-large-filled', completed: 'pass', cancelled: 'circle-slash' };
+const TODO_ICONS: Record<string, string> = {
+  pending: 'circle-large-outline',
+  in_progress: 'circle-large-filled',
+  completed: 'pass',
+  cancelled: 'circle-slash',
+};
 
 export function statusLabel(status: HandoffStatus): string {
   return status.replace(/_/g, ' ');
@@ -56,8 +61,10 @@ export function handoffTooltip(h: Handoff, stale: string | null): vscode.Markdow
   md.appendMarkdown('\n\n');
   md.appendMarkdown(literal(`From ${displayAgent(h.from_agent)} to ${agents(h.to_agents)} (${h.owner_mode})`));
   if (h.required_capabilities.length) md.appendMarkdown(literal(` · needs ${h.required_capabilities.join(', ')}`));
-  if (h.claimed_by) md.appendMarkdown(literal(` · claimed by ${displayAgent(h.claimed_by)}${h.lease_expires_at ? ` until ${h.lease_expires_at}` : ''}`));
-  if (h.task_id || h.branch) md.appendMarkdown(literal(`${h.task_id ? ` · task ${h.task_id}` : ''}${h.branch ? ` · branch ${h.branch}` : ''}`));
+  if (h.claimed_by)
+    md.appendMarkdown(literal(` · claimed by ${displayAgent(h.claimed_by)}${h.lease_expires_at ? ` until ${h.lease_expires_at}` : ''}`));
+  if (h.task_id || h.branch)
+    md.appendMarkdown(literal(`${h.task_id ? ` · task ${h.task_id}` : ''}${h.branch ? ` · branch ${h.branch}` : ''}`));
   md.appendMarkdown('\n\n');
   if (stale) {
     md.appendMarkdown('$(warning) **Stale:** ');
@@ -68,7 +75,9 @@ export function handoffTooltip(h: Handoff, stale: string | null): vscode.Markdow
     md.appendMarkdown(`$(warning) **Merge conflicts** (a human checks and clears them)\n\n`);
     for (const c of h.conflicts) {
       md.appendMarkdown('- ');
-      md.appendMarkdown(literal(`${c.field}: ours ${conflictValue(c.ours)}, theirs ${conflictValue(c.theirs)}, kept ${conflictValue(c.resolved_to)}`));
+      md.appendMarkdown(
+        literal(`${c.field}: ours ${conflictValue(c.ours)}, theirs ${conflictValue(c.theirs)}, kept ${conflictValue(c.resolved_to)}`),
+      );
       md.appendMarkdown('\n');
     }
     md.appendMarkdown('\n');
@@ -90,10 +99,16 @@ export function handoffTooltip(h: Handoff, stale: string | null): vscode.Markdow
   }
   const history = h.state_history.slice(-10);
   if (history.length) {
-    md.appendMarkdown(`**History**${h.state_history.length > history.length ? ` (last ${history.length} of ${h.state_history.length})` : ''}\n\n`);
+    md.appendMarkdown(
+      `**History**${h.state_history.length > history.length ? ` (last ${history.length} of ${h.state_history.length})` : ''}\n\n`,
+    );
     for (const e of history) {
       md.appendMarkdown('- ');
-      md.appendMarkdown(literal(`${e.timestamp.replace('T', ' ').slice(0, 16)} ${statusLabel(e.status)} by ${displayAgent(e.agent)}${e.reason ? `: ${e.reason}` : ''}`));
+      md.appendMarkdown(
+        literal(
+          `${e.timestamp.replace('T', ' ').slice(0, 16)} ${statusLabel(e.status)} by ${displayAgent(e.agent)}${e.reason ? `: ${e.reason}` : ''}`,
+        ),
+      );
       md.appendMarkdown('\n');
     }
   }
@@ -107,7 +122,7 @@ function collapsible(node: TreeNode, expanded: boolean): vscode.TreeItemCollapsi
 
 /** How a merge-conflict value reads in one line (JSON, shortened). */
 export function conflictValue(v: unknown): string {
-  const text = v === undefined ? '(none)' : JSON.stringify(v) ?? String(v);
+  const text = v === undefined ? '(none)' : (JSON.stringify(v) ?? `(${typeof v})`);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
@@ -121,7 +136,9 @@ function handoffItem(node: HandoffNode): vscode.TreeItem {
   // Expanded when a merge left conflicts: they wait for a human, so they should be seen.
   const item = new vscode.TreeItem(h.summary.split('\n')[0], collapsible(node, (h.conflicts?.length ?? 0) > 0));
   item.description = `${statusLabel(h.status)}${node.stale ? ' · stale' : ''}${conflictCount(h)} · ${h.handoff_id}`;
-  item.iconPath = h.conflicts?.length ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : statusIcon(h, node.stale !== null);
+  item.iconPath = h.conflicts?.length
+    ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+    : statusIcon(h, node.stale !== null);
   item.tooltip = handoffTooltip(h, node.stale);
   item.contextValue = `handoff.${h.status}`;
   return item;
@@ -169,8 +186,12 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon('git-merge', new vscode.ThemeColor('list.warningForeground'));
       item.description = `ours ${conflictValue(c.ours)} · theirs ${conflictValue(c.theirs)} → ${conflictValue(c.resolved_to)}`;
       const md = new vscode.MarkdownString(undefined, true);
-      md.appendMarkdown(`**${node.handoff.handoff_id}**: a git merge could not decide \`${c.field.replace(/`/g, "'")}\` on its own (${c.at}).\n\n`);
-      md.appendMarkdown(literal(`ours: ${JSON.stringify(c.ours)}\ntheirs: ${JSON.stringify(c.theirs)}\nkept: ${JSON.stringify(c.resolved_to)}`));
+      md.appendMarkdown(
+        `**${node.handoff.handoff_id}**: a git merge could not decide \`${c.field.replace(/`/g, "'")}\` on its own (${c.at}).\n\n`,
+      );
+      md.appendMarkdown(
+        literal(`ours: ${JSON.stringify(c.ours)}\ntheirs: ${JSON.stringify(c.theirs)}\nkept: ${JSON.stringify(c.resolved_to)}`),
+      );
       md.appendMarkdown('\n\nCheck the record, then **AgentSync: Clear Merge Conflicts** (humans only).');
       item.tooltip = md;
       item.contextValue = 'conflict';

@@ -68,13 +68,39 @@ function notices(service: FolderService, ctx: TreeContext, parent: TreeNode | un
   const base = parent ? parent.id : service.layout.root;
   const out: InfoNode[] = [];
   if (!ctx.trusted) {
-    out.push({ kind: 'info', id: `${base}|restricted`, service, parent, tone: 'warning', message: RESTRICTED_MODE_MESSAGE, detail: RESTRICTED_MODE_DETAIL, command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } });
+    out.push({
+      kind: 'info',
+      id: `${base}|restricted`,
+      service,
+      parent,
+      tone: 'warning',
+      message: RESTRICTED_MODE_MESSAGE,
+      detail: RESTRICTED_MODE_DETAIL,
+      command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
+    });
   }
   if (ctx.identityProblem) {
-    out.push({ kind: 'info', id: `${base}|identity`, service, parent, tone: 'error', message: 'agentsync.agentId is not a valid agent id', detail: ctx.identityProblem, command: { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['agentsync.agentId'] } });
+    out.push({
+      kind: 'info',
+      id: `${base}|identity`,
+      service,
+      parent,
+      tone: 'error',
+      message: 'agentsync.agentId is not a valid agent id',
+      detail: ctx.identityProblem,
+      command: { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['agentsync.agentId'] },
+    });
   }
   if (problem) {
-    out.push({ kind: 'info', id: `${base}|problem`, service, parent, tone: 'error', message: problem.split(/(?<=\.)\s/)[0], detail: problem });
+    out.push({
+      kind: 'info',
+      id: `${base}|problem`,
+      service,
+      parent,
+      tone: 'error',
+      message: problem.split(/(?<=\.)\s/)[0],
+      detail: problem,
+    });
   }
   return out;
 }
@@ -84,7 +110,17 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
   const view = service.view();
   if (!view.initialized) {
     if (!parent) return []; // single folder: the welcome view explains and offers Initialize
-    return [{ kind: 'info', id: `${parent.id}|uninitialized`, service, parent, tone: 'info', message: 'Not an AgentSync workspace yet: click to initialize', command: { command: 'agentsync.init', title: 'Initialize', arguments: [service.layout.root] } }];
+    return [
+      {
+        kind: 'info',
+        id: `${parent.id}|uninitialized`,
+        service,
+        parent,
+        tone: 'info',
+        message: 'Not an AgentSync workspace yet: click to initialize',
+        command: { command: 'agentsync.init', title: 'Initialize', arguments: [service.layout.root] },
+      },
+    ];
   }
   const buckets = new Map<AttentionGroup, Handoff[]>(ATTENTION_GROUPS.map((g) => [g, []]));
   const attention = { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now };
@@ -126,10 +162,31 @@ function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[],
 export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[] {
   const h = node.handoff;
   return [
-    ...(h.conflicts ?? []).map((c, i): ConflictNode => ({ kind: 'conflict', id: `${node.id}/conflict:${i}:${c.field}`, service: node.service, parent: node, conflict: c, handoff: h })),
+    ...(h.conflicts ?? []).map((c, i): ConflictNode => ({
+      kind: 'conflict',
+      id: `${node.id}/conflict:${i}:${c.field}`,
+      service: node.service,
+      parent: node,
+      conflict: c,
+      handoff: h,
+    })),
     ...node.chained.map((c) => handoffNode(node, c, node.chained, ctx)),
-    ...h.files.map((p): FileNode => ({ kind: 'file', id: `${node.id}/file:${p}`, service: node.service, parent: node, path: p, handoff: h })),
-    ...(h.todos ?? []).map((t): TodoNode => ({ kind: 'todo', id: `${node.id}/todo:${t.id}`, service: node.service, parent: node, todo: t, handoff: h })),
+    ...h.files.map((p): FileNode => ({
+      kind: 'file',
+      id: `${node.id}/file:${p}`,
+      service: node.service,
+      parent: node,
+      path: p,
+      handoff: h,
+    })),
+    ...(h.todos ?? []).map((t): TodoNode => ({
+      kind: 'todo',
+      id: `${node.id}/todo:${t.id}`,
+      service: node.service,
+      parent: node,
+      todo: t,
+      handoff: h,
+    })),
   ];
 }
 
@@ -140,7 +197,9 @@ export function hasChildren(node: TreeNode): boolean {
     case 'group':
       return node.handoffs.length > 0;
     case 'handoff':
-      return node.chained.length + node.handoff.files.length + (node.handoff.todos?.length ?? 0) + (node.handoff.conflicts?.length ?? 0) > 0;
+      return (
+        node.chained.length + node.handoff.files.length + (node.handoff.todos?.length ?? 0) + (node.handoff.conflicts?.length ?? 0) > 0
+      );
     default:
       return false;
   }

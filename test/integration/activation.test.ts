@@ -6,32 +6,58 @@ import { api, EXTENSION_ID, figures, REPO_ROOT, workspaceRoot } from './helpers'
 
 const COMMANDS = [
   'passOver',
-  'init', 'startSession', 'endSession', 'addHandoffNote', 'claimHandoff', 'completeHandoff', 'listHandoffs',
-  'approveHandoff', 'returnHandoff', 'escalateHandoff', 'openRecord', 'openTracker', 'refresh', 'showStaleHandoffs',
+  'init',
+  'startSession',
+  'endSession',
+  'addHandoffNote',
+  'claimHandoff',
+  'completeHandoff',
+  'listHandoffs',
+  'approveHandoff',
+  'returnHandoff',
+  'escalateHandoff',
+  'openRecord',
+  'openTracker',
+  'refresh',
+  'showStaleHandoffs',
 ].map((c) => `agentsync.${c}`);
+
+/** The parts of package.json these tests read. */
+interface PackageJson {
+  activationEvents: string[];
+  capabilities: { untrustedWorkspaces: { supported: string } };
+  contributes: {
+    viewsContainers: { activitybar: { id: string }[] };
+    commands: { category: string; icon: string }[];
+    menus: Record<string, { command: string; when: string; group: string }[]>;
+  };
+}
 
 describe('activation', () => {
   it('is active in a workspace with .agentsync.json, with one service per folder', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     const a = await api();
     assert.equal(ext.isActive, true);
-    assert.deepEqual(a.services.all().map((s) => s.layout.root), [workspaceRoot()]);
+    assert.deepEqual(
+      a.services.all().map((s) => s.layout.root),
+      [workspaceRoot()],
+    );
     assert.equal(a.identity().id, 'human');
     assert.ok(a.activationMs > 0 && a.activationMs < 1000, `activationMs = ${a.activationMs}`);
     figures['activate() time'] = `${a.activationMs.toFixed(2)} ms`;
   });
 
   it('activation events and contributions are declared as the package says', () => {
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson;
     assert.deepEqual(pkg.activationEvents, ['workspaceContains:.agentsync.json', 'workspaceContains:.agentsync/handoffs.json']);
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.equal(pkg.contributes.viewsContainers.activitybar[0].id, 'agentsync');
-    assert.ok(pkg.contributes.commands.every((c: { category: string; icon: string }) => c.category === 'AgentSync' && /^\$\([a-z-]+\)$/.test(c.icon)));
+    assert.ok(pkg.contributes.commands.every((c) => c.category === 'AgentSync' && /^\$\([a-z-]+\)$/.test(c.icon)));
   });
 
   it('the context menus offer each move exactly for the statuses it applies to', () => {
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
-    const entries: { command: string; when: string; group: string }[] = pkg.contributes.menus['view/item/context'];
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson;
+    const entries = pkg.contributes.menus['view/item/context'];
     // A small evaluator for the clauses used there: `view == x`, `viewItem == x`, `viewItem =~ /re/`, joined by &&.
     const holds = (when: string, ctx: Record<string, string>) =>
       when.split('&&').every((clause) => {
@@ -42,7 +68,13 @@ describe('activation', () => {
         return new RegExp(re[1]).test(value);
       });
     const offered = (status: string) =>
-      [...new Set(entries.filter((e) => !e.group.startsWith('inline') && holds(e.when, { view: 'agentsync.handoffs', viewItem: `handoff.${status}` })).map((e) => e.command.replace('agentsync.', '')))].sort();
+      [
+        ...new Set(
+          entries
+            .filter((e) => !e.group.startsWith('inline') && holds(e.when, { view: 'agentsync.handoffs', viewItem: `handoff.${status}` }))
+            .map((e) => e.command.replace('agentsync.', '')),
+        ),
+      ].sort();
     assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
     assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
     assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord', 'passOver']);
@@ -64,7 +96,8 @@ describe('activation', () => {
     for (let i = 0; i < 5; i++) {
       delete require.cache[require.resolve(bundle)];
       const t0 = performance.now();
-      const mod = require(bundle);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- re-evaluating the bundle is what is measured
+      const mod = require(bundle) as { activate?: unknown };
       times.push(performance.now() - t0);
       assert.equal(typeof mod.activate, 'function');
     }

@@ -3,20 +3,31 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import { api, findHandoff, plainText, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 describe('stale badge', () => {
   it('counts the one stale handoff assigned to me', async () => {
     const a = await api();
     const s = a.badge.update();
-    assert.deepEqual(s, { count: 1, text: '$(warning) 1', visible: true, tooltip: 'AgentSync: 1 stale open handoff assigned to human. Click to list them.' });
-    assert.deepEqual(a.badge.stale.map((e) => e.handoff.summary), ['Update the release checklist']);
+    assert.deepEqual(s, {
+      count: 1,
+      text: '$(warning) 1',
+      visible: true,
+      tooltip: 'AgentSync: 1 stale open handoff assigned to human. Click to list them.',
+    });
+    assert.deepEqual(
+      a.badge.stale.map((e) => e.handoff.summary),
+      ['Update the release checklist'],
+    );
   });
 
   it('counts by the clock too: two days later every open handoff of mine is stale', async () => {
     const a = await api();
     const later = a.badge.update(new Date(Date.now() + 48 * 3_600_000));
-    const mine = a.services.all()[0].view().handoffs.filter((h) => h.to_agents.includes('human') && !['merged', 'escalated'].includes(h.status));
+    const mine = a.services
+      .all()[0]
+      .view()
+      .handoffs.filter((h) => h.to_agents.includes('human') && !['merged', 'escalated'].includes(h.status));
     assert.equal(later.count, mine.length);
     assert.ok(later.count > 1);
     assert.equal(a.badge.update().count, 1);
@@ -28,8 +39,8 @@ describe('stale badge', () => {
     const original = fs.readFileSync(file, 'utf8');
     const id = findHandoff('release checklist').handoff_id;
     try {
-      const data = JSON.parse(original);
-      const h = data.handoffs.find((x: { handoff_id: string }) => x.handoff_id === id);
+      const data = JSON.parse(original) as { handoffs: { handoff_id: string; updated_at: string }[] };
+      const h = data.handoffs.find((x) => x.handoff_id === id)!;
       h.updated_at = new Date().toISOString();
       fs.writeFileSync(file, JSON.stringify(data, null, 2));
       await waitFor('badge hidden', () => a.badge.state.count === 0);
@@ -47,7 +58,10 @@ describe('stale badge', () => {
     try {
       await waitFor('identity claude', () => a.identity().id === 'claude');
       assert.equal(a.badge.state.visible, false);
-      const labels = a.tree.getChildren().map((n) => a.tree.getTreeItem(n)).map((i) => `${i.label}=${i.description}`);
+      const labels = a.tree
+        .getChildren()
+        .map((n) => a.tree.getTreeItem(n))
+        .map((i) => `${plainText(i.label)}=${i.description}`);
       assert.ok(labels.includes('Shared with me=1'), labels.join(', '));
     } finally {
       await cfg.update('agentId', undefined, vscode.ConfigurationTarget.Global);
@@ -65,7 +79,7 @@ describe('stale badge', () => {
       const first = a.tree.getChildren()[0];
       const item = a.tree.getTreeItem(first);
       assert.equal(item.label, 'agentsync.agentId is not a valid agent id');
-      assert.match(String(item.tooltip), /Change it in Settings \(AgentSync › Agent Id\)/);
+      assert.match(plainText(item.tooltip), /Change it in Settings \(AgentSync › Agent Id\)/);
       assert.deepEqual(item.command?.arguments, ['agentsync.agentId']);
     } finally {
       await cfg.update('agentId', undefined, vscode.ConfigurationTarget.Global);

@@ -12,27 +12,31 @@ const SUMMARY = 'Reconcile the two release branches';
 
 async function handoffNode(summary: string): Promise<TreeNode | undefined> {
   const a = await api();
-  for (const g of a.tree.getChildren()) for (const n of a.tree.getChildren(g)) if (n.kind === 'handoff' && n.handoff.summary === summary) return n;
+  for (const g of a.tree.getChildren())
+    for (const n of a.tree.getChildren(g)) if (n.kind === 'handoff' && n.handoff.summary === summary) return n;
   return undefined;
 }
 
 describe('merge conflicts in the tree', () => {
   it('a record with conflicts shows a warning and a child per conflict with field, ours, theirs and the kept value', async () => {
     const a = await api();
-    const created = await a.services.all()[0].dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['human'], owner_mode: 'single', summary: SUMMARY } });
+    const created = await a.services.all()[0].dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['human'], owner_mode: 'single', summary: SUMMARY },
+    });
     assert.equal(created.ok, true, JSON.stringify(created));
     // Conflicts written directly, as a `git pull` through the merge driver would leave them.
     const file = path.join(workspaceRoot(), '.agentsync/handoffs.json');
-    const store = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const rec = store.handoffs.find((h: { summary: string }) => h.summary === SUMMARY);
+    const store = JSON.parse(fs.readFileSync(file, 'utf8')) as { handoffs: { summary: string; conflicts?: unknown[]; rev: number }[] };
+    const rec = store.handoffs.find((h) => h.summary === SUMMARY)!;
     rec.conflicts = [{ field: 'to_agents', ours: ['copilot'], theirs: ['codex'], resolved_to: ['copilot'], at: new Date().toISOString() }];
     rec.rev += 1;
     fs.writeFileSync(file, JSON.stringify(store, null, 2) + '\n');
 
-    const node: TreeNode = await waitFor('the handoff with its conflict', async () => {
+    const node: TreeNode = (await waitFor('the handoff with its conflict', async () => {
       const n = await handoffNode(SUMMARY);
       return n && n.kind === 'handoff' && n.handoff.conflicts?.length ? n : undefined;
-    }) as TreeNode;
+    })) as TreeNode;
     const item = a.tree.getTreeItem(node);
     assert.match(String(item.description), /1 merge conflict/);
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'warning');
@@ -53,6 +57,9 @@ describe('merge conflicts in the tree', () => {
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(log.asked, []);
     assert.equal(findHandoff(SUMMARY).conflicts, undefined);
-    await waitFor('the warning gone from the tree', async () => !/merge conflict/.test(String(a.tree.getTreeItem((await handoffNode(SUMMARY))!).description)));
+    await waitFor(
+      'the warning gone from the tree',
+      async () => !/merge conflict/.test(String(a.tree.getTreeItem((await handoffNode(SUMMARY))!).description)),
+    );
   });
 });

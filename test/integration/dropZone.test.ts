@@ -6,10 +6,13 @@ import * as path from 'node:path';
 import type { RequestResponse } from '../../src/core/requestDispatcher';
 import { api, dropRequest, figures, percentile, waitFor, whenFileExists, workspaceRoot } from './helpers';
 
-const dirs = () => ({ requests: path.join(workspaceRoot(), '.agentsync/requests'), responses: path.join(workspaceRoot(), '.agentsync/responses') });
+const dirs = () => ({
+  requests: path.join(workspaceRoot(), '.agentsync/requests'),
+  responses: path.join(workspaceRoot(), '.agentsync/responses'),
+});
 
 function readResponse(id: string): RequestResponse {
-  return JSON.parse(fs.readFileSync(path.join(dirs().responses, `${id}.json`), 'utf8'));
+  return JSON.parse(fs.readFileSync(path.join(dirs().responses, `${id}.json`), 'utf8')) as RequestResponse;
 }
 
 describe('drop zone (hosted by the extension)', () => {
@@ -24,7 +27,12 @@ describe('drop zone (hosted by the extension)', () => {
     let events = 0;
     const sub = a.tree.onDidChangeTreeData(() => events++);
     try {
-      dropRequest('codex-1.json', { action: 'createHandoff', request_id: 'it-drop-create-1', agent: 'codex', handoff: { from_agent: 'codex', to_agents: ['human'], owner_mode: 'single', summary: 'Dropped by an agent' } });
+      dropRequest('codex-1.json', {
+        action: 'createHandoff',
+        request_id: 'it-drop-create-1',
+        agent: 'codex',
+        handoff: { from_agent: 'codex', to_agents: ['human'], owner_mode: 'single', summary: 'Dropped by an agent' },
+      });
       await whenFileExists(path.join(dirs().responses, 'it-drop-create-1.json'));
       const r = readResponse('it-drop-create-1');
       assert.equal(r.ok, true, JSON.stringify(r));
@@ -38,7 +46,10 @@ describe('drop zone (hosted by the extension)', () => {
   });
 
   it('a broken request gets an answer that says what was wrong', async () => {
-    fs.writeFileSync(path.join(dirs().requests, 'broken.json'), '{"action": "claimHandoff", "request_id": "it-drop-broken", "agent": "codex"}');
+    fs.writeFileSync(
+      path.join(dirs().requests, 'broken.json'),
+      '{"action": "claimHandoff", "request_id": "it-drop-broken", "agent": "codex"}',
+    );
     await whenFileExists(path.join(dirs().responses, 'it-drop-broken.json'));
     const r = readResponse('it-drop-broken');
     assert.equal(r.ok, false);
@@ -48,7 +59,9 @@ describe('drop zone (hosted by the extension)', () => {
 
   it('latency: 100 sequential createHandoff requests, one writer', async () => {
     const a = await api();
-    const processor = a.dropZones.runnerOf(a.services.all()[0]) as unknown as { onDidAnswer(l: (x: { response: RequestResponse | null }) => void): { dispose(): void } };
+    const processor = a.dropZones.runnerOf(a.services.all()[0]) as unknown as {
+      onDidAnswer(l: (x: { response: RequestResponse | null }) => void): { dispose(): void };
+    };
     const answeredAt = new Map<string, number>();
     const sub = processor.onDidAnswer((x) => x.response && answeredAt.set(x.response.request_id, performance.now()));
     const times: number[] = [];
@@ -56,7 +69,12 @@ describe('drop zone (hosted by the extension)', () => {
     for (let i = 0; i < 100; i++) {
       const id = `it-lat-${i}`;
       const t0 = performance.now();
-      dropRequest(`lat-${i}.json`, { action: 'createHandoff', request_id: id, agent: 'codex', handoff: { from_agent: 'codex', to_agents: ['copilot'], owner_mode: 'single', summary: `Latency probe ${i}` } });
+      dropRequest(`lat-${i}.json`, {
+        action: 'createHandoff',
+        request_id: id,
+        agent: 'codex',
+        handoff: { from_agent: 'codex', to_agents: ['copilot'], owner_mode: 'single', summary: `Latency probe ${i}` },
+      });
       await whenFileExists(path.join(dirs().responses, `${id}.json`));
       times.push(performance.now() - t0);
       inProcess.push((answeredAt.get(id) ?? NaN) - t0);
@@ -67,8 +85,10 @@ describe('drop zone (hosted by the extension)', () => {
     inProcess.sort((x, y) => x - y);
     const med = percentile(times, 50);
     const p99 = percentile(times, 99);
-    figures['drop-zone request → response file seen, 100 sequential createHandoff (median / p99 / max)'] = `${med.toFixed(1)} / ${p99.toFixed(1)} / ${times.at(-1)!.toFixed(1)} ms`;
-    figures['  of which: request renamed in → processor answered (median / p99)'] = `${percentile(inProcess, 50).toFixed(1)} / ${percentile(inProcess, 99).toFixed(1)} ms`;
+    figures['drop-zone request → response file seen, 100 sequential createHandoff (median / p99 / max)'] =
+      `${med.toFixed(1)} / ${p99.toFixed(1)} / ${times.at(-1)!.toFixed(1)} ms`;
+    figures['  of which: request renamed in → processor answered (median / p99)'] =
+      `${percentile(inProcess, 50).toFixed(1)} / ${percentile(inProcess, 99).toFixed(1)} ms`;
     assert.ok(med < 1_000, `median ${med} ms`);
   });
 });

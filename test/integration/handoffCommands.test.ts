@@ -10,9 +10,16 @@ import { api, cli, findHandoff, runWithAnswers, waitFor, workspaceRoot } from '.
 
 const storeFile = () => path.join(workspaceRoot(), '.agentsync/handoffs.json');
 
-function auditLines(): { action: string; handoff_id: string | null; surface: string; to_status: string | null; refused?: boolean }[] {
+type AuditLine = { action: string; handoff_id: string | null; surface: string; to_status: string | null; refused?: boolean };
+function auditLines(): AuditLine[] {
   const dir = path.join(workspaceRoot(), '.agentsync/audit');
-  return fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+  return fs.readdirSync(dir).flatMap((f) =>
+    fs
+      .readFileSync(path.join(dir, f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditLine),
+  );
 }
 
 async function nodeFor(summary: string): Promise<TreeNode> {
@@ -39,8 +46,14 @@ describe('handoff commands', () => {
     assert.equal(h.claimed_by, 'human');
     assert.match(log.info[0], /you \(human\) hold HO-\d{8}-001 now/);
     const audit = auditLines().filter((l) => l.action === 'claimHandoff' && l.handoff_id === h.handoff_id);
-    assert.deepEqual(audit.map((l) => [l.surface, l.to_status]), [['vscode', 'in_progress']]);
-    await waitFor('tree item now in progress', async () => a.tree.getTreeItem(await nodeFor('Review the token refresh fix')).contextValue === 'handoff.in_progress');
+    assert.deepEqual(
+      audit.map((l) => [l.surface, l.to_status]),
+      [['vscode', 'in_progress']],
+    );
+    await waitFor(
+      'tree item now in progress',
+      async () => a.tree.getTreeItem(await nodeFor('Review the token refresh fix')).contextValue === 'handoff.in_progress',
+    );
   });
 
   it('Claim of a handoff someone holds is refused with who holds it and what to do; nothing changes', async () => {
@@ -56,9 +69,19 @@ describe('handoff commands', () => {
 
   it('Complete from the palette: pick the handoff, PROCEED, a summary → ready for review with the report', async () => {
     const id = findHandoff('token refresh').handoff_id;
-    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.completeHandoff', [], { pick: id }, { pick: 'PROCEED' }, { input: 'Fixed the race; added a test.' });
+    const { result, log } = await runWithAnswers<RequestResponse>(
+      'agentsync.completeHandoff',
+      [],
+      { pick: id },
+      { pick: 'PROCEED' },
+      { input: 'Fixed the race; added a test.' },
+    );
     assert.equal(result.ok, true, JSON.stringify(result));
-    assert.deepEqual(log.asked, ['pick: Which handoff do you want to complete?', 'pick: How did it go?', 'input: What was done, for the reviewer (optional, ≤ 500 tokens)']);
+    assert.deepEqual(log.asked, [
+      'pick: Which handoff do you want to complete?',
+      'pick: How did it go?',
+      'input: What was done, for the reviewer (optional, ≤ 500 tokens)',
+    ]);
     const h = findHandoff('token refresh');
     assert.equal(h.status, 'ready_for_review');
     assert.equal(h.result?.context_summary, 'Fixed the race; added a test.');
@@ -67,7 +90,9 @@ describe('handoff commands', () => {
 
   it('Return for Revision asks what must change and sends it back to the owner (prior_attempts + 1)', async () => {
     const id = findHandoff('token refresh').handoff_id;
-    const { result } = await runWithAnswers<RequestResponse>('agentsync.returnHandoff', [{ handoffId: id }], { input: 'Cover the two-tab case too' });
+    const { result } = await runWithAnswers<RequestResponse>('agentsync.returnHandoff', [{ handoffId: id }], {
+      input: 'Cover the two-tab case too',
+    });
     assert.equal(result.ok, true, JSON.stringify(result));
     const h = findHandoff('token refresh');
     assert.equal(h.status, 'in_progress');
@@ -77,7 +102,12 @@ describe('handoff commands', () => {
 
   it('Complete with STOP puts it before a human (blocked, with the reason)', async () => {
     const id = findHandoff('token refresh').handoff_id;
-    const { result } = await runWithAnswers<RequestResponse>('agentsync.completeHandoff', [id], { pick: 'STOP' }, { input: 'Need the staging credentials' });
+    const { result } = await runWithAnswers<RequestResponse>(
+      'agentsync.completeHandoff',
+      [id],
+      { pick: 'STOP' },
+      { input: 'Need the staging credentials' },
+    );
     assert.equal(result.ok, true, JSON.stringify(result));
     const h = findHandoff('token refresh');
     assert.equal(h.status, 'blocked');
@@ -101,7 +131,9 @@ describe('handoff commands', () => {
 
   it('Escalate with a reason: escalated, and a line in decisions.md', async () => {
     const id = findHandoff('logging').handoff_id;
-    const { result } = await runWithAnswers<RequestResponse>('agentsync.escalateHandoff', [id], { input: 'Two teams disagree on the format' });
+    const { result } = await runWithAnswers<RequestResponse>('agentsync.escalateHandoff', [id], {
+      input: 'Two teams disagree on the format',
+    });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal(findHandoff('logging').status, 'escalated');
     assert.match(fs.readFileSync(path.join(workspaceRoot(), 'decisions.md'), 'utf8'), new RegExp(`${id} \\| human \\|`));
@@ -138,19 +170,36 @@ describe('handoff commands', () => {
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal(log.asked.length, 5);
     const h = findHandoff('Harden session refresh');
-    assert.deepEqual([h.from_agent, h.owner_mode, h.to_agents, h.files, h.notes, h.status], ['human', 'single', ['codex'], ['src/auth/session.ts'], 'Watch the retry path.', 'queued']);
+    assert.deepEqual(
+      [h.from_agent, h.owner_mode, h.to_agents, h.files, h.notes, h.status],
+      ['human', 'single', ['codex'], ['src/auth/session.ts'], 'Watch the retry path.', 'queued'],
+    );
   });
 
   it('Add Handoff Note (shared): exactly two agents', async () => {
     await closeEditors();
-    const { result } = await runWithAnswers<RequestResponse>('agentsync.addHandoffNote', [], { input: 'Pair review of the parser' }, { input: '' }, { pick: 'shared' }, { pick: ['Codex', 'Copilot'] });
+    const { result } = await runWithAnswers<RequestResponse>(
+      'agentsync.addHandoffNote',
+      [],
+      { input: 'Pair review of the parser' },
+      { input: '' },
+      { pick: 'shared' },
+      { pick: ['Codex', 'Copilot'] },
+    );
     assert.equal(result.ok, true, JSON.stringify(result));
     const h = findHandoff('Pair review of the parser');
     assert.deepEqual([h.owner_mode, h.to_agents], ['shared', ['codex', 'copilot']]);
   });
 
   it('Add Handoff Note (auto): routed by capability through the core', async () => {
-    const { result } = await runWithAnswers<RequestResponse>('agentsync.addHandoffNote', [], { input: 'Review the retention policy wording' }, { input: 'Legal asked for it.' }, { pick: 'auto' }, { pick: ['policy_review'] });
+    const { result } = await runWithAnswers<RequestResponse>(
+      'agentsync.addHandoffNote',
+      [],
+      { input: 'Review the retention policy wording' },
+      { input: 'Legal asked for it.' },
+      { pick: 'auto' },
+      { pick: ['policy_review'] },
+    );
     assert.equal(result.ok, true, JSON.stringify(result));
     const h = findHandoff('retention policy wording');
     assert.deepEqual([h.owner_mode, h.to_agents, h.required_capabilities], ['single', ['claude'], ['policy_review']]);
@@ -158,7 +207,13 @@ describe('handoff commands', () => {
 
   it('Add Handoff Note dismissed at the owner question writes nothing', async () => {
     const before = fs.readFileSync(storeFile(), 'utf8');
-    const { result } = await runWithAnswers<{ cancelled: boolean }>('agentsync.addHandoffNote', [], { input: 'Never written' }, { input: '' }, { cancel: true });
+    const { result } = await runWithAnswers<{ cancelled: boolean }>(
+      'agentsync.addHandoffNote',
+      [],
+      { input: 'Never written' },
+      { input: '' },
+      { cancel: true },
+    );
     assert.equal(result.cancelled, true);
     assert.equal(fs.readFileSync(storeFile(), 'utf8'), before);
   });
@@ -174,9 +229,20 @@ describe('Pass Over command', () => {
   it('passes an open handoff to another agent with return to me: chain, return_to and parent recorded by the core', async () => {
     const made = await cli(['create', '--from', 'codex', '--to', 'human', '--summary', 'Tidy the config loader']);
     assert.equal(made.code, 0, made.stderr);
-    await waitFor('the new handoff in the tree', async () => (await api()).services.all()[0].view().handoffs.some((h) => h.summary === 'Tidy the config loader'));
+    await waitFor('the new handoff in the tree', async () =>
+      (await api()).services
+        .all()[0]
+        .view()
+        .handoffs.some((h) => h.summary === 'Tidy the config loader'),
+    );
     const parent = findHandoff('Tidy the config loader');
-    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.passOver', [parent.handoff_id], { pick: 'Claude' }, { pick: 'code_review' }, { input: 'Review the logging refactor' });
+    const { result, log } = await runWithAnswers<RequestResponse>(
+      'agentsync.passOver',
+      [parent.handoff_id],
+      { pick: 'Claude' },
+      { pick: 'code_review' },
+      { input: 'Review the logging refactor' },
+    );
     assert.equal(result.ok, true, JSON.stringify(result));
     const created = findHandoff('Review the logging refactor');
     assert.deepEqual(created.to_agents, ['claude']);
@@ -189,7 +255,13 @@ describe('Pass Over command', () => {
   it('a pass back into the chain is refused with CYCLE_DETECTED naming the chain; nothing changes', async () => {
     const before = fs.readFileSync(storeFile(), 'utf8');
     const parent = findHandoff('Tidy the config loader');
-    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.passOver', [parent.handoff_id], { pick: 'Codex' }, { pick: 'code_review' }, { input: 'back to where it came from' });
+    const { result, log } = await runWithAnswers<RequestResponse>(
+      'agentsync.passOver',
+      [parent.handoff_id],
+      { pick: 'Codex' },
+      { pick: 'code_review' },
+      { input: 'back to where it came from' },
+    );
     assert.equal(result.ok, false);
     assert.equal(result.reason, 'CYCLE_DETECTED');
     assert.equal(result.code, 'E003');

@@ -37,13 +37,20 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await sleep(20);
   }
 }
 
 export function readHandoffs(root = workspaceRoot()): Handoff[] {
-  return JSON.parse(fs.readFileSync(path.join(root, '.agentsync/handoffs.json'), 'utf8')).handoffs;
+  return (JSON.parse(fs.readFileSync(path.join(root, '.agentsync/handoffs.json'), 'utf8')) as { handoffs: Handoff[] }).handoffs;
+}
+
+/** A tree item's label or tooltip, or a confirmation message, as plain text (each may be a string or an object). */
+export function plainText(v: string | vscode.TreeItemLabel | vscode.MarkdownString | undefined): string {
+  if (v === undefined) return '';
+  return typeof v === 'string' ? v : 'label' in v ? v.label : v.value;
 }
 
 export function findHandoff(summaryPart: string, root = workspaceRoot()): Handoff {
@@ -82,7 +89,9 @@ type Win = Record<string, unknown>;
 /** Replaces the window prompt functions until restore(); an unexpected prompt is dismissed and logged. */
 export function answerPrompts(...answers: Answer[]): PromptLog {
   const win = vscode.window as unknown as Win;
-  const saved = Object.fromEntries(['showInputBox', 'showQuickPick', 'showInformationMessage', 'showErrorMessage', 'showWarningMessage'].map((k) => [k, win[k]]));
+  const saved = Object.fromEntries(
+    ['showInputBox', 'showQuickPick', 'showInformationMessage', 'showErrorMessage', 'showWarningMessage'].map((k) => [k, win[k]]),
+  );
   const log: PromptLog = { asked: [], remaining: answers, info: [], errors: [], warnings: [], restore: () => Object.assign(win, saved) };
   win.showInputBox = async (opts: vscode.InputBoxOptions = {}) => {
     log.asked.push(`input: ${opts.prompt ?? ''}`);
@@ -93,7 +102,10 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
     if (problem) throw new Error(`input box "${opts.prompt}" refused ${JSON.stringify(a.input)}: ${JSON.stringify(problem)}`);
     return a.input;
   };
-  win.showQuickPick = async (itemsOrPromise: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>, opts: vscode.QuickPickOptions = {}) => {
+  win.showQuickPick = async (
+    itemsOrPromise: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>,
+    opts: vscode.QuickPickOptions = {},
+  ) => {
     const items = await itemsOrPromise;
     log.asked.push(`pick: ${opts.placeHolder ?? opts.title ?? ''}`);
     const a = log.remaining.shift();
@@ -102,13 +114,18 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
     const wanted = Array.isArray(a.pick) ? a.pick : [a.pick];
     const chosen = wanted.map((w) => {
       const item = items.find((i) => i.label.includes(w));
-      if (!item) throw new Error(`quick pick "${opts.placeHolder}" has no item matching ${JSON.stringify(w)}; items: ${items.map((i) => i.label).join(' | ')}`);
+      if (!item)
+        throw new Error(
+          `quick pick "${opts.placeHolder}" has no item matching ${JSON.stringify(w)}; items: ${items.map((i) => i.label).join(' | ')}`,
+        );
       return item;
     });
     return opts.canPickMany ? chosen : chosen[0];
   };
   // A modal message is a question (it takes an answer); any other message is only logged.
-  const message = (into: string[]) => async (m: string, ...rest: unknown[]) => {
+  // async like the real functions: a throw below reaches the caller as a rejected Thenable.
+  // eslint-disable-next-line @typescript-eslint/require-await -- see above
+  const answer = async (into: string[], m: string, rest: unknown[]) => {
     if (!(rest[0] && typeof rest[0] === 'object' && (rest[0] as vscode.MessageOptions).modal)) return void into.push(m);
     log.asked.push(`modal: ${m}`);
     const a = log.remaining.shift();
@@ -116,9 +133,14 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
     if (!('modal' in a)) throw new Error(`modal "${m}" got a non-modal answer ${JSON.stringify(a)}`);
     if (a.modal === null) return undefined;
     const buttons = rest.slice(1).map((b) => (typeof b === 'string' ? b : (b as vscode.MessageItem).title));
-    if (!buttons.includes(a.modal)) throw new Error(`modal "${m}" has no button ${JSON.stringify(a.modal)}; buttons: ${buttons.join(' | ')}`);
+    if (!buttons.includes(a.modal))
+      throw new Error(`modal "${m}" has no button ${JSON.stringify(a.modal)}; buttons: ${buttons.join(' | ')}`);
     return rest.slice(1).find((b) => (typeof b === 'string' ? b : (b as vscode.MessageItem).title) === a.modal);
   };
+  const message =
+    (into: string[]) =>
+    (m: string, ...rest: unknown[]) =>
+      answer(into, m, rest);
   win.showInformationMessage = message(log.info);
   win.showErrorMessage = message(log.errors);
   win.showWarningMessage = message(log.warnings);
@@ -126,7 +148,11 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
 }
 
 /** Runs a command with prompts answered, restores the window API, and checks every answer was used. */
-export async function runWithAnswers<T = unknown>(command: string, args: unknown[], ...answers: Answer[]): Promise<{ result: T; log: PromptLog }> {
+export async function runWithAnswers<T = unknown>(
+  command: string,
+  args: unknown[],
+  ...answers: Answer[]
+): Promise<{ result: T; log: PromptLog }> {
   const log = answerPrompts(...answers);
   try {
     const result = (await vscode.commands.executeCommand(command, ...args)) as T;
@@ -192,4 +218,3 @@ export const figures: Record<string, string> = {};
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
-

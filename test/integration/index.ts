@@ -6,19 +6,32 @@ import * as path from 'node:path';
 import { figures, REPO_ROOT, workspaceRoot } from './helpers';
 
 /** The seeded workspace (run.mjs pass "main"). */
-const MAIN = ['activation', 'tree', 'badge', 'screenshot', 'handoffCommands', 'sessionCommands', 'workspaceCommands', 'dropZone', 'conflicts', 'languageModelTools', 'trust'];
+const MAIN = [
+  'activation',
+  'tree',
+  'badge',
+  'screenshot',
+  'handoffCommands',
+  'sessionCommands',
+  'workspaceCommands',
+  'dropZone',
+  'conflicts',
+  'languageModelTools',
+  'trust',
+];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
 const UNINITIALIZED = ['uninitialized'];
 
 export async function run(): Promise<void> {
   // mocha from the repo's node_modules, by absolute path (the extension host has no resolution root of its own).
-  const mod = require(path.join(REPO_ROOT, 'node_modules/mocha'));
-  const Mocha = mod.default ?? mod;
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time path; see above
+  const mod = require(path.join(REPO_ROOT, 'node_modules/mocha')) as typeof Mocha & { default?: typeof Mocha };
+  const MochaClass = mod.default ?? mod;
+  const mocha = new MochaClass({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   const initialized = fs.existsSync(path.join(workspaceRoot(), '.agentsync.json'));
   for (const f of initialized ? MAIN : UNINITIALIZED) mocha.addFile(path.join(__dirname, `${f}.test.js`));
   await mocha.loadFilesAsync();
-  const failures: number = await new Promise((resolve) => mocha.run(resolve));
+  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   console.log('AgentSync editor figures:');
   for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${v}`);
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);

@@ -11,9 +11,17 @@ import type { RequestResponse } from '../../src/core/requestDispatcher';
 import type { Handoff } from '../../src/core/handoffSchema';
 import { LANGUAGE_MODEL_TOOLS } from '../../src/vscode/languageModelToolCatalog';
 import { confirmationFor } from '../../src/vscode/languageModelTools';
-import { api, readHandoffs, workspaceRoot } from './helpers';
+import { api, plainText, readHandoffs, workspaceRoot } from './helpers';
 
-const TOOLS = ['agentsync_createHandoff', 'agentsync_listHandoffs', 'agentsync_claimHandoff', 'agentsync_completeHandoff', 'agentsync_passOver', 'agentsync_returnHandoff', 'agentsync_status'];
+const TOOLS = [
+  'agentsync_createHandoff',
+  'agentsync_listHandoffs',
+  'agentsync_claimHandoff',
+  'agentsync_completeHandoff',
+  'agentsync_passOver',
+  'agentsync_returnHandoff',
+  'agentsync_status',
+];
 
 function envelope(result: vscode.LanguageModelToolResult): RequestResponse {
   const part = result.content.find((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart);
@@ -27,7 +35,7 @@ async function invokeConfirmed(name: string, input: Record<string, unknown>): Pr
   const spec = LANGUAGE_MODEL_TOOLS.find((t) => t.name === name)!;
   const asked = confirmationFor({ services: a.services, me: () => a.identity().id, log: undefined as never }, spec, input);
   const response = envelope(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }));
-  return { response, dialog: `${asked.title}\n${String(asked.message)}` };
+  return { response, dialog: `${asked.title}\n${plainText(asked.message)}` };
 }
 
 /** Newline-delimited JSON-RPC over a child's stdio: send, and wait for the answer with that id. */
@@ -75,7 +83,9 @@ describe('language-model tools and MCP discovery', () => {
 
   it('invokeTool creates a handoff (after the confirmation), then a claim tool call claims it; both on disk', async () => {
     const summary = 'Port the CSV importer to streams (via Copilot tool)';
-    const created = await invokeConfirmed('agentsync_createHandoff', { handoff: { owner_mode: 'single', to_agents: ['copilot'], summary } });
+    const created = await invokeConfirmed('agentsync_createHandoff', {
+      handoff: { owner_mode: 'single', to_agents: ['copilot'], summary },
+    });
     assert.match(created.dialog, /Create an AgentSync handoff\?/);
     assert.match(created.dialog, /from Human to Copilot \(single\)/);
     assert.equal(created.response.ok, true, JSON.stringify(created.response));
@@ -93,35 +103,57 @@ describe('language-model tools and MCP discovery', () => {
     assert.equal(h.claimed_by, 'copilot');
     // Through the folder's dispatcher, audited as the lm-tool surface.
     const dir = path.join(workspaceRoot(), '.agentsync/audit');
-    const audit = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
-    const mine = audit.filter((l: { handoff_id: string }) => l.handoff_id === id).map((l: { action: string; agent: string; surface: string }) => [l.action, l.agent, l.surface]);
-    assert.deepEqual(mine, [['createHandoff', 'human', 'lm-tool'], ['claimHandoff', 'copilot', 'lm-tool']]);
+    const audit = fs.readdirSync(dir).flatMap((f) =>
+      fs
+        .readFileSync(path.join(dir, f), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { handoff_id: string; action: string; agent: string; surface: string }),
+    );
+    const mine = audit.filter((l) => l.handoff_id === id).map((l) => [l.action, l.agent, l.surface]);
+    assert.deepEqual(mine, [
+      ['createHandoff', 'human', 'lm-tool'],
+      ['claimHandoff', 'copilot', 'lm-tool'],
+    ]);
   });
 
   it('a read-only tool answers its data; a refused call answers the refusal envelope', async () => {
-    const list = envelope(await vscode.lm.invokeTool('agentsync_listHandoffs', { input: { status: 'in_progress' }, toolInvocationToken: undefined }));
+    const list = envelope(
+      await vscode.lm.invokeTool('agentsync_listHandoffs', { input: { status: 'in_progress' }, toolInvocationToken: undefined }),
+    );
     assert.equal(list.ok, true);
     assert.ok((list.data!.count as number) >= 1);
-    const refused = envelope(await vscode.lm.invokeTool('agentsync_claimHandoff', { input: { handoffId: 'HO-19990101-999' }, toolInvocationToken: undefined }));
+    const refused = envelope(
+      await vscode.lm.invokeTool('agentsync_claimHandoff', { input: { handoffId: 'HO-19990101-999' }, toolInvocationToken: undefined }),
+    );
     assert.equal(refused.ok, false);
     assert.equal(refused.reason, 'not_found');
   });
 
   it('the MCP provider offers `agentsync mcp` for the folder; spawned as defined, it answers initialize and tools/list', async () => {
     const a = await api();
-    const defs = (await a.mcp.provideMcpServerDefinitions()) as vscode.McpStdioServerDefinition[];
+    const defs = a.mcp.provideMcpServerDefinitions();
     assert.equal(defs.length, 1);
     const def = defs[0];
     assert.deepEqual(def.args.slice(1), ['mcp', '--dir', workspaceRoot()]);
-    const child = spawn(def.command, def.args, { cwd: def.cwd?.fsPath, env: { ...process.env, ...(def.env as Record<string, string>) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(def.command, def.args, {
+      cwd: def.cwd?.fsPath,
+      env: { ...process.env, ...(def.env as Record<string, string>) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     try {
       const rpc = rpcClient(child);
-      const init = await rpc.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agentsync-editor-test', version: '1' } });
+      const init = await rpc.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'agentsync-editor-test', version: '1' },
+      });
       assert.equal((init.result as { serverInfo: { name: string } }).serverInfo.name, 'agentsync');
       rpc.notify('notifications/initialized');
       const list = await rpc.request('tools/list', {});
       const names = (list.result as { tools: { name: string }[] }).tools.map((t) => t.name);
-      for (const action of ['createHandoff', 'claimHandoff', 'completeHandoff', 'passOver', 'returnHandoff', 'status']) assert.ok(names.includes(action), `${action} is an MCP tool`);
+      for (const action of ['createHandoff', 'claimHandoff', 'completeHandoff', 'passOver', 'returnHandoff', 'status'])
+        assert.ok(names.includes(action), `${action} is an MCP tool`);
     } finally {
       child.kill();
     }
@@ -133,9 +165,9 @@ describe('language-model tools and MCP discovery', () => {
     const sub = a.mcp.onDidChangeMcpServerDefinitions(() => changes++);
     try {
       a.trust.simulate(false);
-      assert.deepEqual(await a.mcp.provideMcpServerDefinitions(), []);
+      assert.deepEqual(a.mcp.provideMcpServerDefinitions(), []);
       a.trust.simulate(undefined);
-      assert.equal(((await a.mcp.provideMcpServerDefinitions()) as vscode.McpStdioServerDefinition[]).length, 1);
+      assert.equal(a.mcp.provideMcpServerDefinitions().length, 1);
       assert.ok(changes >= 2, `told VS Code of ${changes} change(s)`);
     } finally {
       sub.dispose();

@@ -13,7 +13,9 @@ import { parseArgs } from 'node:util';
 import { seedWorkspace } from './seedWorkspace.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { values: opt } = parseArgs({ options: { keep: { type: 'boolean', default: false }, only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+const { values: opt } = parseArgs({
+  options: { keep: { type: 'boolean', default: false }, only: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+});
 
 const needed = ['dist/extension.js', 'dist/cli.js', 'out/test/integration/index.js'];
 const missing = needed.filter((f) => !existsSync(join(REPO, f)));
@@ -37,9 +39,12 @@ for (const pass of passes) {
   console.log(`\n== integration suite (${pass.name}) on ${ws}`);
   const args = [
     join(REPO, 'scripts/editor/run-editor-tests.mjs'),
-    '--extension', REPO,
-    '--tests', join(REPO, 'out/test/integration/index.js'),
-    '--workspace', ws,
+    '--extension',
+    REPO,
+    '--tests',
+    join(REPO, 'out/test/integration/index.js'),
+    '--workspace',
+    ws,
     ...(pass.initialized ? ['--screenshot', join(REPO, 'test-output/workbench-after-suite.png')] : []),
     ...(opt.verbose ? ['--verbose'] : []),
   ];

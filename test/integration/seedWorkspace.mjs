@@ -37,33 +37,77 @@ function record(n, fields, now) {
   };
   const h = { ...base, ...rest };
   if (h.state_history.length === 0) h.state_history = [{ status: 'queued', agent: h.from_agent, timestamp: at, reason: 'created' }];
-  if (h.status !== 'queued' && h.state_history.length === 1) h.state_history.push({ status: h.status, agent: h.claimed_by ?? h.from_agent, timestamp: at, reason: h.status === 'blocked' ? 'unroutable: nobody has legal_review' : h.status.replace(/_/g, ' ') });
+  if (h.status !== 'queued' && h.state_history.length === 1)
+    h.state_history.push({
+      status: h.status,
+      agent: h.claimed_by ?? h.from_agent,
+      timestamp: at,
+      reason: h.status === 'blocked' ? 'unroutable: nobody has legal_review' : h.status.replace(/_/g, ' '),
+    });
   return h;
 }
 
 export function seedHandoffs(now = Date.now()) {
   return [
-    record(1, {
-      summary: 'Review the token refresh fix',
-      notes: 'Check regression risk in the token refresh path before merge. The race shows up under load only.',
-      files: ['src/auth/session.ts', 'test/auth/session.test.ts'],
-      todos: [
-        { id: 't1', content: 'Reproduce the race with two tabs', status: 'completed', priority: 'high' },
-        { id: 't2', content: 'Add a regression test', status: 'pending', priority: 'medium' },
-      ],
-      priority: 'high',
-    }, now),
-    record(2, { summary: 'Pair on the rate limiter', from_agent: 'codex', to_agents: ['human', 'claude'], owner_mode: 'shared', status: 'in_progress', claimed_by: 'claude', claimed_at: new Date(now - HOUR).toISOString(), lease_expires_at: new Date(now + 30 * 60_000).toISOString() }, now),
+    record(
+      1,
+      {
+        summary: 'Review the token refresh fix',
+        notes: 'Check regression risk in the token refresh path before merge. The race shows up under load only.',
+        files: ['src/auth/session.ts', 'test/auth/session.test.ts'],
+        todos: [
+          { id: 't1', content: 'Reproduce the race with two tabs', status: 'completed', priority: 'high' },
+          { id: 't2', content: 'Add a regression test', status: 'pending', priority: 'medium' },
+        ],
+        priority: 'high',
+      },
+      now,
+    ),
+    record(
+      2,
+      {
+        summary: 'Pair on the rate limiter',
+        from_agent: 'codex',
+        to_agents: ['human', 'claude'],
+        owner_mode: 'shared',
+        status: 'in_progress',
+        claimed_by: 'claude',
+        claimed_at: new Date(now - HOUR).toISOString(),
+        lease_expires_at: new Date(now + 30 * 60_000).toISOString(),
+      },
+      now,
+    ),
     record(3, { summary: 'Update the release checklist', from_agent: 'claude', ageHours: 72 }, now),
-    record(4, { summary: 'Decide the data retention policy', from_agent: 'codex', to_agents: [], owner_mode: 'auto', status: 'blocked', required_capabilities: ['legal_review'] }, now),
-    record(5, {
-      summary: 'Add tests for the parser',
-      from_agent: 'human',
-      to_agents: ['codex'],
-      status: 'ready_for_review',
-      claimed_by: 'codex',
-      result: { status: 'complete', decision: 'PROCEED', findings: {}, context_summary: '14 tests added; coverage of parser.ts is 96%.', issues: [] },
-    }, now),
+    record(
+      4,
+      {
+        summary: 'Decide the data retention policy',
+        from_agent: 'codex',
+        to_agents: [],
+        owner_mode: 'auto',
+        status: 'blocked',
+        required_capabilities: ['legal_review'],
+      },
+      now,
+    ),
+    record(
+      5,
+      {
+        summary: 'Add tests for the parser',
+        from_agent: 'human',
+        to_agents: ['codex'],
+        status: 'ready_for_review',
+        claimed_by: 'codex',
+        result: {
+          status: 'complete',
+          decision: 'PROCEED',
+          findings: {},
+          context_summary: '14 tests added; coverage of parser.ts is 96%.',
+          issues: [],
+        },
+      },
+      now,
+    ),
     record(6, { summary: 'Write the parser', from_agent: 'human', to_agents: ['codex'], status: 'merged' }, now),
     record(7, { summary: 'Run the auth regression suite', from_agent: 'codex', parent_uid: uid(1), chain: ['codex'] }, now),
     record(8, { summary: 'Refactor the logging setup', from_agent: 'human', to_agents: ['copilot'] }, now),

@@ -5,15 +5,27 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { LastSessionRecord, SessionRecord } from '../../src/core/sessions/sessionState';
 import { findHandoff, runWithAnswers, withCommands, workspaceRoot } from './helpers';
 
 const file = (rel: string) => path.join(workspaceRoot(), rel);
 const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
-const state = () => JSON.parse(read('.agentsync/state.json'));
+/** The session fields of state.json. */
+interface SessionFields {
+  sessionActive: boolean;
+  activeSessions: Record<string, SessionRecord>;
+  lastSession: LastSessionRecord;
+}
+const state = () => JSON.parse(read('.agentsync/state.json')) as SessionFields;
 
 describe('session commands', () => {
   it('Start Session without a handoff: a goal, recorded in state.json', async () => {
-    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.startSession', [], { pick: 'No handoff' }, { input: 'Finish the auth work' });
+    const { result, log } = await runWithAnswers<RequestResponse>(
+      'agentsync.startSession',
+      [],
+      { pick: 'No handoff' },
+      { input: 'Finish the auth work' },
+    );
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(log.asked, ['pick: Start from a handoff you hold?', 'input: Goal of this session']);
     const s = state();
@@ -32,7 +44,14 @@ describe('session commands', () => {
 
   it('End Session with no changed files may end without a handoff; the health check runs', async () => {
     // The seeded repository's commands are not approved on this machine yet: the modal asks, and "Trust and Run" approves them.
-    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Read the auth code' }, { input: '' }, { pick: 'No handoff' }, { modal: 'Trust and Run' });
+    const { result, log } = await runWithAnswers<RequestResponse>(
+      'agentsync.endSession',
+      [],
+      { input: 'Read the auth code' },
+      { input: '' },
+      { pick: 'No handoff' },
+      { modal: 'Trust and Run' },
+    );
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(log.asked, [
       'input: Session summary: what was done?',
@@ -54,7 +73,14 @@ describe('session commands', () => {
     it('dismissing the owner question writes nothing', async () => {
       const store = read('.agentsync/handoffs.json');
       const st = read('.agentsync/state.json');
-      const { result, log } = await runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [], { input: 'Fixed it' }, { input: '' }, { pick: ['README.md', 'src/auth/token.ts'] }, { cancel: true });
+      const { result, log } = await runWithAnswers<{ cancelled: boolean }>(
+        'agentsync.endSession',
+        [],
+        { input: 'Fixed it' },
+        { input: '' },
+        { pick: ['README.md', 'src/auth/token.ts'] },
+        { cancel: true },
+      );
       assert.equal(result.cancelled, true);
       assert.match(log.asked[2], /^pick: 2 changed file\(s\) in git/);
       assert.equal(read('.agentsync/handoffs.json'), store);
@@ -75,14 +101,25 @@ describe('session commands', () => {
       assert.equal(result.ok, true, JSON.stringify(result));
       assert.equal(log.asked[3], 'pick: Who owns the follow-up?'); // no "Leave a handoff?": it is required
       const h = findHandoff('Review the fix under load');
-      assert.deepEqual([h.from_agent, h.to_agents, h.files.sort(), h.notes, h.branch], ['human', ['claude'], ['README.md', 'src/auth/token.ts'], 'Watch the retry path', 'main']);
+      assert.deepEqual(
+        [h.from_agent, h.to_agents, h.files.sort(), h.notes, h.branch],
+        ['human', ['claude'], ['README.md', 'src/auth/token.ts'], 'Watch the retry path', 'main'],
+      );
       assert.deepEqual(result.data?.hotFiles, ['README.md', 'src/auth/token.ts']);
       assert.equal(state().lastSession.handoffId, h.handoff_id);
       assert.match(read('AgentTracker.md'), /Team notes live here\./);
     });
 
     it('or a skip with its reason, recorded as no_handoff_reason', async () => {
-      const { result } = await runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Formatting only' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Whitespace changes, nothing to review' });
+      const { result } = await runWithAnswers<RequestResponse>(
+        'agentsync.endSession',
+        [],
+        { input: 'Formatting only' },
+        { input: '' },
+        { pick: ['README.md'] },
+        { pick: 'skip' },
+        { input: 'Whitespace changes, nothing to review' },
+      );
       assert.equal(result.ok, true, JSON.stringify(result));
       const h = result.data?.handoff as { no_handoff_reason: string; handoff_id: string };
       assert.equal(h.no_handoff_reason, 'Whitespace changes, nothing to review');
@@ -91,11 +128,25 @@ describe('session commands', () => {
 
     it('commands changed in the repository: "End Without Running" ends the session, runs nothing, checks Skipped (commands_untrusted)', async () => {
       const marker = path.join(workspaceRoot(), 'untrusted-ran.txt');
-      const { result, log } = await withCommands({ test: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] }, () =>
-        runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Changed commands' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Checking consent' }, { modal: 'End Without Running' }),
+      const { result, log } = await withCommands(
+        { test: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] },
+        () =>
+          runWithAnswers<RequestResponse>(
+            'agentsync.endSession',
+            [],
+            { input: 'Changed commands' },
+            { input: '' },
+            { pick: ['README.md'] },
+            { pick: 'skip' },
+            { input: 'Checking consent' },
+            { modal: 'End Without Running' },
+          ),
       );
       assert.equal(result.ok, true, JSON.stringify(result));
-      assert.ok(log.asked.some((q) => q.startsWith('modal: AgentSync: run the commands of .agentsync.json?')), log.asked.join(' / '));
+      assert.ok(
+        log.asked.some((q) => q.startsWith('modal: AgentSync: run the commands of .agentsync.json?')),
+        log.asked.join(' / '),
+      );
       assert.equal((result.data?.health as Record<string, string>).Tests, 'Skipped');
       assert.equal((result.data?.commandsUntrusted as { reason: string }).reason, 'commands_untrusted');
       assert.equal(fs.existsSync(marker), false, 'the unapproved command did not run');
@@ -107,7 +158,16 @@ describe('session commands', () => {
       const t0 = Date.now();
       const timer = setTimeout(() => source.cancel(), 1_500);
       const { result } = await withCommands({ test: ['node', '-e', 'setTimeout(() => {}, 60000)'] }, () =>
-        runWithAnswers<{ cancelled: boolean }>('agentsync.endSession', [{ cancellation: source.token }], { input: 'Slow checks' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Testing cancellation' }, { modal: 'Trust and Run' }),
+        runWithAnswers<{ cancelled: boolean }>(
+          'agentsync.endSession',
+          [{ cancellation: source.token }],
+          { input: 'Slow checks' },
+          { input: '' },
+          { pick: ['README.md'] },
+          { pick: 'skip' },
+          { input: 'Testing cancellation' },
+          { modal: 'Trust and Run' },
+        ),
       );
       clearTimeout(timer);
       assert.equal(result.cancelled, true, JSON.stringify(result));

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/vscode/treeNodes';
-import { api, cli, figures, findHandoff, waitFor, workspaceRoot } from './helpers';
+import { api, cli, figures, findHandoff, plainText, waitFor, workspaceRoot } from './helpers';
 
 async function roots(): Promise<TreeNode[]> {
   return (await api()).tree.getChildren();
@@ -19,15 +19,21 @@ async function group(label: string): Promise<TreeNode> {
 
 async function labelsUnder(node: TreeNode): Promise<string[]> {
   const a = await api();
-  return a.tree.getChildren(node).map((n) => String(a.tree.getTreeItem(n).label));
+  return a.tree.getChildren(node).map((n) => plainText(a.tree.getTreeItem(n).label));
 }
 
 describe('Handoffs tree', () => {
   it('shows the groups in order, with counts, and no notices in a trusted folder', async () => {
     const a = await api();
     const items = (await roots()).map((n) => a.tree.getTreeItem(n));
-    assert.deepEqual(items.map((i) => i.label), ['Assigned to me', 'Shared with me', 'Awaiting my review', 'Blocked/Stale', 'Other open handoffs']);
-    assert.deepEqual(items.map((i) => i.description), ['2', '1', '1', '2', '1']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['Assigned to me', 'Shared with me', 'Awaiting my review', 'Blocked/Stale', 'Other open handoffs'],
+    );
+    assert.deepEqual(
+      items.map((i) => i.description),
+      ['2', '1', '1', '2', '1'],
+    );
     assert.ok(items.every((i) => i.contextValue?.startsWith('group.')));
   });
 
@@ -35,7 +41,10 @@ describe('Handoffs tree', () => {
     assert.deepEqual(await labelsUnder(await group('Assigned to me')), ['Review the token refresh fix']);
     assert.deepEqual(await labelsUnder(await group('Shared with me')), ['Pair on the rate limiter']);
     assert.deepEqual(await labelsUnder(await group('Awaiting my review')), ['Add tests for the parser']);
-    assert.deepEqual((await labelsUnder(await group('Blocked/Stale'))).sort(), ['Decide the data retention policy', 'Update the release checklist']);
+    assert.deepEqual((await labelsUnder(await group('Blocked/Stale'))).sort(), [
+      'Decide the data retention policy',
+      'Update the release checklist',
+    ]);
     assert.deepEqual(await labelsUnder(await group('Other open handoffs')), ['Refactor the logging setup']);
   });
 
@@ -52,27 +61,50 @@ describe('Handoffs tree', () => {
     assert.match(tip, /queued by Codex: created/);
     assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
 
-    const [stale] = a.tree.getChildren(await group('Blocked/Stale')).filter((n) => String(a.tree.getTreeItem(n).label).includes('release checklist'));
+    const [stale] = a.tree
+      .getChildren(await group('Blocked/Stale'))
+      .filter((n) => plainText(a.tree.getTreeItem(n).label).includes('release checklist'));
     const staleItem = a.tree.getTreeItem(stale);
     assert.equal(staleItem.description, `queued · stale · ${findHandoff('release checklist').handoff_id}`);
     assert.equal((staleItem.iconPath as vscode.ThemeIcon).id, 'warning');
-    assert.match((staleItem.tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /not updated for 7\d h \(staleAfterHours is 24\)/);
+    assert.match(
+      (staleItem.tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'),
+      /not updated for 7\d h \(staleAfterHours is 24\)/,
+    );
   });
 
   it('children of a handoff: the chained handoff, its files (click opens) and its todos', async () => {
     const a = await api();
     const [node] = a.tree.getChildren(await group('Assigned to me'));
     const kids = a.tree.getChildren(node);
-    assert.deepEqual(kids.map((k) => k.kind), ['handoff', 'file', 'file', 'todo', 'todo']);
+    assert.deepEqual(
+      kids.map((k) => k.kind),
+      ['handoff', 'file', 'file', 'todo', 'todo'],
+    );
     const items = kids.map((k) => a.tree.getTreeItem(k));
-    assert.match(String(items[0].label), /Run the auth regression suite/);
-    assert.deepEqual(items.slice(1, 3).map((i) => [i.label, i.description]), [['session.ts', 'src/auth'], ['session.test.ts', 'test/auth']]);
-    assert.deepEqual(items.slice(3).map((i) => [i.label, (i.iconPath as vscode.ThemeIcon).id]), [['Reproduce the race with two tabs', 'pass'], ['Add a regression test', 'circle-large-outline']]);
+    assert.match(plainText(items[0].label), /Run the auth regression suite/);
+    assert.deepEqual(
+      items.slice(1, 3).map((i) => [i.label, i.description]),
+      [
+        ['session.ts', 'src/auth'],
+        ['session.test.ts', 'test/auth'],
+      ],
+    );
+    assert.deepEqual(
+      items.slice(3).map((i) => [i.label, (i.iconPath as vscode.ThemeIcon).id]),
+      [
+        ['Reproduce the race with two tabs', 'pass'],
+        ['Add a regression test', 'circle-large-outline'],
+      ],
+    );
     assert.equal(a.tree.getParent(kids[1]), node);
 
     const open = items[1].command!;
-    await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
-    await waitFor('session.ts open', () => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(workspaceRoot(), 'src/auth/session.ts'));
+    await vscode.commands.executeCommand(open.command, ...((open.arguments ?? []) as unknown[]));
+    await waitFor(
+      'session.ts open',
+      () => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(workspaceRoot(), 'src/auth/session.ts'),
+    );
   });
 
   it('refreshes when the CLI (another process) changes the store', async () => {
@@ -83,7 +115,10 @@ describe('Handoffs tree', () => {
       // When handoffs.json is renamed into place (seen by a watcher of this test) → when the tree event fires.
       let renamedAt = 0;
       let eventAt = 0;
-      const probe = fs.watch(path.join(workspaceRoot(), '.agentsync'), (_e, name) => name === 'handoffs.json' && (renamedAt ||= performance.now()));
+      const probe = fs.watch(
+        path.join(workspaceRoot(), '.agentsync'),
+        (_e, name) => name === 'handoffs.json' && (renamedAt ||= performance.now()),
+      );
       const timing = a.tree.onDidChangeTreeData(() => (eventAt ||= performance.now()));
       const r = await cli(['create', '--from', 'codex', '--to', 'human', '--summary', 'Created from the CLI', '--json']);
       assert.equal(r.code, 0, r.stderr || r.stdout);

@@ -5,7 +5,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RequestResponse } from '../../src/core/requestDispatcher';
 import * as vscode from 'vscode';
-import { api, dropRequest, runWithAnswers, screenshot, sleep, waitFor, whenFileExists, withCommands, workspaceRoot } from './helpers';
+import {
+  api,
+  dropRequest,
+  plainText,
+  runWithAnswers,
+  screenshot,
+  sleep,
+  waitFor,
+  whenFileExists,
+  withCommands,
+  workspaceRoot,
+} from './helpers';
 
 describe('untrusted folder (Restricted Mode)', () => {
   after(async () => (await api()).trust.simulate(undefined));
@@ -18,7 +29,7 @@ describe('untrusted folder (Restricted Mode)', () => {
     const item = a.tree.getTreeItem(first);
     assert.equal(first.kind, 'info');
     assert.equal(item.label, 'Restricted Mode: the drop zone and health checks are off');
-    assert.match(String(item.tooltip), /Trust the folder \(Manage Workspace Trust\)/);
+    assert.match(plainText(item.tooltip), /Trust the folder \(Manage Workspace Trust\)/);
     assert.equal(item.command?.command, 'workbench.trust.manage');
     assert.deepEqual(a.dropZones.stateOf(service), { running: false, why: 'Restricted Mode (the folder is not trusted)' });
     // the groups are still there: reading and the editor's own commands keep working
@@ -37,7 +48,7 @@ describe('untrusted folder (Restricted Mode)', () => {
     assert.equal(fs.existsSync(answer), false, 'answered in Restricted Mode');
     a.trust.simulate(undefined);
     await whenFileExists(answer);
-    const r: RequestResponse = JSON.parse(fs.readFileSync(answer, 'utf8'));
+    const r = JSON.parse(fs.readFileSync(answer, 'utf8')) as RequestResponse;
     assert.equal(r.ok, true);
     a.trust.simulate(false);
   });
@@ -45,7 +56,15 @@ describe('untrusted folder (Restricted Mode)', () => {
   it('End Session runs no health command while restricted (Skipped, and the command did not run)', async () => {
     const marker = path.join(workspaceRoot(), 'health-ran.txt');
     const { result } = await withCommands({ test: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] }, () =>
-      runWithAnswers<RequestResponse>('agentsync.endSession', [], { input: 'Restricted session' }, { input: '' }, { pick: ['README.md'] }, { pick: 'skip' }, { input: 'Checking the trust gate' }),
+      runWithAnswers<RequestResponse>(
+        'agentsync.endSession',
+        [],
+        { input: 'Restricted session' },
+        { input: '' },
+        { pick: ['README.md'] },
+        { pick: 'skip' },
+        { input: 'Checking the trust gate' },
+      ),
     );
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal((result.data?.health as Record<string, string>).Tests, 'Skipped');

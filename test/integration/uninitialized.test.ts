@@ -35,13 +35,19 @@ describe('uninitialized folder', () => {
       assert.deepEqual(result.git, { declined: true });
       assert.deepEqual(result.created.sort(), ['.agentsync.json', '.agentsync/handoffs.json', 'AgentTracker.md']);
       await waitFor('tree event', () => events > 0);
-      assert.deepEqual(a.tree.getChildren().map((n) => a.tree.getTreeItem(n).label), ['Assigned to me', 'Shared with me', 'Blocked/Stale']);
+      assert.deepEqual(
+        a.tree.getChildren().map((n) => a.tree.getTreeItem(n).label),
+        ['Assigned to me', 'Shared with me', 'Blocked/Stale'],
+      );
       await waitFor('drop zone running', () => a.dropZones.stateOf(a.services.all()[0]).running);
       assert.match(fs.readFileSync(path.join(workspaceRoot(), '.gitignore'), 'utf8'), /\.agentsync\/state\.json/);
       // The agents' instruction files get the AgentSync section too (docs/agentsync-documentation.md, Instruction files).
       assert.deepEqual(result.instructions.written, ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md']);
       for (const f of result.instructions.written) {
-        assert.match(fs.readFileSync(path.join(workspaceRoot(), f), 'utf8'), /<!-- agentsync:start -->[\s\S]*"action": "startSession"[\s\S]*<!-- agentsync:end -->/);
+        assert.match(
+          fs.readFileSync(path.join(workspaceRoot(), f), 'utf8'),
+          /<!-- agentsync:start -->[\s\S]*"action": "startSession"[\s\S]*<!-- agentsync:end -->/,
+        );
       }
     } finally {
       sub.dispose();

@@ -53,7 +53,9 @@ describe('Initialize Workspace and the merge driver', () => {
   });
 
   it('with consent it registers merge.agentsync and the .gitattributes lines; once registered it does not ask again', async () => {
-    const { result } = await runWithAnswers<{ git: { registered?: { gitattributes: string } } }>('agentsync.init', [workspaceRoot()], { modal: 'Register Merge Driver' });
+    const { result } = await runWithAnswers<{ git: { registered?: { gitattributes: string } } }>('agentsync.init', [workspaceRoot()], {
+      modal: 'Register Merge Driver',
+    });
     assert.equal(result.git.registered?.gitattributes, 'created');
     // The registered command survives upgrades: plain `agentsync` on PATH, else the repository's .git/agentsync/cli.cjs shim.
     assert.match(mergeDriver() ?? '', /^(agentsync|node \S+\/\.git\/agentsync\/cli\.cjs) merge-driver %O %A %B$/);

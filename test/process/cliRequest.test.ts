@@ -11,10 +11,16 @@ describe('agentsync request (process)', () => {
   it('a request file over 1 MiB: too_large naming the file and its size, exit 1, nothing created', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-cli-'));
     const file = path.join(dir, 'big.json');
-    fs.writeFileSync(file, JSON.stringify({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x'.repeat(1_100_000) } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x'.repeat(1_100_000) },
+      }),
+    );
     const r = spawnSync(process.execPath, [BIN, '--dir', dir, 'request', file], { encoding: 'utf8' });
     assert.equal(r.status, 1, r.stderr);
-    const out = JSON.parse(r.stdout);
+    const out = JSON.parse(r.stdout) as { ok: boolean; reason: string; message: string };
     assert.equal(out.ok, false);
     assert.equal(out.reason, 'too_large');
     assert.match(out.message, new RegExp(`big\\.json is ${fs.statSync(file).size} bytes, over the 1048576-byte limit`));

@@ -10,7 +10,11 @@ import { FIXTURES, jsonLines, runCliSync, startChild, tempWorkspace, type Child 
 const BARRIER = path.join(FIXTURES, 'barrierCli.js');
 
 /** Starts `count` children that each wait for one start file, releases them together, and waits for all to exit. */
-async function runTogether(count: number, argsFor: (i: number) => string[], times = 1): Promise<{ children: Child[]; codes: (number | null)[]; goSpreadMs: number }> {
+async function runTogether(
+  count: number,
+  argsFor: (i: number) => string[],
+  times = 1,
+): Promise<{ children: Child[]; codes: (number | null)[]; goSpreadMs: number }> {
   const startFile = path.join(tempWorkspace('barrier'), 'start');
   const children = Array.from({ length: count }, (_, i) => startChild(BARRIER, [startFile, String(times), '--', ...argsFor(i)]));
   await Promise.all(children.map((c, i) => c.waitForLine((l) => l === 'READY', 30_000, `child ${i} READY`)));
@@ -44,10 +48,14 @@ describe('concurrent processes on one workspace', function () {
     runCliSync(['--dir', dir, 'init']);
     const agents = Array.from({ length: 16 }, (_, i) => `agent-${String(i + 1).padStart(2, '0')}`);
     // Humans may claim any handoff, so all 16 are entitled to it and only the race decides.
-    const config = JSON.parse(fs.readFileSync(layout.configFile, 'utf8'));
+    const config = JSON.parse(fs.readFileSync(layout.configFile, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(layout.configFile, JSON.stringify({ ...config, humans: agents }, null, 2));
-    const created = JSON.parse(runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the one to race for']));
-    const id = created.data.handoff.handoff_id as string;
+    const created = JSON.parse(
+      runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the one to race for']),
+    ) as {
+      data: { handoff: { handoff_id: string } };
+    };
+    const id = created.data.handoff.handoff_id;
 
     const { children, codes, goSpreadMs } = await runTogether(16, (i) => ['--dir', dir, '--json', 'claim', id, '--agent', agents[i]]);
     console.log(`      (16 claimers released within ${goSpreadMs.toFixed(1)} ms of each other)`);
@@ -106,9 +114,14 @@ describe('concurrent processes on one workspace', function () {
     assert.equal(handoffs.length, 200);
     assert.equal(new Set(handoffs.map((h) => h.handoff_id)).size, 200, 'handoff_id unique');
     assert.equal(new Set(handoffs.map((h) => h.uid)).size, 200, 'uid unique');
-    assert.deepEqual([...answeredIds].sort(), handoffs.map((h) => h.handoff_id).sort(), 'every id a writer was given is in the store, and no other');
+    assert.deepEqual(
+      [...answeredIds].sort(),
+      handoffs.map((h) => h.handoff_id).sort(),
+      'every id a writer was given is in the store, and no other',
+    );
     const summaries = new Set(handoffs.map((h) => h.summary));
-    for (let w = 0; w < 8; w++) for (let i = 1; i <= 25; i++) assert.ok(summaries.has(`writer ${w} item ${i}`), `writer ${w} item ${i} stored`);
+    for (let w = 0; w < 8; w++)
+      for (let i = 1; i <= 25; i++) assert.ok(summaries.has(`writer ${w} item ${i}`), `writer ${w} item ${i} stored`);
 
     const creates = auditLines(layout).filter((e) => e.action === 'createHandoff' && !e.refused);
     assert.equal(creates.length, 200);

@@ -66,7 +66,14 @@ describe('crash safety: SIGKILL at random moments', function () {
     const answeredOk = new Set<string>();
     const resentIds = new Set<string>();
     let pending: Record<string, unknown>[] = []; // sent but unanswered when the last writer died
-    const tally: Tally = { killedHoldingLock: 0, killedWithStoreTemp: 0, killedWithDerivedTemp: 0, killedInLockBreak: 0, killedWithTornLedger: 0, killedBeforeAnyAnswer: 0 };
+    const tally: Tally = {
+      killedHoldingLock: 0,
+      killedWithStoreTemp: 0,
+      killedWithDerivedTemp: 0,
+      killedInLockBreak: 0,
+      killedWithTornLedger: 0,
+      killedBeforeAnyAnswer: 0,
+    };
     const knownTemps = new Set<string>();
     const started = Date.now();
 
@@ -169,12 +176,18 @@ describe('crash safety: SIGKILL at random moments', function () {
 
     // Exactly once: every answered request is in exactly one history entry; no request is in two.
     const historyCount = new Map<string, number>();
-    for (const h of handoffs) for (const e of h.state_history) if (e.request_id) historyCount.set(e.request_id, (historyCount.get(e.request_id) ?? 0) + 1);
+    for (const h of handoffs)
+      for (const e of h.state_history) if (e.request_id) historyCount.set(e.request_id, (historyCount.get(e.request_id) ?? 0) + 1);
     for (const id of sent.keys()) assert.ok((historyCount.get(id) ?? 0) <= 1, `request ${id} was applied ${historyCount.get(id)} times`);
     for (const id of answeredOk) assert.equal(historyCount.get(id), 1, `answered request ${id} is in the store exactly once`);
 
     const merged = handoffs.filter((h) => h.status === 'merged').length;
-    const decisionLines = fs.existsSync(layout.decisionsFile) ? fs.readFileSync(layout.decisionsFile, 'utf8').split('\n').filter((l) => /\| HO-/.test(l)).length : 0;
+    const decisionLines = fs.existsSync(layout.decisionsFile)
+      ? fs
+          .readFileSync(layout.decisionsFile, 'utf8')
+          .split('\n')
+          .filter((l) => /\| HO-/.test(l)).length
+      : 0;
     console.log(
       `      (${KILLS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ${handoffs.length} handoffs, ${fs.statSync(layout.handoffsFile).size} bytes; ` +
         `${sent.size} requests sent, ${answeredOk.size} answered, ${resentIds.size} resent after a kill)\n` +

@@ -74,7 +74,11 @@ describe('symlinked folders in .agentsync are refused, nothing is written outsid
     fs.rmSync(layout.auditDir, { recursive: true });
     fs.symlinkSync(outside, layout.auditDir, 'dir');
     // A write (reads log to the runtime .agentsync/reads.jsonl, not to audit/, so they are unaffected).
-    const create = { action: 'createHandoff', request_id: 'r1', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' } };
+    const create = {
+      action: 'createHandoff',
+      request_id: 'r1',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' },
+    };
     fs.writeFileSync(path.join(layout.requestsDir, 'r1.json'), JSON.stringify(create));
 
     const watch = cli(['--dir', ws, 'watch', '--once']);

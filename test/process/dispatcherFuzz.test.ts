@@ -45,7 +45,21 @@ const HUGE = {
   k100: 'H'.repeat(100_000),
   m1: 'M'.repeat(1024 * 1024 + 10),
 };
-const WEIRD_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', '', ' ', 'zz_extra', 'Action', 'ACTION', HUGE.k10];
+const WEIRD_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  '',
+  ' ',
+  'zz_extra',
+  'Action',
+  'ACTION',
+  HUGE.k10,
+];
 const POLLUTION_MARKS = ['polluted', 'isAdmin', 'fuzzMark'];
 
 /** Sets an own, enumerable property even for "__proto__" (a plain assignment would change the prototype instead). */
@@ -81,7 +95,9 @@ function randomString(): string {
     case 8:
       return String(rand());
     default:
-      return Math.random().toString(36).slice(2, 2 + int(12));
+      return Math.random()
+        .toString(36)
+        .slice(2, 2 + int(12));
   }
 }
 
@@ -104,7 +120,7 @@ function randomValue(depth = 0): unknown {
     case 8:
       return Array.from({ length: int(4) }, () => randomValue(depth + 1));
     case 9: {
-      const o: Record<string, unknown> = chance(0.2) ? Object.create(null) : {};
+      const o: Record<string, unknown> = chance(0.2) ? (Object.create(null) as Record<string, unknown>) : {};
       for (let i = int(4); i > 0; i--) setOwn(o, chance(0.5) ? pick(WEIRD_KEYS) : randomString().slice(0, 20), randomValue(depth + 1));
       return o;
     }
@@ -123,7 +139,8 @@ function definedValue(): unknown {
 function sprinkleWeirdKeys(obj: unknown, depth = 0): void {
   if (obj === null || typeof obj !== 'object' || depth > 4) return;
   for (const v of Object.values(obj)) if (chance(0.3)) sprinkleWeirdKeys(v, depth + 1);
-  if (!Array.isArray(obj) && chance(0.5)) setOwn(obj as Record<string, unknown>, pick(WEIRD_KEYS), chance(0.5) ? pollutionPayload() : definedValue());
+  if (!Array.isArray(obj) && chance(0.5))
+    setOwn(obj as Record<string, unknown>, pick(WEIRD_KEYS), chance(0.5) ? pollutionPayload() : definedValue());
 }
 
 function deepNest(depth: number, leaf: unknown = 1): unknown {
@@ -150,7 +167,15 @@ function validTemplate(action: string, fx: Fixture): Req {
     case 'createHandoff':
       return {
         action,
-        handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `fuzz ${int(1e6)}`, notes: 'n', files: ['src/a.ts'], priority: 'high' },
+        handoff: {
+          from_agent: 'codex',
+          to_agents: ['claude'],
+          owner_mode: 'single',
+          summary: `fuzz ${int(1e6)}`,
+          notes: 'n',
+          files: ['src/a.ts'],
+          priority: 'high',
+        },
       };
     case 'listHandoffs':
       return { action, status: pick(['queued', 'merged']), open: chance(0.5), limit: 1 + int(5) };
@@ -159,14 +184,27 @@ function validTemplate(action: string, fx: Fixture): Req {
     case 'transitionHandoff':
       return { action, handoffId: fx.inProgress, agent: 'claude', to: 'blocked', reason: 'r' };
     case 'completeHandoff':
-      return { action, handoffId: fx.inProgress, agent: 'claude', result: { status: 'complete', decision: 'PROCEED', context_summary: 'ok', findings: { a: 1 } } };
+      return {
+        action,
+        handoffId: fx.inProgress,
+        agent: 'claude',
+        result: { status: 'complete', decision: 'PROCEED', context_summary: 'ok', findings: { a: 1 } },
+      };
     case 'updateTodos':
       return { action, handoffId: fx.inProgress, agent: 'claude', todos: [{ id: 't1', content: 'c', status: 'pending' }] };
     default:
       return { action, handoffId: fx.inProgress, agent: 'claude' }; // heartbeat and the like
   }
 }
-const TEMPLATE_ACTIONS = ['createHandoff', 'listHandoffs', 'claimHandoff', 'transitionHandoff', 'completeHandoff', 'updateTodos', 'heartbeat'];
+const TEMPLATE_ACTIONS = [
+  'createHandoff',
+  'listHandoffs',
+  'claimHandoff',
+  'transitionHandoff',
+  'completeHandoff',
+  'updateTodos',
+  'heartbeat',
+];
 
 /** Required fields per template, as paths; deleting one is always a schema violation. */
 const REQUIRED: Record<string, string[][]> = {
@@ -181,13 +219,34 @@ const REQUIRED: Record<string, string[][]> = {
 const WRONG: Record<string, [string[], unknown[]][]> = {
   createHandoff: [
     [['handoff'], [null, 'x', 5, [], true]],
-    [['handoff', 'from_agent'], [5, null, '', 'Not Valid!', HUGE.k10, [], {}]],
-    [['handoff', 'to_agents'], ['claude', 5, [5], [null], [HUGE.k10], Array(11).fill('claude')]],
-    [['handoff', 'owner_mode'], ['multi', 5, null, '']],
-    [['handoff', 'summary'], [5, null, '', '   ', HUGE.k10, [], {}]],
-    [['handoff', 'notes'], [5, HUGE.k100, null]],
-    [['handoff', 'files'], ['a', ['../x'], ['/etc/passwd'], ['C:\\x'], [''], [5], ['a\u0000b']]],
-    [['handoff', 'priority'], ['urgent', 5]],
+    [
+      ['handoff', 'from_agent'],
+      [5, null, '', 'Not Valid!', HUGE.k10, [], {}],
+    ],
+    [
+      ['handoff', 'to_agents'],
+      ['claude', 5, [5], [null], [HUGE.k10], Array(11).fill('claude')],
+    ],
+    [
+      ['handoff', 'owner_mode'],
+      ['multi', 5, null, ''],
+    ],
+    [
+      ['handoff', 'summary'],
+      [5, null, '', '   ', HUGE.k10, [], {}],
+    ],
+    [
+      ['handoff', 'notes'],
+      [5, HUGE.k100, null],
+    ],
+    [
+      ['handoff', 'files'],
+      ['a', ['../x'], ['/etc/passwd'], ['C:\\x'], [''], [5], ['a\u0000b']],
+    ],
+    [
+      ['handoff', 'priority'],
+      ['urgent', 5],
+    ],
   ],
   listHandoffs: [
     [['status'], ['done', 5, [5], ['queued', 'nope'], {}]],
@@ -206,14 +265,29 @@ const WRONG: Record<string, [string[], unknown[]][]> = {
   ],
   completeHandoff: [
     [['result'], ['done', 5, null, []]],
-    [['result', 'status'], ['done', 5]],
-    [['result', 'decision'], ['GO', null]],
-    [['result', 'context_summary'], [5, HUGE.k100]],
-    [['result', 'findings'], ['x', 5, []]],
+    [
+      ['result', 'status'],
+      ['done', 5],
+    ],
+    [
+      ['result', 'decision'],
+      ['GO', null],
+    ],
+    [
+      ['result', 'context_summary'],
+      [5, HUGE.k100],
+    ],
+    [
+      ['result', 'findings'],
+      ['x', 5, []],
+    ],
   ],
   updateTodos: [
     [['todos'], ['x', {}, null, [5], Array(201).fill({ id: 'a', content: 'b', status: 'pending' })]],
-    [['todos', '0', 'status'], ['done', 5]],
+    [
+      ['todos', '0', 'status'],
+      ['done', 5],
+    ],
   ],
   heartbeat: [[['handoffId'], [5, '', HUGE.k10]]],
 };
@@ -272,7 +346,12 @@ function storeRefusal(fx: Fixture): Req {
     case 2:
       return { action: 'claimHandoff', handoffId: fx.inProgress, agent: pick(['codex', 'copilot']) }; // already_claimed
     case 3:
-      return { action: 'transitionHandoff', handoffId: fx.merged, agent: pick(AGENTS), to: pick(['queued', 'in_progress', 'approved', 'blocked']) }; // terminal
+      return {
+        action: 'transitionHandoff',
+        handoffId: fx.merged,
+        agent: pick(AGENTS),
+        to: pick(['queued', 'in_progress', 'approved', 'blocked']),
+      }; // terminal
     case 4:
       return { action: 'transitionHandoff', handoffId: fx.queued, agent: 'codex', to: pick(['approved', 'merged', 'ready_for_review']) }; // illegal move
     case 5:
@@ -289,13 +368,23 @@ function refusedRequest(fx: Fixture): unknown {
   const kind = int(100);
   if (kind < 6) return pick<unknown>([null, 0, 42, 'listHandoffs', true, [], [{ action: 'listHandoffs' }], undefined, NaN]);
   if (kind < 12) {
-    const r: Req = chance(0.2) ? Object.create(null) : {};
+    const r: Req = chance(0.2) ? (Object.create(null) as Req) : {};
     if (chance(0.5)) r.action = pick<unknown>([5, null, [], {}, true, ['listHandoffs']]);
     if (chance(0.5)) setOwn(r, pick(WEIRD_KEYS), pollutionPayload());
     return r;
   }
   if (kind < 20) {
-    let name = pick([randomString(), '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'listhandoffs', ' listHandoffs', HUGE.k100]);
+    let name = pick([
+      randomString(),
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'listhandoffs',
+      ' listHandoffs',
+      HUGE.k100,
+    ]);
     if (isActionName(name)) name += '_not';
     const r: Req = { action: name };
     if (chance(0.5)) Object.assign(r, validTemplate(pick(TEMPLATE_ACTIONS), fx), { action: name });
@@ -322,7 +411,23 @@ function refusedRequest(fx: Fixture): unknown {
   return r;
 }
 
-const INVALID_JSON = ['', ' ', '{', '}', '{"action":', "{'action':'listHandoffs'}", '{"action":"listHandoffs",}', 'NaN', '[1,2', '\uFEFF{"action":"listHandoffs"}', '{"a":1}{"b":2}', 'undefined', '{"action":"listHandoffs"', '// x\n{}', '\u0000'];
+const INVALID_JSON = [
+  '',
+  ' ',
+  '{',
+  '}',
+  '{"action":',
+  "{'action':'listHandoffs'}",
+  '{"action":"listHandoffs",}',
+  'NaN',
+  '[1,2',
+  '\uFEFF{"action":"listHandoffs"}',
+  '{"a":1}{"b":2}',
+  'undefined',
+  '{"action":"listHandoffs"',
+  '// x\n{}',
+  '\u0000',
+];
 
 /** JSON text that must be refused: invalid JSON, oversized, or valid JSON of a refused request. */
 function refusedText(fx: Fixture): string {
@@ -333,12 +438,14 @@ function refusedText(fx: Fixture): string {
     return text.slice(0, int(text.length - 1)); // a proper prefix of an object is never valid JSON
   }
   if (kind === 2) return chance(0.5) ? HUGE.m1 : `{"action":"listHandoffs","pad":"${HUGE.m1}"}`;
-  if (kind === 3) return `{"action":"claimHandoff","action":"${pick(['nope', '__proto__', 'constructor'])}","handoffId":"${fx.queued}","agent":"claude"}`;
+  if (kind === 3)
+    return `{"action":"claimHandoff","action":"${pick(['nope', '__proto__', 'constructor'])}","handoffId":"${fx.queued}","agent":"claude"}`;
   if (kind === 4) {
     const inner = JSON.stringify(validTemplate('createHandoff', fx).handoff);
     return `{"action":"createHandoff","__proto__":{"polluted":"yes","isAdmin":true},"handoff":${inner}}`;
   }
-  if (kind === 5) return `{"action":"createHandoff","handoff":{"__proto__":{"polluted":1},"constructor":{"prototype":{"isAdmin":true}},"from_agent":"codex","to_agents":["claude"],"owner_mode":"single","summary":"s"}}`;
+  if (kind === 5)
+    return `{"action":"createHandoff","handoff":{"__proto__":{"polluted":1},"constructor":{"prototype":{"isAdmin":true}},"from_agent":"codex","to_agents":["claude"],"owner_mode":"single","summary":"s"}}`;
   if (kind === 6) {
     const depth = pick([100, 5_000, 50_000]);
     return `{"action":"nope","deep":${'['.repeat(depth)}${']'.repeat(depth)}}`;
@@ -353,9 +460,11 @@ function mixedRequest(fx: Fixture): { raw: unknown; text?: string } {
   if (kind < 35) return { raw: undefined, text: refusedText(fx) };
   const action = pick(TEMPLATE_ACTIONS);
   const r = validTemplate(action, fx);
-  if (action !== 'createHandoff' && action !== 'listHandoffs') r.handoffId = pick([fx.queued, fx.inProgress, fx.review, fx.merged, missingId()]);
+  if (action !== 'createHandoff' && action !== 'listHandoffs')
+    r.handoffId = pick([fx.queued, fx.inProgress, fx.review, fx.merged, missingId()]);
   if ('agent' in r) r.agent = pick([...AGENTS, 'human', 'Claude', ' Codex ']);
-  if (action === 'transitionHandoff') r.to = pick(['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated']);
+  if (action === 'transitionHandoff')
+    r.to = pick(['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated']);
   if (chance(0.1)) r.request_id = `fuzz-mixed-${int(200)}`;
   if (action === 'completeHandoff' && chance(0.5)) {
     const findings = (r.result as Req).findings as Req;
@@ -419,12 +528,19 @@ function prototypeSnapshot(): Map<string, PropertyDescriptor> {
   return m;
 }
 const sameProperty = (a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined) =>
-  !!a && !!b && Object.is(a.value, b.value) && a.get === b.get && a.set === b.set && a.enumerable === b.enumerable && a.writable === b.writable;
+  !!a &&
+  !!b &&
+  Object.is(a.value, b.value) &&
+  a.get === b.get &&
+  a.set === b.set &&
+  a.enumerable === b.enumerable &&
+  a.writable === b.writable;
 
 function fingerprint(layout: WorkspaceLayout): string {
   const st = fs.statSync(layout.handoffsFile);
   const hash = createHash('sha256');
-  for (const f of [layout.handoffsFile, layout.trackerFile, layout.stateFile]) hash.update(fs.existsSync(f) ? fs.readFileSync(f) : 'missing');
+  for (const f of [layout.handoffsFile, layout.trackerFile, layout.stateFile])
+    hash.update(fs.existsSync(f) ? fs.readFileSync(f) : 'missing');
   return `${st.ino}:${st.size}:${st.mtimeMs}:${hash.digest('hex')}`;
 }
 
@@ -438,13 +554,17 @@ describe('RequestDispatcher fuzz', function () {
     initWorkspace(dir);
     const layout = new WorkspaceLayout(dir);
     const warnings: string[] = [];
-    const dispatcher = new RequestDispatcher(new HandoffStore(layout, { logger: { info: () => undefined, warn: (m) => warnings.push(m) } }), 'fuzz');
+    const dispatcher = new RequestDispatcher(
+      new HandoffStore(layout, { logger: { info: () => undefined, warn: (m) => warnings.push(m) } }),
+      'fuzz',
+    );
     const must = async (req: Req) => {
       const r = await dispatcher.dispatch(req);
       assert.ok(r.ok, `fixture request failed: ${JSON.stringify(r)}`);
       return (r.data as { handoff: { handoff_id: string } }).handoff.handoff_id;
     };
-    const create = () => must({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'fixture' } });
+    const create = () =>
+      must({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'fixture' } });
     const fx: Fixture = { queued: await create(), inProgress: await create(), review: await create(), merged: await create() };
     await must({ action: 'claimHandoff', handoffId: fx.inProgress, agent: 'claude' });
     for (const id of [fx.review, fx.merged]) {
@@ -478,7 +598,9 @@ describe('RequestDispatcher fuzz', function () {
     const before = fingerprint(layout);
     let checks = 0;
     for (let done = 0; done < REFUSED_COUNT; done += BATCH) {
-      const inputs = Array.from({ length: BATCH }, () => (chance(0.3) ? { raw: undefined, text: refusedText(fx) } : { raw: refusedRequest(fx), text: undefined }));
+      const inputs = Array.from({ length: BATCH }, () =>
+        chance(0.3) ? { raw: undefined, text: refusedText(fx) } : { raw: refusedRequest(fx), text: undefined },
+      );
       const answers = await Promise.all(inputs.map((i) => send(i.raw, i.text)));
       answers.forEach((r, k) => {
         if (!r) return;
@@ -487,7 +609,11 @@ describe('RequestDispatcher fuzz', function () {
         longestMessage = Math.max(longestMessage, r.message?.length ?? 0);
       });
       assert.deepEqual(problems, [], `seed ${SEED}, refused batch at ${done}`);
-      assert.equal(fingerprint(layout), before, `seed ${SEED}: handoffs.json, AgentTracker.md or state.json changed during refused batch at ${done}`);
+      assert.equal(
+        fingerprint(layout),
+        before,
+        `seed ${SEED}: handoffs.json, AgentTracker.md or state.json changed during refused batch at ${done}`,
+      );
       checks++;
     }
     const refusedMs = Date.now() - started;
@@ -504,18 +630,29 @@ describe('RequestDispatcher fuzz', function () {
     const parsed = handoffsFileSchema.safeParse(JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')));
     assert.ok(parsed.success, 'handoffs.json still matches the schema');
     const after = prototypeSnapshot();
-    assert.deepEqual([...after].filter(([k, v]) => !sameProperty(protoBefore.get(k), v)).map(([k]) => k), [], 'no built-in prototype gained or changed a property');
-    assert.deepEqual([...protoBefore.keys()].filter((k) => !after.has(k)), [], 'no built-in prototype lost a property');
+    assert.deepEqual(
+      [...after].filter(([k, v]) => !sameProperty(protoBefore.get(k), v)).map(([k]) => k),
+      [],
+      'no built-in prototype gained or changed a property',
+    );
+    assert.deepEqual(
+      [...protoBefore.keys()].filter((k) => !after.has(k)),
+      [],
+      'no built-in prototype lost a property',
+    );
     const fresh: Record<string, unknown> = {};
     for (const m of POLLUTION_MARKS) assert.equal(fresh[m], undefined, `a fresh {} has no ${m}`);
     assert.equal(Object.getPrototypeOf(fresh), Object.prototype);
     assert.deepEqual(warnings, [], 'the store reported no problem writing its files');
 
     fs.rmSync(dir, { recursive: true, force: true }); // kept for inspection when an assertion fails
-    const top = [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ');
+    const top = [...reasons]
+      .sort((a, b) => b[1] - a[1])
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ');
     console.log(
       `      (seed ${SEED}: ${REFUSED_COUNT} refused in ${(refusedMs / 1000).toFixed(1)} s with ${checks} byte-identical checks; ` +
-        `${MIXED_COUNT} mixed in ${((Date.now() - started - refusedMs) / 1000).toFixed(1)} s, ${accepted} accepted; ${parsed.data!.handoffs.length} handoffs now)\n` +
+        `${MIXED_COUNT} mixed in ${((Date.now() - started - refusedMs) / 1000).toFixed(1)} s, ${accepted} accepted; ${parsed.data.handoffs.length} handoffs now)\n` +
         `      (refusal reasons: ${top}; longest message ${longestMessage} chars)`,
     );
   });

@@ -35,7 +35,8 @@ async function ready(w: Child): Promise<void> {
 
 function startWriters(dir: string): Promise<number[]> {
   const procs: ChildProcess[] = [];
-  for (let w = 0; w < WRITERS; w++) procs.push(spawn(process.execPath, ['-e', WRITER, dir, String(w), String(PER_WRITER)], { stdio: ['ignore', 'ignore', 'inherit'] }));
+  for (let w = 0; w < WRITERS; w++)
+    procs.push(spawn(process.execPath, ['-e', WRITER, dir, String(w), String(PER_WRITER)], { stdio: ['ignore', 'ignore', 'inherit'] }));
   return Promise.all(procs.map((p) => new Promise<number>((resolve) => p.on('exit', (code) => resolve(code ?? -1)))));
 }
 
@@ -60,7 +61,12 @@ function assertExactlyOnce(dir: string): void {
   assert.equal(files.length, expected.size, 'one response file per request');
   const answered = new Set<string>();
   for (const f of files) {
-    const r = JSON.parse(fs.readFileSync(path.join(data, 'responses', f), 'utf8')) as { ok: boolean; request_id: string; request_file: string; message?: string };
+    const r = JSON.parse(fs.readFileSync(path.join(data, 'responses', f), 'utf8')) as {
+      ok: boolean;
+      request_id: string;
+      request_file: string;
+      message?: string;
+    };
     assert.equal(r.ok, true, `${f}: ${r.message}`);
     assert.equal(f, `${r.request_id}.json`, 'named by its request_id');
     const name = r.request_file.replace(/\.json$/, '');
@@ -69,14 +75,20 @@ function assertExactlyOnce(dir: string): void {
     answered.add(name);
   }
   assert.equal(answered.size, expected.size, 'every request file is answered');
-  const store = JSON.parse(fs.readFileSync(path.join(data, 'handoffs.json'), 'utf8')) as { handoffs: { summary: string; handoff_id: string }[] };
+  const store = JSON.parse(fs.readFileSync(path.join(data, 'handoffs.json'), 'utf8')) as {
+    handoffs: { summary: string; handoff_id: string }[];
+  };
   const summaries = store.handoffs.map((h) => h.summary);
   assert.equal(summaries.length, expected.size, 'exactly one handoff per request');
   assert.equal(new Set(summaries).size, summaries.length, 'no request applied twice');
   assert.equal(new Set(store.handoffs.map((h) => h.handoff_id)).size, summaries.length, 'unique handoff ids');
   for (const name of expected) assert.ok(summaries.includes(`summary ${name}`));
   assert.deepEqual(fs.readdirSync(path.join(data, 'requests', '.inflight')), [], 'no claim left');
-  assert.deepEqual(fs.readdirSync(path.join(data, 'requests')).filter((n) => !n.startsWith('.')), [], 'no request left');
+  assert.deepEqual(
+    fs.readdirSync(path.join(data, 'requests')).filter((n) => !n.startsWith('.')),
+    [],
+    'no request left',
+  );
 }
 
 async function stop(w: Child): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -88,7 +100,7 @@ describe('agentsync watch (processes)', function () {
   this.timeout(90_000);
   const dirs: string[] = [];
   const children: Child[] = [];
-  after(async () => {
+  after(() => {
     for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
@@ -146,14 +158,18 @@ describe('agentsync watch (processes)', function () {
     // A takeover happens on a rescan; give the survivors a moment to finish what they took over.
     await new Promise((r) => setTimeout(r, 1_200));
     await Promise.all([stop(b), stop(restarted)]);
-    const takenOver = [...b.lines, ...restarted.lines].filter((l) => l.startsWith('stopped')).map((l) => Number(/taken over (\d+)/.exec(l)![1]));
-    console.log(`      (killed with ${held.length} claim(s) held and ${atKill} responses written; taken over afterwards: ${takenOver.reduce((x, y) => x + y, 0)})`);
+    const takenOver = [...b.lines, ...restarted.lines]
+      .filter((l) => l.startsWith('stopped'))
+      .map((l) => Number(/taken over (\d+)/.exec(l)![1]));
+    console.log(
+      `      (killed with ${held.length} claim(s) held and ${atKill} responses written; taken over afterwards: ${takenOver.reduce((x, y) => x + y, 0)})`,
+    );
     assert.ok(held.length > 0, 'the kill happened while the watcher held claims');
-    assert.ok(takenOver.reduce((x, y) => x + y, 0) >= 1, 'the dead watcher\'s claims were taken over');
+    assert.ok(takenOver.reduce((x, y) => x + y, 0) >= 1, "the dead watcher's claims were taken over");
     assertExactlyOnce(dir);
   });
 
-  it('--once answers what is there and exits 0; a bad --interval-ms is a usage error (exit 2)', async () => {
+  it('--once answers what is there and exits 0; a bad --interval-ms is a usage error (exit 2)', () => {
     const dir = workspace('dz-once');
     const data = path.join(dir, '.agentsync');
     fs.writeFileSync(path.join(data, 'requests', 'one.json'), JSON.stringify({ action: 'listHandoffs', request_id: 'once-1' }));
@@ -180,10 +196,13 @@ describe('agentsync watch (processes)', function () {
     w.proc.kill('SIGINT');
     const e = await w.exited;
     assert.equal(e.code, 0);
-    assert.ok(w.lines.some((l) => l.startsWith('stopped (SIGINT): answered 1')), w.lines.join('\n'));
+    assert.ok(
+      w.lines.some((l) => l.startsWith('stopped (SIGINT): answered 1')),
+      w.lines.join('\n'),
+    );
   });
 
-  it('--once exits 1 with a clear message when the drop zone is off (requests/ is a symlink), and answers nothing', async () => {
+  it('--once exits 1 with a clear message when the drop zone is off (requests/ is a symlink), and answers nothing', () => {
     const dir = workspace('dz-off');
     const data = path.join(dir, '.agentsync');
     const elsewhere = fs.mkdtempSync(path.join(dir, 'elsewhere-'));
@@ -201,11 +220,14 @@ describe('agentsync watch (processes)', function () {
     assert.ok(fs.existsSync(path.join(elsewhere, 'one.json')), 'the request behind the link was not touched');
   });
 
-  it('a request refused for nesting depth is answered under its own request_id', async () => {
+  it('a request refused for nesting depth is answered under its own request_id', () => {
     const dir = workspace('dz-deep');
     let deep: unknown = 'x';
     for (let i = 0; i < 100; i++) deep = { d: deep };
-    fs.writeFileSync(path.join(dir, '.agentsync', 'requests', 'deep.json'), JSON.stringify({ action: 'createHandoff', request_id: 'deep-1', handoff: deep }));
+    fs.writeFileSync(
+      path.join(dir, '.agentsync', 'requests', 'deep.json'),
+      JSON.stringify({ action: 'createHandoff', request_id: 'deep-1', handoff: deep }),
+    );
     const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'watch', '--once'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const file = path.join(dir, '.agentsync', 'responses', 'deep-1.json');
@@ -220,10 +242,16 @@ describe('agentsync watch (processes)', function () {
     const w = startWatcher(dir);
     children.push(w);
     await ready(w);
-    fs.writeFileSync(path.join(dir, '.agentsync', '.f.tmp'), JSON.stringify({ action: 'claimHandoff', request_id: 'fifo-1', handoffId: 'HO-20260101-001', agent: 'claude' }));
+    fs.writeFileSync(
+      path.join(dir, '.agentsync', '.f.tmp'),
+      JSON.stringify({ action: 'claimHandoff', request_id: 'fifo-1', handoffId: 'HO-20260101-001', agent: 'claude' }),
+    );
     fs.renameSync(path.join(dir, '.agentsync', '.f.tmp'), path.join(dir, '.agentsync', 'requests', 'f.json'));
     await waitForResponses(dir, 1, 10_000);
-    const answer = JSON.parse(fs.readFileSync(path.join(dir, '.agentsync', 'responses', 'fifo-1.json'), 'utf8')) as { reason: string; message: string };
+    const answer = JSON.parse(fs.readFileSync(path.join(dir, '.agentsync', 'responses', 'fifo-1.json'), 'utf8')) as {
+      reason: string;
+      message: string;
+    };
     assert.equal(answer.reason, 'store_unsafe');
     assert.match(answer.message, /FIFO \(named pipe\), not a lock file AgentSync wrote/);
     const sent = Date.now();

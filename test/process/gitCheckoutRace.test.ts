@@ -19,7 +19,13 @@ import type { Handoff } from '../../src/core/handoffSchema';
 import { tempWorkspace } from './processHarness';
 
 const CHECKOUTS = 200;
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 
 function gitSync(dir: string, args: string[]): void {
   const r = spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: GIT_ENV });
@@ -28,7 +34,9 @@ function gitSync(dir: string, args: string[]): void {
 
 function gitAsync(dir: string, args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('git', ['-C', dir, ...args], { env: GIT_ENV }, (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }));
+    execFile('git', ['-C', dir, ...args], { env: GIT_ENV }, (err, _out, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+    );
   });
 }
 
@@ -48,11 +56,17 @@ describe('git checkout -f under a stream of writes', function () {
     gitSync(dir, ['commit', '-qm', 'init']);
     gitSync(dir, ['branch', 'b']);
     const base: Record<string, Set<string>> = {};
-    for (const [branch, n] of [['b', 30], ['a', 40]] as const) {
+    for (const [branch, n] of [
+      ['b', 30],
+      ['a', 40],
+    ] as const) {
       gitSync(dir, ['checkout', '-q', '-f', branch]);
       const d = new RequestDispatcher(new HandoffStore(layout), 'setup');
       for (let i = 0; i < n; i++) {
-        const r = await d.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `${branch} base ${i}` } });
+        const r = await d.dispatch({
+          action: 'createHandoff',
+          handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `${branch} base ${i}` },
+        });
         assert.equal(r.ok, true, JSON.stringify(r));
       }
       gitSync(dir, ['add', '-A']);
@@ -67,7 +81,10 @@ describe('git checkout -f under a stream of writes', function () {
     const refusals: string[] = [];
     const stream = (async () => {
       for (let k = 0; !stop; k++) {
-        const r = await dispatcher.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `stream ${k}` } });
+        const r = await dispatcher.dispatch({
+          action: 'createHandoff',
+          handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `stream ${k}` },
+        });
         if (r.ok) answered.push({ uid: (r.data!.handoff as Handoff).uid!, at: Date.now() });
         else refusals.push(`${r.reason}: ${r.message}`);
         waiters.splice(0).forEach((w) => w());
@@ -102,7 +119,9 @@ describe('git checkout -f under a stream of writes', function () {
     }
     stop = true;
     await stream;
-    console.log(`      git race: ${CHECKOUTS} checkouts in ${Date.now() - started} ms, losses: ${losses.length}, refused writes: ${refusals.length}`);
+    console.log(
+      `      git race: ${CHECKOUTS} checkouts in ${Date.now() - started} ms, losses: ${losses.length}, refused writes: ${refusals.length}`,
+    );
     assert.deepEqual(losses, [], 'losses');
     assert.deepEqual(refusals, [], 'no write was refused');
   });
@@ -113,14 +132,25 @@ describe('git checkout -f under a stream of writes', function () {
     gitSync(dir, ['init', '-q']);
     initWorkspace(dir);
     const setup = new RequestDispatcher(new HandoffStore(layout), 'setup');
-    assert.equal((await setup.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'kept' } })).ok, true);
+    assert.equal(
+      (
+        await setup.dispatch({
+          action: 'createHandoff',
+          handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'kept' },
+        })
+      ).ok,
+      true,
+    );
     gitSync(dir, ['add', '-A']);
     gitSync(dir, ['commit', '-qm', 'store']);
     // What a fresh clone has: no runtime files of this machine, and then the store goes missing.
     fs.rmSync(layout.validatedStampFile, { force: true });
     fs.rmSync(layout.stateFile, { force: true });
     fs.rmSync(layout.handoffsFile);
-    const r = await new RequestDispatcher(new HandoffStore(layout), 'clone').dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' } });
+    const r = await new RequestDispatcher(new HandoffStore(layout), 'clone').dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' },
+    });
     assert.equal(r.ok, false);
     assert.equal(r.reason, 'store_missing', JSON.stringify(r));
     assert.equal(fs.existsSync(layout.handoffsFile), false, 'no empty store was written');

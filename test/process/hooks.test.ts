@@ -15,24 +15,55 @@ function fixture(vendor: Vendor, name: string, ws: string): string {
   return fs.readFileSync(path.join(FIXTURES, vendor, `${name}.json`), 'utf8').replaceAll('__WORKSPACE__', ws);
 }
 
+/** What a hook printed: the fields the vendors read (each vendor reads some of them). */
+interface HookOut {
+  additional_context?: string;
+  additionalContext?: string;
+  hookSpecificOutput?: { additionalContext: string; hookEventName: string };
+  followup_message?: string;
+  reason?: string;
+  decision?: string;
+}
+
+/** A hooks file as the packs write it (the fields these tests read). */
+interface HooksFile {
+  version?: number;
+  permissions?: unknown;
+  hooks: Record<string, { command?: string; hooks: { command: string }[] }[]>;
+}
+
+/** A store entry as these tests read and age it. */
+interface StoredHandoff {
+  handoff_id: string;
+  claimed_at?: string;
+  updated_at?: string;
+  lease_expires_at: string;
+}
+
 /** Runs the hook as the vendor would: from the workspace folder, the vendor's JSON on stdin, the command of its pack. */
-function hook(ws: string, vendor: Vendor, event: string, input: string, cwd = ws): { status: number | null; out: unknown; stdout: string; stderr: string } {
+function hook(
+  ws: string,
+  vendor: Vendor,
+  event: string,
+  input: string,
+  cwd = ws,
+): { status: number | null; out: HookOut | null; stdout: string; stderr: string } {
   const env = { ...process.env };
   delete env.AGENTSYNC_AGENT;
   const r = spawnSync(process.execPath, [CLI, 'hook', event, '--agent', vendor, '--format', vendor], { cwd, input, encoding: 'utf8', env });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout.trim() ? JSON.parse(r.stdout) : null };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout.trim() ? (JSON.parse(r.stdout) as HookOut) : null };
 }
 
 function request(ws: string, body: object): { ok: boolean; data: Record<string, unknown> } {
   const r = spawnSync(process.execPath, [CLI, '--dir', ws, 'request', '-'], { input: JSON.stringify(body), encoding: 'utf8' });
-  return JSON.parse(r.stdout);
+  return JSON.parse(r.stdout) as { ok: boolean; data: Record<string, unknown> };
 }
 
 /** An initialized workspace whose agent list also knows `agent` (the default config lists codex, copilot, claude). */
 function initWorkspaceFor(agent: Vendor, config: object = {}): string {
   const ws = tempWorkspace('hooks');
   runCliSync(['--dir', ws, 'init']);
-  const cfg = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync.json'), 'utf8'));
+  const cfg = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync.json'), 'utf8')) as { agentCapabilities: Record<string, string[]> };
   cfg.agentCapabilities[agent] ??= ['code_patch'];
   fs.writeFileSync(path.join(ws, '.agentsync.json'), JSON.stringify({ ...cfg, ...config }, null, 2));
   return ws;
@@ -41,7 +72,16 @@ function initWorkspaceFor(agent: Vendor, config: object = {}): string {
 function workspaceWithClaim(agent: Vendor, config: object = {}): { ws: string; id: string } {
   const ws = initWorkspaceFor(agent, config);
   const from = agent === 'codex' ? 'claude' : 'codex';
-  const created = request(ws, { action: 'createHandoff', handoff: { from_agent: from, to_agents: [agent], owner_mode: 'single', summary: 'Fix the auth timeout', files: ['src/auth/session.ts'] } });
+  const created = request(ws, {
+    action: 'createHandoff',
+    handoff: {
+      from_agent: from,
+      to_agents: [agent],
+      owner_mode: 'single',
+      summary: 'Fix the auth timeout',
+      files: ['src/auth/session.ts'],
+    },
+  });
   const id = (created.data.handoff as { handoff_id: string }).handoff_id;
   assert.equal(request(ws, { action: 'claimHandoff', handoffId: id, agent }).ok, true);
   return { ws, id };
@@ -54,17 +94,24 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
     describe(vendor, () => {
       it('session-start: the briefing goes into the context in the form the vendor reads', () => {
         const ws = initWorkspaceFor(vendor);
-        request(ws, { action: 'createHandoff', handoff: { from_agent: 'human', to_agents: [vendor], owner_mode: 'single', summary: 'Write the release notes' } });
+        request(ws, {
+          action: 'createHandoff',
+          handoff: { from_agent: 'human', to_agents: [vendor], owner_mode: 'single', summary: 'Write the release notes' },
+        });
         const r = hook(ws, vendor, 'session-start', fixture(vendor, 'session-start', ws));
         assert.equal(r.status, 0, r.stderr);
-        const out = r.out as Record<string, any>;
-        const text: string =
-          vendor === 'cursor' ? out.additional_context : vendor === 'copilot' ? out.additionalContext : out.hookSpecificOutput.additionalContext;
-        if (vendor === 'claude' || vendor === 'codex') assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+        const out = r.out ?? {};
+        const text =
+          (vendor === 'cursor'
+            ? out.additional_context
+            : vendor === 'copilot'
+              ? out.additionalContext
+              : out.hookSpecificOutput?.additionalContext) ?? '';
+        if (vendor === 'claude' || vendor === 'codex') assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
         assert.match(text, new RegExp(`AgentSync briefing for ${vendor}`));
         assert.match(text, /Claimable by you[^\n]*\n- HO-\d{8}-001 \[queued\] from human: Write the release notes/);
         // It started the agent's session through the dispatcher (state.json names it).
-        const state = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/state.json'), 'utf8'));
+        const state = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/state.json'), 'utf8')) as unknown;
         assert.ok(JSON.stringify(state).includes(`"agent":"${vendor}"`));
       });
 
@@ -72,8 +119,8 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
         const { ws, id } = workspaceWithClaim(vendor, { requireHandoffOnEndSession: true });
         const first = hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws));
         assert.equal(first.status, 0, first.stderr);
-        const reason = vendor === 'cursor' ? (first.out as any).followup_message : (first.out as any).reason;
-        if (vendor !== 'cursor') assert.equal((first.out as any).decision, 'block');
+        const reason = (vendor === 'cursor' ? first.out?.followup_message : first.out?.reason) ?? '';
+        if (vendor !== 'cursor') assert.equal(first.out?.decision, 'block');
         assert.match(reason, new RegExp(`${vendor} still holds ${id}`));
         assert.match(reason, /"action":"completeHandoff"/);
         // The second stop passes: the vendor's loop flag where it has one (Copilot has none: the marker decides).
@@ -88,7 +135,7 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
         assert.deepEqual(hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws)).out, {});
         const empty = tempWorkspace('hooks');
         runCliSync(['--dir', empty, 'init']);
-        const cfg = JSON.parse(fs.readFileSync(path.join(empty, '.agentsync.json'), 'utf8'));
+        const cfg = JSON.parse(fs.readFileSync(path.join(empty, '.agentsync.json'), 'utf8')) as Record<string, unknown>;
         fs.writeFileSync(path.join(empty, '.agentsync.json'), JSON.stringify({ ...cfg, requireHandoffOnEndSession: true }));
         assert.deepEqual(hook(empty, vendor, 'stop', fixture(vendor, 'stop', empty)).out, {});
       });
@@ -105,17 +152,25 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
         assert.equal(fs.statSync(storeFile).mtimeMs, mtime);
 
         // Age the lease: claimed 20 minutes ago, 10 minutes left of 30.
-        const store = JSON.parse(before.toString('utf8'));
-        const h = store.handoffs.find((x: { handoff_id: string }) => x.handoff_id === id);
+        const store = JSON.parse(before.toString('utf8')) as { handoffs: StoredHandoff[] };
+        const h = store.handoffs.find((x) => x.handoff_id === id)!;
         const now = Date.now();
         h.claimed_at = h.updated_at = new Date(now - 20 * 60_000).toISOString();
         h.lease_expires_at = new Date(now + 10 * 60_000).toISOString();
         fs.writeFileSync(storeFile, JSON.stringify(store, null, 2));
         const due = hook(ws, vendor, 'post-tool-use', fixture(vendor, 'post-tool-use', ws));
         assert.equal(due.status, 0, due.stderr);
-        const after = JSON.parse(fs.readFileSync(storeFile, 'utf8')).handoffs.find((x: { handoff_id: string }) => x.handoff_id === id);
-        assert.ok(Date.parse(after.lease_expires_at) > now + 25 * 60_000, `lease renewed to ~30 min from now (got ${after.lease_expires_at})`);
-        const audit = fs.readdirSync(path.join(ws, '.agentsync/audit')).map((f) => fs.readFileSync(path.join(ws, '.agentsync/audit', f), 'utf8')).join('');
+        const after = (JSON.parse(fs.readFileSync(storeFile, 'utf8')) as { handoffs: StoredHandoff[] }).handoffs.find(
+          (x) => x.handoff_id === id,
+        )!;
+        assert.ok(
+          Date.parse(after.lease_expires_at) > now + 25 * 60_000,
+          `lease renewed to ~30 min from now (got ${after.lease_expires_at})`,
+        );
+        const audit = fs
+          .readdirSync(path.join(ws, '.agentsync/audit'))
+          .map((f) => fs.readFileSync(path.join(ws, '.agentsync/audit', f), 'utf8'))
+          .join('');
         assert.match(audit, /"action":"heartbeat"/);
       });
     });
@@ -129,7 +184,7 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
       encoding: 'utf8',
       env: { ...process.env, AGENTSYNC_AGENT: 'codex' },
     });
-    assert.match(JSON.parse(r.stdout).reason, new RegExp(`codex still holds ${id}`));
+    assert.match((JSON.parse(r.stdout) as { reason: string }).reason, new RegExp(`codex still holds ${id}`));
   });
 
   it('outside an AgentSync workspace the hooks do nothing and never fail the agent', () => {
@@ -187,7 +242,7 @@ describe('agentsync init --hooks (process)', function () {
     const files = ['.claude/settings.json', '.codex/hooks.json', '.cursor/hooks.json', '.github/hooks/agentsync.json'];
     const first = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
 
-    const claude = JSON.parse(first['.claude/settings.json']);
+    const claude = JSON.parse(first['.claude/settings.json']) as HooksFile;
     assert.deepEqual(claude.permissions, { allow: ['Bash(npm test)'] });
     // The user's own hook block, byte for byte as they wrote it.
     const userBlock = userClaude.slice(userClaude.indexOf('      {\n        "matcher"'), userClaude.indexOf('\n    ]\n  }\n}'));
@@ -195,21 +250,28 @@ describe('agentsync init --hooks (process)', function () {
     assert.equal(claude.hooks.PostToolUse.length, 2);
     assert.equal(claude.hooks.SessionStart[0].hooks[0].command, 'agentsync hook session-start --agent claude --format claude');
     assert.equal(claude.hooks.Stop[0].hooks[0].command, 'agentsync hook stop --agent claude --format claude');
-    const cursor = JSON.parse(first['.cursor/hooks.json']);
+    const cursor = JSON.parse(first['.cursor/hooks.json']) as HooksFile;
     assert.equal(cursor.version, 1);
     assert.deepEqual(cursor.hooks.afterFileEdit, [{ command: './scripts/format.sh' }]);
     assert.deepEqual(cursor.hooks.stop, [{ command: 'agentsync hook stop --agent cursor --format cursor' }]);
-    const copilot = JSON.parse(first['.github/hooks/agentsync.json']);
+    const copilot = JSON.parse(first['.github/hooks/agentsync.json']) as HooksFile;
     assert.equal(copilot.version, 1);
-    assert.deepEqual(copilot.hooks.agentStop, [{ type: 'command', bash: 'agentsync hook stop --agent copilot --format copilot', powershell: 'agentsync hook stop --agent copilot --format copilot', timeoutSec: 30 }]);
-    const codex = JSON.parse(first['.codex/hooks.json']);
+    assert.deepEqual(copilot.hooks.agentStop, [
+      {
+        type: 'command',
+        bash: 'agentsync hook stop --agent copilot --format copilot',
+        powershell: 'agentsync hook stop --agent copilot --format copilot',
+        timeoutSec: 30,
+      },
+    ]);
+    const codex = JSON.parse(first['.codex/hooks.json']) as HooksFile;
     assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PostToolUse', 'Stop']);
 
-    const second = JSON.parse(runCliSync(['--dir', ws, '--json', 'init', '--hooks']));
+    const second = JSON.parse(runCliSync(['--dir', ws, '--json', 'init', '--hooks'])) as Record<string, unknown>;
     for (const f of files) assert.equal(fs.readFileSync(path.join(ws, f), 'utf8'), first[f], `${f} unchanged by the second run`);
     // The second run's report is the one docs/agentsync-documentation.md shows (Instruction files), timestamp aside.
     const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/agentsync-documentation.md'), 'utf8');
-    const shown = JSON.parse(/```json\n(\{"ok":true,"action":"init".*\})\n```/.exec(docs)![1]);
+    const shown = JSON.parse(/```json\n(\{"ok":true,"action":"init".*\})\n```/.exec(docs)![1]) as Record<string, unknown>;
     assert.deepEqual({ ...second, timestamp: null }, { ...shown, timestamp: null });
   });
 
@@ -219,7 +281,7 @@ describe('agentsync init --hooks (process)', function () {
     fs.writeFileSync(path.join(ws, '.codex/hooks.json'), '{ "hooks": { ');
     const r = spawnSync(process.execPath, [CLI, '--dir', ws, '--json', 'init', '--hooks'], { encoding: 'utf8' });
     assert.equal(r.status, 1);
-    const out = JSON.parse(r.stdout);
+    const out = JSON.parse(r.stdout) as { ok: boolean; message: string };
     assert.equal(out.ok, false);
     assert.match(out.message, /\.codex\/hooks\.json is not valid JSON .*will not overwrite it/);
     assert.equal(fs.readFileSync(path.join(ws, '.codex/hooks.json'), 'utf8'), '{ "hooks": { ');

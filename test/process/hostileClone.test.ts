@@ -18,6 +18,9 @@ function cli(dir: string, ...args: string[]): { status: number | null; stdout: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** data.trusted of `agentsync --json trust --show`. */
+const trusted = (stdout: string) => (JSON.parse(stdout) as { data: { trusted: boolean } }).data.trusted;
+
 function dropRequest(dir: string, id: string): void {
   fs.mkdirSync(path.join(dir, '.agentsync', 'requests'), { recursive: true });
   fs.writeFileSync(path.join(dir, '.agentsync', 'requests', `${id}.json`), JSON.stringify({ action: 'health', request_id: id }));
@@ -72,12 +75,17 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
     fs.writeFileSync(file, JSON.stringify({ action: 'health' }));
     const r = cli(clone, 'request', file);
     assert.equal(r.status, 1);
-    assert.equal(JSON.parse(r.stdout).reason, 'commands_untrusted');
+    assert.equal((JSON.parse(r.stdout) as { reason: string }).reason, 'commands_untrusted');
     assert.equal(fs.existsSync(marker()), false);
   });
 
   it('MCP: the health tool is refused with commands_untrusted, nothing runs', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--dir', clone, 'mcp'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, '--dir', clone, 'mcp'],
+      env: { ...process.env } as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'agentsync-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -95,12 +103,16 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
 
   it('after `agentsync trust` the command runs; the trust is kept outside the repository', () => {
     const show = cli(clone, '--json', 'trust', '--show');
-    assert.equal(JSON.parse(show.stdout).data.trusted, false);
+    assert.equal(trusted(show.stdout), false);
     const t = cli(clone, 'trust');
     assert.equal(t.status, 0, t.stderr);
     assert.match(t.stdout, /build: sh -c 'id > marker'/);
     assert.ok(fs.existsSync(process.env.AGENTSYNC_TRUST_FILE!));
-    assert.equal(git(clone, 'status', '--porcelain', '--untracked-files=all').includes('trusted'), false, 'nothing about trust is written into the clone');
+    assert.equal(
+      git(clone, 'status', '--porcelain', '--untracked-files=all').includes('trusted'),
+      false,
+      'nothing about trust is written into the clone',
+    );
     dropRequest(clone, 'after-trust');
     assert.equal(cli(clone, 'watch', '--once').status, 0);
     assert.equal(responseOf(clone, 'after-trust').ok, true, JSON.stringify(responseOf(clone, 'after-trust')));
@@ -109,15 +121,18 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
 
   it('when the commands change, nothing runs again until a new trust; --revoke withdraws it', () => {
     fs.rmSync(marker());
-    fs.writeFileSync(path.join(clone, '.agentsync.json'), JSON.stringify({ commands: { build: ['sh', '-c', 'id > marker; id > marker2'] } }));
+    fs.writeFileSync(
+      path.join(clone, '.agentsync.json'),
+      JSON.stringify({ commands: { build: ['sh', '-c', 'id > marker; id > marker2'] } }),
+    );
     dropRequest(clone, 'after-change');
     assert.equal(cli(clone, 'watch', '--once').status, 0);
     assert.equal(responseOf(clone, 'after-change').reason, 'commands_untrusted');
     assert.match(String(responseOf(clone, 'after-change').message), /changed since they were approved/);
     assert.equal(fs.existsSync(marker()), false);
     assert.equal(cli(clone, 'trust').status, 0);
-    assert.equal(JSON.parse(cli(clone, '--json', 'trust', '--show').stdout).data.trusted, true);
+    assert.equal(trusted(cli(clone, '--json', 'trust', '--show').stdout), true);
     assert.equal(cli(clone, 'trust', '--revoke').status, 0);
-    assert.equal(JSON.parse(cli(clone, '--json', 'trust', '--show').stdout).data.trusted, false);
+    assert.equal(trusted(cli(clone, '--json', 'trust', '--show').stdout), false);
   });
 });

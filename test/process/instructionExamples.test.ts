@@ -19,7 +19,7 @@ describe('instruction file examples (process)', function () {
       assert.ok(blocks.length >= 9);
       for (const block of blocks) {
         const r = spawnSync(process.execPath, [CLI, '--dir', ws, 'request', '-'], { input: block, encoding: 'utf8' });
-        assert.equal(JSON.parse(r.stdout).ok, true, `${block}→ ${r.stdout}${r.stderr}`);
+        assert.equal((JSON.parse(r.stdout) as { ok: boolean }).ok, true, `${block}→ ${r.stdout}${r.stderr}`);
       }
     });
   }

@@ -24,7 +24,7 @@ describe('FileLock across pid namespaces (a real holder under unshare)', functio
 
   it('a live holder whose pid is dead here is not broken; once it releases, the lock is free', async () => {
     const probe = spawnSync('unshare', ['-Urpf', '--mount-proc', 'true']);
-    assert.equal(probe.status, 0, `this test needs unprivileged pid namespaces (unshare -Urpf): ${probe.stderr}`);
+    assert.equal(probe.status, 0, `this test needs unprivileged pid namespaces (unshare -Urpf): ${probe.stderr.toString()}`);
     // The holder's pid inside its namespace: one that no process here has, so "is that pid alive?" answers no.
     let target = 150;
     while (alive(target)) target++;
@@ -51,4 +51,3 @@ describe('FileLock across pid namespaces (a real holder under unshare)', functio
     lock.release();
   });
 });
-

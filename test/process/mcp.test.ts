@@ -77,7 +77,19 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     assert.deepEqual([...names].sort(), [...ACTION_NAMES].sort());
-    for (const required of ['createHandoff', 'claimHandoff', 'passOver', 'returnHandoff', 'heartbeat', 'updateTodos', 'expireLeases', 'startSession', 'endSession', 'status', 'health']) {
+    for (const required of [
+      'createHandoff',
+      'claimHandoff',
+      'passOver',
+      'returnHandoff',
+      'heartbeat',
+      'updateTodos',
+      'expireLeases',
+      'startSession',
+      'endSession',
+      'status',
+      'health',
+    ]) {
       assert.ok(names.includes(required), `${required} is a tool`);
     }
     for (const tool of tools) {
@@ -90,22 +102,30 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     assert.deepEqual(create.inputSchema.required, ['handoff']);
     const claim = tools.find((t) => t.name === 'claimHandoff')!;
     assert.deepEqual(claim.inputSchema.required, ['agent']);
-    assert.ok('handoffId' in claim.inputSchema.properties! && 'expected_rev' in claim.inputSchema.properties!);
+    assert.ok('handoffId' in claim.inputSchema.properties! && 'expected_rev' in claim.inputSchema.properties);
   });
 
   it('creates and claims through the tools; a second claimer is refused with already_claimed and claimedBy', async () => {
-    const created = await client.callTool({ name: 'createHandoff', arguments: { handoff: { from_agent: 'codex', to_agents: ['claude', 'copilot'], owner_mode: 'shared', summary: 'Review the auth change' } } });
+    const created = await client.callTool({
+      name: 'createHandoff',
+      arguments: {
+        handoff: { from_agent: 'codex', to_agents: ['claude', 'copilot'], owner_mode: 'shared', summary: 'Review the auth change' },
+      },
+    });
     const createdEnv = envelopeOf(created);
     assert.equal(created.isError, false, JSON.stringify(createdEnv));
     assert.equal(createdEnv.ok, true);
-    const id = ((createdEnv.data as { handoff: Handoff }).handoff).handoff_id;
+    const id = (createdEnv.data as { handoff: Handoff }).handoff.handoff_id;
     assert.match(id, /^HO-\d{8}-\d{3}$/);
 
     const first = await client.callTool({ name: 'claimHandoff', arguments: { handoffId: id, agent: 'Claude' } });
     assert.equal(first.isError, false, JSON.stringify(envelopeOf(first)));
-    assert.equal(((envelopeOf(first).data as { handoff: Handoff }).handoff).claimed_by, 'claude');
+    assert.equal((envelopeOf(first).data as { handoff: Handoff }).handoff.claimed_by, 'claude');
 
-    const second = await client.callTool({ name: 'claimHandoff', arguments: { handoffId: id, agent: 'copilot', request_id: 'mcp-claim-2' } });
+    const second = await client.callTool({
+      name: 'claimHandoff',
+      arguments: { handoffId: id, agent: 'copilot', request_id: 'mcp-claim-2' },
+    });
     const refused = envelopeOf(second);
     assert.equal(second.isError, true);
     assert.equal(refused.ok, false);
@@ -122,20 +142,35 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     // Every call left an audit line marked with the MCP surface, the refusal included.
     const audit = auditLines(layout).filter((l) => l.handoff_id === id || l.request_id === 'mcp-claim-2');
     const claims = audit.filter((l) => l.action === 'claimHandoff');
-    assert.ok(audit.some((l) => l.action === 'createHandoff' && l.surface === 'mcp'), JSON.stringify(audit));
-    assert.ok(claims.some((l) => l.agent === 'claude' && !l.refused && l.surface === 'mcp'), JSON.stringify(claims));
-    assert.ok(claims.some((l) => l.request_id === 'mcp-claim-2' && l.refused === true && l.surface === 'mcp'), JSON.stringify(claims));
+    assert.ok(
+      audit.some((l) => l.action === 'createHandoff' && l.surface === 'mcp'),
+      JSON.stringify(audit),
+    );
+    assert.ok(
+      claims.some((l) => l.agent === 'claude' && !l.refused && l.surface === 'mcp'),
+      JSON.stringify(claims),
+    );
+    assert.ok(
+      claims.some((l) => l.request_id === 'mcp-claim-2' && l.refused === true && l.surface === 'mcp'),
+      JSON.stringify(claims),
+    );
   });
 
   it('refuses a bad argument with invalid_request and changes nothing', async () => {
     const before = fs.readFileSync(layout.handoffsFile);
-    const bad = await client.callTool({ name: 'createHandoff', arguments: { handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'sideways', summary: 'x' } } });
+    const bad = await client.callTool({
+      name: 'createHandoff',
+      arguments: { handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'sideways', summary: 'x' } },
+    });
     const env = envelopeOf(bad);
     assert.equal(bad.isError, true);
     assert.equal(env.reason, 'invalid_request');
     assert.match(String(env.message), /owner_mode/);
 
-    const unknownKey = await client.callTool({ name: 'claimHandoff', arguments: { handoffId: 'HO-20260101-001', agent: 'claude', colour: 'blue' } });
+    const unknownKey = await client.callTool({
+      name: 'claimHandoff',
+      arguments: { handoffId: 'HO-20260101-001', agent: 'claude', colour: 'blue' },
+    });
     assert.equal(unknownKey.isError, true);
     assert.equal(envelopeOf(unknownKey).reason, 'invalid_request');
     assert.equal(envelopeOf(unknownKey).field, 'colour');
@@ -159,12 +194,15 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
 
   it('passes work over and lists it, as the same core would through any surface', async () => {
     const [held] = readStore(layout).filter((h) => h.status === 'in_progress');
-    const passed = await client.callTool({ name: 'passOver', arguments: { agent: 'claude', to: 'copilot', handoffId: held.handoff_id, reason: 'needs UI eyes', summary: 'Check the login form' } });
+    const passed = await client.callTool({
+      name: 'passOver',
+      arguments: { agent: 'claude', to: 'copilot', handoffId: held.handoff_id, reason: 'needs UI eyes', summary: 'Check the login form' },
+    });
     const env = envelopeOf(passed);
     assert.equal(passed.isError, false, JSON.stringify(env));
-    const newId = ((env.data as { handoff: Handoff }).handoff).handoff_id;
+    const newId = (env.data as { handoff: Handoff }).handoff.handoff_id;
     const list = envelopeOf(await client.callTool({ name: 'listHandoffs', arguments: { open: true } }));
-    assert.ok(((list.data as { handoffs: Handoff[] }).handoffs).some((h) => h.handoff_id === newId));
+    assert.ok((list.data as { handoffs: Handoff[] }).handoffs.some((h) => h.handoff_id === newId));
     assert.ok(readStore(layout).some((h) => h.handoff_id === newId && h.summary === 'Check the login form'));
   });
 
@@ -172,7 +210,7 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     const pid = transport.pid;
     assert.ok(pid, 'the server child is running');
     await client.close();
-    assert.equal(isAlive(pid!), false, 'the server process is gone');
+    assert.equal(isAlive(pid), false, 'the server process is gone');
     // --verbose logs to stderr: it stopped because stdin closed, not because the client had to signal it.
     assert.match(stderr, /stopped \(stdin closed\)/, stderr);
     assert.deepEqual(clientErrors, []);
@@ -184,13 +222,28 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n');
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'status', arguments: {} } });
     child.stdin.end();
     assert.equal(await exited, 0);
-    const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: { isError?: boolean; content: { text: string }[] } });
-    assert.deepEqual(lines.map((l) => [l.jsonrpc, l.id]), [['2.0', 1], ['2.0', 2]], 'one answer per request, nothing else, even though stdin closed right after the call');
+    const lines = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: { isError?: boolean; content: { text: string }[] } });
+    assert.deepEqual(
+      lines.map((l) => [l.jsonrpc, l.id]),
+      [
+        ['2.0', 1],
+        ['2.0', 2],
+      ],
+      'one answer per request, nothing else, even though stdin closed right after the call',
+    );
     assert.equal(lines[1].result!.isError, false);
     assert.equal((JSON.parse(lines[1].result!.content[0].text) as { action: string }).action, 'status');
   });

@@ -23,7 +23,7 @@ const started: ChildProcessWithoutNullStreams[] = [];
 
 /** A raw `agentsync mcp` child: write lines, await the answer with a given id. */
 function rawServer(dir: string) {
-  const child = spawn(process.execPath, [CLI, '--dir', dir, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams;
+  const child = spawn(process.execPath, [CLI, '--dir', dir, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
   started.push(child);
   child.stdin.on('error', () => undefined); // a server that died is reported by the assertions, not as EPIPE here
   const answers: RpcLine[] = [];
@@ -40,7 +40,9 @@ function rawServer(dir: string) {
     }
   });
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     answers,
@@ -52,7 +54,14 @@ function rawServer(dir: string) {
       return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.set(id, resolve));
     },
     async initialize(): Promise<void> {
-      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) + '\n');
+      child.stdin.write(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }) + '\n',
+      );
       await this.answer(0);
       child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
     },
@@ -61,7 +70,19 @@ function rawServer(dir: string) {
 
 /** A tools/call line of about `bytes` bytes, the id last as the SDK's client writes it. */
 function hugeCall(id: number, bytes: number): string {
-  return JSON.stringify({ method: 'tools/call', params: { name: 'createHandoff', arguments: { handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'big', notes: 'x'.repeat(bytes) } } }, jsonrpc: '2.0', id }) + '\n';
+  return (
+    JSON.stringify({
+      method: 'tools/call',
+      params: {
+        name: 'createHandoff',
+        arguments: {
+          handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'big', notes: 'x'.repeat(bytes) },
+        },
+      },
+      jsonrpc: '2.0',
+      id,
+    }) + '\n'
+  );
 }
 
 function listCall(id: number): string {
@@ -92,7 +113,7 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (issue
     assert.equal(refused.error?.code, -32600, JSON.stringify(refused).slice(0, 500));
     assert.equal(refused.error?.data?.reason, 'too_large');
     assert.equal(refused.error?.data?.limit, 1024 * 1024);
-    assert.match(refused.error!.message, /over the 1048576-byte limit/);
+    assert.match(refused.error.message, /over the 1048576-byte limit/);
 
     server.write(listCall(8));
     const listed = await server.answer(8);
@@ -127,7 +148,9 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (issue
   });
 
   it('findings over 64 KiB are refused through MCP and the CLI, naming the field and the limit', async () => {
-    const created = JSON.parse(runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'audit'])) as { data: { handoff: { handoff_id: string } } };
+    const created = JSON.parse(
+      runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'audit']),
+    ) as { data: { handoff: { handoff_id: string } } };
     const id = created.data.handoff.handoff_id;
     runCliSync(['--dir', dir, 'claim', id, '--agent', 'claude']);
     const big = { status: 'complete', decision: 'PROCEED', context_summary: 'done', findings: { log: 'y'.repeat(70 * 1024) } };
@@ -136,25 +159,37 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (issue
     const client = new Client({ name: 'limits-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const r = (await client.callTool({ name: 'completeHandoff', arguments: { handoffId: id, agent: 'claude', result: big } })) as CallToolResult;
+      const r = (await client.callTool({
+        name: 'completeHandoff',
+        arguments: { handoffId: id, agent: 'claude', result: big },
+      })) as CallToolResult;
       assert.equal(r.isError, true);
       const env = JSON.parse((r.content[0] as { text: string }).text) as { reason: string; field: string; message: string };
       assert.equal(env.reason, 'invalid_request');
       assert.equal(env.field, 'result.findings');
       assert.match(env.message, /result\.findings: is \d+ bytes as JSON, over the 65536-byte \(64 KiB\) limit/);
 
-      const ok = (await client.callTool({ name: 'completeHandoff', arguments: { handoffId: id, agent: 'claude', result: { ...big, findings: { log: 'short' } } } })) as CallToolResult;
+      const ok = (await client.callTool({
+        name: 'completeHandoff',
+        arguments: { handoffId: id, agent: 'claude', result: { ...big, findings: { log: 'short' } } },
+      })) as CallToolResult;
       assert.equal(ok.isError, false, (ok.content[0] as { text: string }).text);
     } finally {
       await client.close();
     }
 
     // The CLI (and so the drop zone and editor, through the same dispatcher) refuses it the same way.
-    const second = JSON.parse(runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'again'])) as { data: { handoff: { handoff_id: string } } };
+    const second = JSON.parse(
+      runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'again']),
+    ) as { data: { handoff: { handoff_id: string } } };
     runCliSync(['--dir', dir, 'claim', second.data.handoff.handoff_id, '--agent', 'claude']);
     const file = path.join(dir, 'report.json');
     fs.writeFileSync(file, JSON.stringify(big));
-    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'complete', second.data.handoff.handoff_id, '--agent', 'claude', '--result', file], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, '--dir', dir, 'complete', second.data.handoff.handoff_id, '--agent', 'claude', '--result', file],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 1);
     assert.match(r.stderr, /invalid_request: completeHandoff: result\.findings: is \d+ bytes as JSON, over the 65536-byte/);
     const stored = handoffsFileSchema.parse(JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8'))).handoffs;

@@ -36,7 +36,8 @@ function cli(dir: string, ...args: string[]): Record<string, unknown> {
 }
 
 function createHandoff(dir: string, summary: string): string {
-  return ((cli(dir, 'create', '--from', 'copilot', '--to', 'claude,codex', '--summary', summary).data as { handoff: Handoff }).handoff).handoff_id;
+  return (cli(dir, 'create', '--from', 'copilot', '--to', 'claude,codex', '--summary', summary).data as { handoff: Handoff }).handoff
+    .handoff_id;
 }
 
 /** Commits the committed AgentSync files (AgentTracker.md and the audit log stay untracked: this test is about handoffs.json). */
@@ -45,7 +46,8 @@ function commit(dir: string, message: string): void {
   gitOk(dir, 'commit', '-q', '-m', message);
 }
 
-const ATTRS = '.agentsync/handoffs.json merge=agentsync\nAgentTracker.md merge=agentsync-tracker\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n';
+const ATTRS =
+  '.agentsync/handoffs.json merge=agentsync\nAgentTracker.md merge=agentsync-tracker\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n';
 
 /** Commits everything AgentSync leaves for git (its .gitignore keeps the runtime files out). */
 function commitAll(dir: string, message: string): void {
@@ -69,7 +71,9 @@ describe('agentsync merge-driver with git', function () {
     if (this.currentTest?.state === 'passed') for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     dirs = [];
   });
-  before(() => assert.ok(fs.existsSync(path.join(path.dirname(CLI), '../dist/cli.js')), 'run `node esbuild.mjs` first: the test runs the bundled CLI'));
+  before(() =>
+    assert.ok(fs.existsSync(path.join(path.dirname(CLI), '../dist/cli.js')), 'run `node esbuild.mjs` first: the test runs the bundled CLI'),
+  );
 
   it('init --git registers the driver and the .gitattributes line, once', () => {
     const dir = track(tempWorkspace('mergedrv-init'));
@@ -99,7 +103,10 @@ describe('agentsync merge-driver with git', function () {
 
   it('init --git outside a git repository: clear error, exit 1, nothing created', () => {
     const dir = track(tempWorkspace('mergedrv-nogit'));
-    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'init', '--git'], { encoding: 'utf8', env: { ...GIT_ENV, GIT_CEILING_DIRECTORIES: path.dirname(dir) } });
+    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'init', '--git'], {
+      encoding: 'utf8',
+      env: { ...GIT_ENV, GIT_CEILING_DIRECTORIES: path.dirname(dir) },
+    });
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stderr, /not inside a git repository.*git init/);
     assert.deepEqual(fs.readdirSync(dir), []);
@@ -134,7 +141,10 @@ describe('agentsync merge-driver with git', function () {
     const parsed = handoffsFileSchema.safeParse(JSON.parse(text));
     assert.ok(parsed.success, parsed.success ? '' : parsed.error.message);
     const handoffs = parsed.data.handoffs;
-    assert.deepEqual(handoffs.map((h) => h.summary), ['base work', 'made on branch a', 'made on branch b']);
+    assert.deepEqual(
+      handoffs.map((h) => h.summary),
+      ['base work', 'made on branch a', 'made on branch b'],
+    );
     assert.equal(new Set(handoffs.map((h) => h.handoff_id)).size, 3);
     assert.equal(new Set(handoffs.map((h) => h.uid)).size, 3);
 
@@ -145,7 +155,10 @@ describe('agentsync merge-driver with git', function () {
       baseRecord.conflicts?.map(({ field, ours, theirs, resolved_to }) => ({ field, ours, theirs, resolved_to })),
       [{ field: 'claimed_by', ours: 'claude', theirs: 'codex', resolved_to: 'codex' }],
     );
-    assert.deepEqual(baseRecord.state_history.map((e) => `${e.status}:${e.agent}`), ['queued:copilot', 'in_progress:claude', 'in_progress:codex']);
+    assert.deepEqual(
+      baseRecord.state_history.map((e) => `${e.status}:${e.agent}`),
+      ['queued:copilot', 'in_progress:claude', 'in_progress:codex'],
+    );
     const renumbered = handoffs[2];
     assert.match(renumbered.state_history.at(-1)!.reason ?? '', /^renumbered from HO-\d{8}-002 by merge$/);
     assert.equal(git(dir, 'status', '--porcelain', '.agentsync/handoffs.json').out, '', 'the merge committed the driver result');
@@ -178,13 +191,22 @@ describe('agentsync merge-driver with git', function () {
     assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
     const h = handoffsFileSchema.parse(JSON.parse(readStore(dir))).handoffs[0];
     assert.equal(h.status, 'merged');
-    assert.deepEqual(h.conflicts?.map((c) => [c.field, c.ours, c.theirs, c.resolved_to]), [
-      ['status', 'merged', 'in_progress', 'merged'],
-      ['claimed_by', 'claude', 'codex', 'claude'],
-    ]);
-    assert.ok(h.state_history.some((e) => e.status === 'in_progress' && e.agent === 'codex'), 'histories united');
+    assert.deepEqual(
+      h.conflicts?.map((c) => [c.field, c.ours, c.theirs, c.resolved_to]),
+      [
+        ['status', 'merged', 'in_progress', 'merged'],
+        ['claimed_by', 'claude', 'codex', 'claude'],
+      ],
+    );
+    assert.ok(
+      h.state_history.some((e) => e.status === 'in_progress' && e.agent === 'codex'),
+      'histories united',
+    );
     assert.equal(h.state_history.at(-1)!.status, 'merged');
-    const decisions = fs.readFileSync(path.join(dir, 'decisions.md'), 'utf8').split('\n').filter((l) => l.includes(`| ${id} |`));
+    const decisions = fs
+      .readFileSync(path.join(dir, 'decisions.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(`| ${id} |`));
     assert.equal(decisions.length, 1);
     assert.match(decisions[0], / \| merged \| /);
     assert.equal((cli(dir, 'show', id).data as { handoff: Handoff }).handoff.status, 'merged');
@@ -199,7 +221,10 @@ describe('agentsync merge-driver with git', function () {
     gitOk(top, 'clone', '-q', origin, c1);
     runCliSync(['--dir', c1, 'init', '--git']);
     const tracker1 = path.join(c1, 'AgentTracker.md');
-    fs.writeFileSync(tracker1, `# Agent Tracker\n\nTop notes.\n\n${fs.readFileSync(tracker1, 'utf8').replace(/^# Agent Tracker\n+/, '')}\n## Team notes\n\n- one\n- two\n`);
+    fs.writeFileSync(
+      tracker1,
+      `# Agent Tracker\n\nTop notes.\n\n${fs.readFileSync(tracker1, 'utf8').replace(/^# Agent Tracker\n+/, '')}\n## Team notes\n\n- one\n- two\n`,
+    );
     const baseId = createHandoff(c1, 'base work');
     commitAll(c1, 'base');
     gitOk(c1, 'push', '-q', 'origin', 'HEAD:main');
@@ -235,11 +260,15 @@ describe('agentsync merge-driver with git', function () {
     const top = track(tempWorkspace('mergedrv-upgrade'));
     const repoRoot = path.resolve(path.dirname(CLI), '..');
     const v1 = path.join(top, 'ext', 'agentsync.agentsync-0.4.0');
-    for (const part of ['bin', 'dist', 'templates', 'package.json']) fs.cpSync(path.join(repoRoot, part), path.join(v1, part), { recursive: true });
+    for (const part of ['bin', 'dist', 'templates', 'package.json'])
+      fs.cpSync(path.join(repoRoot, part), path.join(v1, part), { recursive: true });
     const dir = path.join(top, 'ws');
     fs.mkdirSync(dir);
     gitOk(dir, 'init', '-q', '-b', 'main');
-    const r = spawnSync(process.execPath, [path.join(v1, 'bin', 'agentsync.js'), '--dir', dir, 'init', '--git'], { encoding: 'utf8', env: GIT_ENV });
+    const r = spawnSync(process.execPath, [path.join(v1, 'bin', 'agentsync.js'), '--dir', dir, 'init', '--git'], {
+      encoding: 'utf8',
+      env: GIT_ENV,
+    });
     assert.equal(r.status, 0, r.stderr);
     const id = createHandoff(dir, 'base');
     commitAll(dir, 'base');
@@ -261,11 +290,16 @@ describe('agentsync merge-driver with git', function () {
     const top = track(tempWorkspace('mergedrv-path'));
     const bin = path.join(top, 'bin');
     fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'agentsync'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'agentsync'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`, {
+      mode: 0o755,
+    });
     const dir = path.join(top, 'ws');
     fs.mkdirSync(dir);
     gitOk(dir, 'init', '-q');
-    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'init', '--git'], { encoding: 'utf8', env: { ...GIT_ENV, PATH: `${bin}${path.delimiter}${GIT_ENV.PATH}` } });
+    const r = spawnSync(process.execPath, [CLI, '--dir', dir, 'init', '--git'], {
+      encoding: 'utf8',
+      env: { ...GIT_ENV, PATH: `${bin}${path.delimiter}${GIT_ENV.PATH}` },
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), 'agentsync merge-driver %O %A %B');
     assert.equal(gitOk(dir, 'config', 'merge.agentsync-tracker.driver').trim(), 'agentsync merge-tracker %O %A %B %P');

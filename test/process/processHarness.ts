@@ -32,7 +32,9 @@ export interface Child {
 
 /** Runs `node script args` (or, with `command: true`, the program `script` itself) and follows its stdout. */
 export function startChild(script: string, args: string[], options: { ipc?: boolean; command?: boolean } = {}): Child {
-  const proc = spawn(options.command ? script : process.execPath, options.command ? args : [script, ...args], { stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])] });
+  const proc = spawn(options.command ? script : process.execPath, options.command ? args : [script, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
+  });
   const lines: string[] = [];
   const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
   let partial = '';
@@ -45,7 +47,10 @@ export function startChild(script: string, args: string[], options: { ipc?: bool
       const seen = lines.find(match);
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${child.stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${child.stderr}`)),
+          timeoutMs,
+        );
         waiters.push({ match, resolve: (l) => (clearTimeout(timer), resolve(l)) });
       });
     },

@@ -38,14 +38,36 @@ describe('store aftermath: crash after the rename, reads that leave git clean', 
     const dir = tempWorkspace('aftermath');
     const layout = new WorkspaceLayout(dir);
     runCliSync(['--dir', dir, 'init']);
-    runCliSync(['--dir', dir, '--json', 'request', requestFile(dir, { action: 'createHandoff', request_id: 'before-crash', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'before the crash' } })]);
+    runCliSync([
+      '--dir',
+      dir,
+      '--json',
+      'request',
+      requestFile(dir, {
+        action: 'createHandoff',
+        request_id: 'before-crash',
+        handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'before the crash' },
+      }),
+    ]);
     const crashed = spawnSync(
       process.execPath,
-      [CLI, '--dir', dir, '--json', 'request', requestFile(dir, { action: 'createHandoff', request_id: 'killed-1', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'written then killed' } })],
+      [
+        CLI,
+        '--dir',
+        dir,
+        '--json',
+        'request',
+        requestFile(dir, {
+          action: 'createHandoff',
+          request_id: 'killed-1',
+          handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'written then killed' },
+        }),
+      ],
       { encoding: 'utf8', env: { ...process.env, AGENTSYNC_TEST_CRASH_AFTER_STORE_RENAME: '1' } },
     );
     assert.equal(crashed.signal, 'SIGKILL', `the writer was killed at the seam: ${crashed.stdout}${crashed.stderr}`);
-    const stored = JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')).handoffs as { handoff_id: string; summary: string }[];
+    const stored = (JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')) as { handoffs: { handoff_id: string; summary: string }[] })
+      .handoffs;
     const killed = stored.find((h) => h.summary === 'written then killed');
     assert.ok(killed, 'the store write happened before the kill');
     assert.equal(auditLines(layout).filter((e) => e.request_id === 'killed-1').length, 0, 'the kill cut off the audit');
@@ -67,7 +89,9 @@ describe('store aftermath: crash after the rename, reads that leave git clean', 
     const dir = tempWorkspace('reads');
     git(dir, ['init', '-q']);
     runCliSync(['--dir', dir, 'init']);
-    const created = JSON.parse(runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'committed'])) as { data: { handoff: { handoff_id: string } } };
+    const created = JSON.parse(
+      runCliSync(['--dir', dir, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'committed']),
+    ) as { data: { handoff: { handoff_id: string } } };
     git(dir, ['add', '-A']);
     git(dir, ['commit', '-qm', 'agentsync state']);
     assert.equal(git(dir, ['status', '--porcelain']), '');

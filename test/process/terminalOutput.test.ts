@@ -10,6 +10,7 @@ import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
 const HOSTILE = 'fix \u001b]52;c;ZXZpbA==\u0007 then \u001b[2J and \u009b31m red\u007f';
 /** Any control a terminal acts on; the printer's own newlines and tabs are allowed. */
+// eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -32,7 +33,20 @@ describe('CLI output escapes control characters in agent text (issue 7, item 14)
     ws = tempWorkspace('term');
     runCliSync(['--dir', ws, 'init']);
     const created = JSON.parse(
-      runCliSync(['--dir', ws, '--json', 'create', '--from', 'claude', '--to', 'codex', '--summary', HOSTILE, '--notes', `line 1\n${HOSTILE}`]),
+      runCliSync([
+        '--dir',
+        ws,
+        '--json',
+        'create',
+        '--from',
+        'claude',
+        '--to',
+        'codex',
+        '--summary',
+        HOSTILE,
+        '--notes',
+        `line 1\n${HOSTILE}`,
+      ]),
     ) as { data: { handoff: { handoff_id: string } } };
     id = created.data.handoff.handoff_id;
     runCliSync(['--dir', ws, 'block', id, '--agent', 'claude', '--reason', HOSTILE]);

@@ -25,7 +25,10 @@ describe('agent instruction sections (init)', () => {
     for (const [f, t] of Object.entries(user)) fs.writeFileSync(path.join(root, f), t);
     initWorkspace(root);
     const first = Object.fromEntries([...INSTRUCTION_FILES, '.gitignore'].map((f) => [f, fs.readFileSync(path.join(root, f), 'utf8')]));
-    assert.ok(first['AGENTS.md'].startsWith(`${user['AGENTS.md']}\n${SECTION_START}\n`), 'appended after the user text with one blank line');
+    assert.ok(
+      first['AGENTS.md'].startsWith(`${user['AGENTS.md']}\n${SECTION_START}\n`),
+      'appended after the user text with one blank line',
+    );
     assert.ok(first['CLAUDE.md'].startsWith(`${user['CLAUDE.md']}\n\n${SECTION_START}\n`));
     assert.ok(first['.gitignore'].startsWith(user['.gitignore']));
     assert.match(first['.gitignore'], /\.agentsync\/state\.json/);
@@ -37,8 +40,12 @@ describe('agent instruction sections (init)', () => {
     const mtimes = INSTRUCTION_FILES.map((f) => fs.statSync(path.join(root, f)).mtimeMs);
     const report = initWorkspace(root);
     assert.deepEqual(report.instructions, { written: [], unchanged: [...INSTRUCTION_FILES] });
-    for (const f of [...INSTRUCTION_FILES, '.gitignore']) assert.equal(fs.readFileSync(path.join(root, f), 'utf8'), first[f], `${f} unchanged`);
-    assert.deepEqual(INSTRUCTION_FILES.map((f) => fs.statSync(path.join(root, f)).mtimeMs), mtimes);
+    for (const f of [...INSTRUCTION_FILES, '.gitignore'])
+      assert.equal(fs.readFileSync(path.join(root, f), 'utf8'), first[f], `${f} unchanged`);
+    assert.deepEqual(
+      INSTRUCTION_FILES.map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+      mtimes,
+    );
   });
 
   it('an old section is replaced in place: text before and after it kept byte for byte', () => {
@@ -57,7 +64,8 @@ describe('agent instruction sections (init)', () => {
     fs.writeFileSync(path.join(root, 'AGENTS.md'), 'agents\n');
     assert.throws(
       () => initWorkspace(root),
-      (e: unknown) => e instanceof ActionError && e.reason === 'marker_broken' && /CLAUDE\.md has 1 .* and 0 .*Nothing was changed/.test(e.message),
+      (e: unknown) =>
+        e instanceof ActionError && e.reason === 'marker_broken' && /CLAUDE\.md has 1 .* and 0 .*Nothing was changed/.test(e.message),
     );
     assert.equal(fs.readFileSync(path.join(root, 'CLAUDE.md'), 'utf8'), broken);
     assert.equal(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8'), 'agents\n');
@@ -75,7 +83,10 @@ describe('agent instruction sections (init)', () => {
     const target = path.join(makeTempDir(), 'elsewhere.md');
     fs.writeFileSync(target, 'not yours\n');
     fs.symlinkSync(target, path.join(root, 'AGENTS.md'));
-    assert.throws(() => initWorkspace(root), (e: unknown) => e instanceof ActionError && e.reason === 'store_unsafe');
+    assert.throws(
+      () => initWorkspace(root),
+      (e: unknown) => e instanceof ActionError && e.reason === 'store_unsafe',
+    );
     assert.equal(fs.readFileSync(target, 'utf8'), 'not yours\n');
     assert.equal(fs.existsSync(path.join(root, 'CLAUDE.md')), false);
   });

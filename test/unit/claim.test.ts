@@ -88,7 +88,12 @@ describe('claimHandoff (DESIGN §4)', () => {
     assert.equal(ws.stored(ID).claimed_by, 'copilot');
     assert.deepEqual(
       ws.stored(ID).state_history.map((e) => [e.status, e.agent]),
-      [['queued', 'codex'], ['in_progress', 'claude'], ['queued', 'claude'], ['in_progress', 'copilot']],
+      [
+        ['queued', 'codex'],
+        ['in_progress', 'claude'],
+        ['queued', 'claude'],
+        ['in_progress', 'copilot'],
+      ],
     );
   });
 });

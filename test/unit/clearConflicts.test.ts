@@ -1,7 +1,6 @@
 // clearConflicts (DESIGN §3 `conflicts`): a human clears what a merge could not decide; agents are refused with
 // not_assigned and nothing changes; every outcome is audited.
 import { strict as assert } from 'node:assert';
-import type { Handoff } from '../../src/core/handoffSchema';
 import { handoffIn, T0 } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -10,7 +9,7 @@ const conflicts = [
   { field: 'claimed_by', ours: 'claude', theirs: 'copilot', resolved_to: 'claude', at: T0 },
   { field: 'summary', ours: 'Fix auth', theirs: 'Fix the auth timeout', resolved_to: 'Fix the auth timeout', at: T0 },
 ];
-const withConflicts = () => handoffIn('in_progress', { conflicts } as Partial<Handoff>);
+const withConflicts = () => handoffIn('in_progress', { conflicts });
 
 describe('clearConflicts (DESIGN §3)', () => {
   after(removeTempDirs);
@@ -26,7 +25,10 @@ describe('clearConflicts (DESIGN §3)', () => {
     assert.equal(h.claimed_by, 'claude');
     assert.equal(h.rev, 6);
     const audit = ws.auditEntries().filter((e) => e.action === 'clearConflicts');
-    assert.deepEqual(audit.map((e) => [e.agent, e.handoff_id, e.reason]), [['human', ID, 'merge conflicts cleared (2: claimed_by, summary)']]);
+    assert.deepEqual(
+      audit.map((e) => [e.agent, e.handoff_id, e.reason]),
+      [['human', ID, 'merge conflicts cleared (2: claimed_by, summary)']],
+    );
   });
 
   it('a person named in humans of .agentsync.json may clear them too', async () => {
@@ -48,7 +50,13 @@ describe('clearConflicts (DESIGN §3)', () => {
   });
 
   it('no conflicts → no_conflicts; a stale expected_rev → stale_revision; neither changes anything', async () => {
-    const ws = new TestWorkspace({ handoffs: [handoffIn('queued'), withConflicts()].map((h, i) => ({ ...h, handoff_id: `HO-20260221-00${i + 1}`, uid: `${h.uid!.slice(0, 25)}${i}` })) });
+    const ws = new TestWorkspace({
+      handoffs: [handoffIn('queued'), withConflicts()].map((h, i) => ({
+        ...h,
+        handoff_id: `HO-20260221-00${i + 1}`,
+        uid: `${h.uid!.slice(0, 25)}${i}`,
+      })),
+    });
     const before = ws.storeBytes();
     const none = await ws.dispatch({ action: 'clearConflicts', handoffId: 'HO-20260221-001', agent: 'human' });
     assert.equal(none.reason, 'no_conflicts');

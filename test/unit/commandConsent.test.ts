@@ -9,7 +9,11 @@ import { trustWorkspace, useTempTrustFile } from './helpers/commandTrust';
 
 const node = process.execPath;
 /** A command that appends "start <ms>" and "end <ms>" lines to `log`, sleeping `ms` between them. */
-const timed = (log: string, ms: number) => [node, '-e', `const fs=require('fs');fs.appendFileSync(${JSON.stringify(log)},'start '+Date.now()+'\\n');setTimeout(()=>fs.appendFileSync(${JSON.stringify(log)},'end '+Date.now()+'\\n'),${ms})`];
+const timed = (log: string, ms: number) => [
+  node,
+  '-e',
+  `const fs=require('fs');fs.appendFileSync(${JSON.stringify(log)},'start '+Date.now()+'\\n');setTimeout(()=>fs.appendFileSync(${JSON.stringify(log)},'end '+Date.now()+'\\n'),${ms})`,
+];
 const mark = (file: string) => [node, '-e', `require('fs').writeFileSync(${JSON.stringify(file)}, 'ran')`];
 
 describe('command consent (agentsync trust) and the health action', function () {
@@ -81,11 +85,23 @@ describe('command consent (agentsync trust) and the health action', function () 
     const ws = new TestWorkspace({ config: { commands: { build: timed(log, 150) } } });
     trustWorkspace(ws.root);
     const answers = await Promise.all(Array.from({ length: 200 }, () => ws.dispatch({ action: 'health' })));
-    assert.ok(answers.every((a) => a.ok), JSON.stringify(answers.find((a) => !a.ok)));
-    const lines = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' '));
+    assert.ok(
+      answers.every((a) => a.ok),
+      JSON.stringify(answers.find((a) => !a.ok)),
+    );
+    const lines = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '));
     const starts = lines.filter(([k]) => k === 'start').length;
     assert.ok(starts >= 1 && starts <= 2, `${starts} builds for 200 requests`);
-    for (let i = 0; i < lines.length; i += 2) assert.deepEqual([lines[i][0], lines[i + 1]?.[0]], ['start', 'end'], `run ${i / 2} finished before the next started: ${lines.join(' | ')}`);
+    for (let i = 0; i < lines.length; i += 2)
+      assert.deepEqual(
+        [lines[i][0], lines[i + 1]?.[0]],
+        ['start', 'end'],
+        `run ${i / 2} finished before the next started: ${lines.join(' | ')}`,
+      );
   });
 
   it('two dispatchers of one process on one workspace (health, health, endSession) run their commands one at a time', async () => {
@@ -94,8 +110,16 @@ describe('command consent (agentsync trust) and the health action', function () 
     const ws = new TestWorkspace({ config: { commands: { build: timed(log, 150) } } });
     trustWorkspace(ws.root);
     const other = ws.secondDispatcher();
-    await Promise.all([ws.dispatch({ action: 'health' }), other.dispatch({ action: 'health' }), ws.dispatch({ action: 'endSession', agent: 'claude', summary: 's' })]);
-    const lines = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ')[0]);
+    await Promise.all([
+      ws.dispatch({ action: 'health' }),
+      other.dispatch({ action: 'health' }),
+      ws.dispatch({ action: 'endSession', agent: 'claude', summary: 's' }),
+    ]);
+    const lines = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[0]);
     assert.ok(lines.length >= 4);
     for (let i = 0; i < lines.length; i += 2) assert.deepEqual([lines[i], lines[i + 1]], ['start', 'end'], lines.join(' '));
   });

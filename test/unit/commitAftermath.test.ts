@@ -26,7 +26,10 @@ describe('after the store rename the answer is the truth (issue 7 item 3)', () =
     assert.equal(ws.auditFor(id).length, 1);
     assert.equal(ws.auditFor(id)[0].refused, undefined);
     assert.match(ws.readText(ws.layout.trackerFile) ?? '', /after the rename/);
-    assert.ok(ws.warnings.some((w) => /stamp/.test(w)), ws.warnings.join('\n'));
+    assert.ok(
+      ws.warnings.some((w) => /stamp/.test(w)),
+      ws.warnings.join('\n'),
+    );
     const again = await ws.dispatch(create(id));
     assert.equal(again.ok, true);
     assert.equal(ws.storedHandoffs().length, 1, 'the retry did not add a second record');
@@ -44,7 +47,10 @@ describe('after the store rename the answer is the truth (issue 7 item 3)', () =
     }
     assert.equal(ws.storedHandoffs().length, 1);
     assert.equal(fs.readFileSync(elsewhere, 'utf8'), '', 'nothing written through the symlink');
-    assert.ok(ws.warnings.some((w) => /ledger/.test(w)), ws.warnings.join('\n'));
+    assert.ok(
+      ws.warnings.some((w) => /ledger/.test(w)),
+      ws.warnings.join('\n'),
+    );
   });
 
   it('a failure right after the rename (test seam, ENOSPC) still answers ok and is logged', async () => {
@@ -63,7 +69,10 @@ describe('after the store rename the answer is the truth (issue 7 item 3)', () =
     const r = await new RequestDispatcher(store, 'seam').dispatch(create(rid('seam'), 'second'));
     assert.equal(r.ok, true, JSON.stringify(r));
     assert.equal(ws.storedHandoffs().length, 2);
-    assert.ok(ws.warnings.some((w) => /no space left/.test(w)), ws.warnings.join('\n'));
+    assert.ok(
+      ws.warnings.some((w) => /no space left/.test(w)),
+      ws.warnings.join('\n'),
+    );
     assert.equal(ws.auditEntries().filter((e) => !e.refused).length, 2, 'both creates audited');
   });
 

@@ -43,7 +43,12 @@ describe('completeHandoff: the receiver report (DESIGN §6)', () => {
   it('a context_summary over 500 estimated tokens is refused with the count, and nothing changes', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
     const bytes = ws.storeBytes();
-    const res = await ws.dispatch({ action: 'completeHandoff', handoffId: ID, agent: 'claude', result: completionReport('PROCEED', { context_summary: 'x'.repeat(2_001) }) });
+    const res = await ws.dispatch({
+      action: 'completeHandoff',
+      handoffId: ID,
+      agent: 'claude',
+      result: completionReport('PROCEED', { context_summary: 'x'.repeat(2_001) }),
+    });
     assert.equal(res.ok, false);
     assert.equal(res.reason, 'context_summary_too_long');
     assert.equal(res.tokens, 501);
@@ -54,14 +59,24 @@ describe('completeHandoff: the receiver report (DESIGN §6)', () => {
 
   it('a context_summary of exactly 500 estimated tokens is accepted', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
-    const res = await ws.dispatch({ action: 'completeHandoff', handoffId: ID, agent: 'claude', result: completionReport('PROCEED', { context_summary: 'y'.repeat(2_000) }) });
+    const res = await ws.dispatch({
+      action: 'completeHandoff',
+      handoffId: ID,
+      agent: 'claude',
+      result: completionReport('PROCEED', { context_summary: 'y'.repeat(2_000) }),
+    });
     assert.equal(res.ok, true, JSON.stringify(res));
   });
 
   it('the over-long context_summary check applies to STOP reports as well', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
     const bytes = ws.storeBytes();
-    const res = await ws.dispatch({ action: 'completeHandoff', handoffId: ID, agent: 'claude', result: completionReport('STOP', { context_summary: 'z'.repeat(4_000) }) });
+    const res = await ws.dispatch({
+      action: 'completeHandoff',
+      handoffId: ID,
+      agent: 'claude',
+      result: completionReport('STOP', { context_summary: 'z'.repeat(4_000) }),
+    });
     assert.equal(res.reason, 'context_summary_too_long');
     assert.equal(res.tokens, 1_000);
     assert.deepEqual(ws.storeBytes(), bytes);
@@ -76,7 +91,13 @@ describe('return for revision and maxAttempts (DESIGN §4)', () => {
     for (let i = 0; i < rounds; i++) {
       const done = await ws.dispatch({ action: 'completeHandoff', handoffId: ID, agent: 'claude', result: completionReport() });
       assert.equal(done.ok, true, `round ${i + 1} complete: ${JSON.stringify(done)}`);
-      const back = await ws.dispatch({ action: 'transitionHandoff', handoffId: ID, agent: 'codex', to: 'in_progress', reason: `round ${i + 1} needs work` });
+      const back = await ws.dispatch({
+        action: 'transitionHandoff',
+        handoffId: ID,
+        agent: 'codex',
+        to: 'in_progress',
+        reason: `round ${i + 1} needs work`,
+      });
       assert.equal(back.ok, true, `round ${i + 1} return: ${JSON.stringify(back)}`);
       seen.push(ws.stored(ID));
     }
@@ -86,7 +107,15 @@ describe('return for revision and maxAttempts (DESIGN §4)', () => {
   it('each return increments prior_attempts; the 4th return (over the default 3) escalates instead', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
     const rounds = await reviewLoop(ws, 4);
-    assert.deepEqual(rounds.map((h) => [h.status, h.prior_attempts]), [['in_progress', 1], ['in_progress', 2], ['in_progress', 3], ['escalated', 4]]);
+    assert.deepEqual(
+      rounds.map((h) => [h.status, h.prior_attempts]),
+      [
+        ['in_progress', 1],
+        ['in_progress', 2],
+        ['in_progress', 3],
+        ['escalated', 4],
+      ],
+    );
     const last = rounds[3].state_history.at(-1)!;
     assert.equal(last.status, 'escalated');
     assert.match(last.reason!, /returned for revision 4 times \(over maxAttempts 3\): round 4 needs work/);
@@ -98,7 +127,13 @@ describe('return for revision and maxAttempts (DESIGN §4)', () => {
   it('maxAttempts is configurable', async () => {
     const ws = new TestWorkspace({ config: { maxAttempts: 1 }, handoffs: [handoffIn('in_progress')] });
     const rounds = await reviewLoop(ws, 2);
-    assert.deepEqual(rounds.map((h) => [h.status, h.prior_attempts]), [['in_progress', 1], ['escalated', 2]]);
+    assert.deepEqual(
+      rounds.map((h) => [h.status, h.prior_attempts]),
+      [
+        ['in_progress', 1],
+        ['escalated', 2],
+      ],
+    );
   });
 
   it('a record that arrives with prior_attempts already at the limit escalates on its next return', async () => {
@@ -114,7 +149,12 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
 
   it('a line is appended when a handoff is merged, with the report summary and decision', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
-    await ws.dispatch({ action: 'completeHandoff', handoffId: ID, agent: 'claude', result: completionReport('PROCEED', { context_summary: 'Fixed | tested\nready' }) });
+    await ws.dispatch({
+      action: 'completeHandoff',
+      handoffId: ID,
+      agent: 'claude',
+      result: completionReport('PROCEED', { context_summary: 'Fixed | tested\nready' }),
+    });
     assert.equal(fs.existsSync(ws.layout.decisionsFile), false, 'no line before merged/escalated');
     await ws.dispatch({ action: 'transitionHandoff', handoffId: ID, agent: 'codex', to: 'approved' });
     const ts = ws.clock.advance(60_000);
@@ -122,14 +162,20 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
     const text = ws.readText(ws.layout.decisionsFile)!;
     const lines = text.split('\n').filter(Boolean);
     // The seed's task_id and notes follow the six documented columns (a `|` or line break in them cannot add a cell).
-    assert.equal(lines[lines.length - 1], `${ts} | ${ID} | codex | Fixed \\| tested ready | PROCEED | merged | AS-210 | Check regression risk.`);
+    assert.equal(
+      lines[lines.length - 1],
+      `${ts} | ${ID} | codex | Fixed \\| tested ready | PROCEED | merged | AS-210 | Check regression risk.`,
+    );
     assert.match(text, /^# Decisions\n\ntimestamp \| handoff_id \| agent \| context_summary \| decision \| outcome \| task_id \| notes\n/);
   });
 
   it('task_id and notes with a pipe or a line break stay one cell each; no task shows "-"', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('queued', { task_id: null, notes: 'a | b\nc' })] });
     await ws.dispatch({ action: 'transitionHandoff', handoffId: ID, agent: 'human', to: 'escalated' });
-    const row = ws.readText(ws.layout.decisionsFile)!.split('\n').find((l) => l.includes('| HO-'))!;
+    const row = ws
+      .readText(ws.layout.decisionsFile)!
+      .split('\n')
+      .find((l) => l.includes('| HO-'))!;
     assert.ok(row.endsWith(' | escalated | - | a \\| b c'), row);
   });
 
@@ -143,10 +189,13 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
     const both = ws.readText(ws.layout.decisionsFile)!;
     assert.ok(both.startsWith(first), 'append only');
     const rows = both.split('\n').filter((l) => l.includes('| HO-'));
-    assert.deepEqual(rows.map((r) => r.split(' | ').slice(1)), [
-      [ID, 'human', 'first one', '-', 'escalated', 'AS-210', '-'],
-      ['HO-20260221-002', 'codex', 'second one', '-', 'escalated', 'AS-210', 'Check regression risk.'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => r.split(' | ').slice(1)),
+      [
+        [ID, 'human', 'first one', '-', 'escalated', 'AS-210', '-'],
+        ['HO-20260221-002', 'codex', 'second one', '-', 'escalated', 'AS-210', 'Check regression risk.'],
+      ],
+    );
   });
 
   it('no line for moves that do not end the handoff', async () => {
@@ -170,7 +219,15 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
     const state = ws.stateJson();
     assert.equal(state.openHandoffCount, 2);
     assert.deepEqual(state.activeHandoffIds, [ID, 'HO-20260221-002']);
-    assert.deepEqual(state.handoffCounts, { queued: 0, in_progress: 1, blocked: 1, ready_for_review: 0, approved: 0, merged: 1, escalated: 1 });
+    assert.deepEqual(state.handoffCounts, {
+      queued: 0,
+      in_progress: 1,
+      blocked: 1,
+      ready_for_review: 0,
+      approved: 0,
+      merged: 1,
+      escalated: 1,
+    });
     assert.equal(state.sessionActive, true, '0.3 session fields are kept');
     assert.deepEqual(state.activeSession, { id: 's1' });
     assert.equal(state.custom, 7);

@@ -51,11 +51,21 @@ describe('.agentsync.json (DESIGN §7)', () => {
 
   // [what, text, the problem names, the section that falls back or fails closed]
   const wrongTypes: [string, string, RegExp, string][] = [
-    ['a string where a number belongs', '{"staleAfterHours": "soon", "maxAttempts": 7}', /staleAfterHours: .*expected number.*\(the default is used until you fix it\)/i, 'staleAfterHours'],
+    [
+      'a string where a number belongs',
+      '{"staleAfterHours": "soon", "maxAttempts": 7}',
+      /staleAfterHours: .*expected number.*\(the default is used until you fix it\)/i,
+      'staleAfterHours',
+    ],
     ['a negative number', '{"staleAfterHours": -1, "maxAttempts": 7}', /staleAfterHours: /, 'staleAfterHours'],
     ['maxAttempts below 1', '{"maxAttempts": 0, "staleAfterHours": 5}', /maxAttempts: /, 'maxAttempts'],
     ['an unknown command key', '{"commands": {"lint": "x"}, "maxAttempts": 7}', /commands: unknown field\(s\) "lint"/, 'commands'],
-    ['a humans entry that is not an agent id', '{"humans": ["Alice Smith"], "maxAttempts": 7}', /humans\.0: agent ids are lowercase/, 'humans'],
+    [
+      'a humans entry that is not an agent id',
+      '{"humans": ["Alice Smith"], "maxAttempts": 7}',
+      /humans\.0: agent ids are lowercase/,
+      'humans',
+    ],
   ];
   for (const [what, text, expected, section] of wrongTypes) {
     it(`wrong type (${what}): the problem names the key; only ${section} falls back to its default, the rest applies`, () => {
@@ -64,13 +74,16 @@ describe('.agentsync.json (DESIGN §7)', () => {
       assert.match(loaded.problem!, /^\.agentsync\.json: /);
       assert.deepEqual((loaded.config as Record<string, unknown>)[section], (DEFAULT_CONFIG as Record<string, unknown>)[section]);
       const other = JSON.parse(text) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(other)) if (k !== section) assert.deepEqual((loaded.config as Record<string, unknown>)[k], v, `${k} still applies`);
+      for (const [k, v] of Object.entries(other))
+        if (k !== section) assert.deepEqual((loaded.config as Record<string, unknown>)[k], v, `${k} still applies`);
       assert.equal(loaded.config.brokenSections, undefined);
     });
   }
 
   it('one bad command key no longer drops the rest: a disabled pass-over pair still applies', () => {
-    const loaded = parseConfigText('{"commands": {"build": "make", "lnt": "x"}, "passOver": {"pairs": {"scout->audit": {"enabled": false}}}}');
+    const loaded = parseConfigText(
+      '{"commands": {"build": "make", "lnt": "x"}, "passOver": {"pairs": {"scout->audit": {"enabled": false}}}}',
+    );
     assert.deepEqual(loaded.config.passOver.pairs, { 'scout->audit': { enabled: false } });
     assert.deepEqual(loaded.config.commands, {}, 'the broken commands section runs nothing');
     assert.match(loaded.problem!, /commands: unknown field\(s\) "lnt"/);
@@ -110,7 +123,10 @@ describe('.agentsync.json (DESIGN §7)', () => {
 
   describe('fail closed through the dispatcher', () => {
     it('a broken passOver section refuses passes with E030 CONFIG_INVALID naming the key; other actions work', async () => {
-      const ws = new TestWorkspace({ config: '{"passOver": {"pairs": {"alice->bob": {"enabeld": false}}}}', handoffs: [handoffIn('queued')] });
+      const ws = new TestWorkspace({
+        config: '{"passOver": {"pairs": {"alice->bob": {"enabeld": false}}}}',
+        handoffs: [handoffIn('queued')],
+      });
       const r = await ws.dispatch({ action: 'passOver', agent: 'alice', to: 'bob', reason: 'code_review', summary: 'look' });
       assert.equal(r.ok, false);
       assert.equal(r.reason, 'CONFIG_INVALID');
@@ -122,7 +138,10 @@ describe('.agentsync.json (DESIGN §7)', () => {
 
     it('a broken agent list refuses requests that name agents (E030) instead of accepting any id', async () => {
       const ws = new TestWorkspace({ config: '{"agentCapabilities": {"codex": "code_patch"}}' });
-      const r = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'typo-agent', owner_mode: 'single', to_agents: ['anyone'], summary: 's' } });
+      const r = await ws.dispatch({
+        action: 'createHandoff',
+        handoff: { from_agent: 'typo-agent', owner_mode: 'single', to_agents: ['anyone'], summary: 's' },
+      });
       assert.equal(r.reason, 'CONFIG_INVALID');
       assert.equal(r.key, 'agentCapabilities');
       assert.equal(fs.existsSync(ws.layout.handoffsFile) ? ws.storedHandoffs().length : 0, 0);

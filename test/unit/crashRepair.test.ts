@@ -10,9 +10,17 @@ describe('repair after a crash', () => {
   after(removeTempDirs);
 
   async function mergedHandoff(ws: TestWorkspace): Promise<string> {
-    const c = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'ship it' } });
+    const c = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'ship it' },
+    });
     const id = (c.data!.handoff as Handoff).handoff_id;
-    for (const [agent, to] of [['claude', 'in_progress'], ['claude', 'ready_for_review'], ['codex', 'approved'], ['codex', 'merged']]) {
+    for (const [agent, to] of [
+      ['claude', 'in_progress'],
+      ['claude', 'ready_for_review'],
+      ['codex', 'approved'],
+      ['codex', 'merged'],
+    ]) {
       const r = await ws.dispatch({ action: 'transitionHandoff', handoffId: id, agent, to });
       assert.equal(r.ok, true, JSON.stringify(r));
     }
@@ -32,7 +40,7 @@ describe('repair after a crash', () => {
     assert.equal(fs.readFileSync(ws.layout.decisionsFile, 'utf8'), full, 'the same line, dated by the merge, and only once');
   });
 
-  it('temp files of a killed writer (dead pid) are removed; a live writer\'s are kept', async () => {
+  it("temp files of a killed writer (dead pid) are removed; a live writer's are kept", async () => {
     const ws = new TestWorkspace();
     await ws.dispatch({ action: 'listHandoffs' });
     const dead = path.join(ws.layout.dataDir, '.handoffs.json.999999.lx1.0.tmp');

@@ -10,7 +10,10 @@ import { RequestDispatcher } from '../../src/core/requestDispatcher';
 import { WorkspaceLayout } from '../../src/core/workspaceLayout';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
-const create = (summary: string) => ({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary } });
+const create = (summary: string) => ({
+  action: 'createHandoff',
+  handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary },
+});
 
 function tempFilesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.tmp'));

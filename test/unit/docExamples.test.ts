@@ -50,7 +50,14 @@ export function fences(file: string): Fence[] {
     while (j < lines.length && lines[j].trim() !== ticks) j++;
     let k = j + 1;
     while (k < lines.length && !/^\s*`{3,}/.test(lines[k]) && !/^#{1,6} /.test(lines[k])) k++;
-    out.push({ file, line: i + 1, lang: open[2], body: lines.slice(i + 1, j).join('\n'), after: lines.slice(j + 1, k).join('\n'), section });
+    out.push({
+      file,
+      line: i + 1,
+      lang: open[2],
+      body: lines.slice(i + 1, j).join('\n'),
+      after: lines.slice(j + 1, k).join('\n'),
+      section,
+    });
     i = j;
   }
   return out;
@@ -74,7 +81,9 @@ function parseJsonBlock(f: Fence): Parsed {
         try {
           JSON.parse(l);
         } catch (e) {
-          assert.fail(`${f.file}:${f.line}: a \`\`\`json block that does not parse and is not marked as shortened (…): ${(e as Error).message}\n${f.body}`);
+          assert.fail(
+            `${f.file}:${f.line}: a \`\`\`json block that does not parse and is not marked as shortened (…): ${(e as Error).message}\n${f.body}`,
+          );
         }
       }
       return { kind: 'lines' };
@@ -177,8 +186,23 @@ async function sceneFor(file: string, section: string, docExamples: Example[]): 
   const parsed = handoffSchema.safeParse(record);
   assert.ok(parsed.success, `${DOC}: the example record does not validate: ${parsed.success ? '' : parsed.error.message}`);
   // As a git merge of the store left it: one field decided for a human to confirm (clearConflicts' example).
-  const merged = { ...parsed.data, conflicts: [{ field: 'notes', ours: parsed.data.notes, theirs: 'Check the retry path too.', resolved_to: parsed.data.notes, at: parsed.data.updated_at }] };
-  const ws = new TestWorkspace({ now: DOC_DAY, config: objectUnder(docExamples, 'Configuration', 'agentCapabilities'), handoffs: [merged as Handoff] });
+  const merged = {
+    ...parsed.data,
+    conflicts: [
+      {
+        field: 'notes',
+        ours: parsed.data.notes,
+        theirs: 'Check the retry path too.',
+        resolved_to: parsed.data.notes,
+        at: parsed.data.updated_at,
+      },
+    ],
+  };
+  const ws = new TestWorkspace({
+    now: DOC_DAY,
+    config: objectUnder(docExamples, 'Configuration', 'agentCapabilities'),
+    handoffs: [merged],
+  });
   return { name: 'reference', ws };
 }
 
@@ -227,7 +251,7 @@ describe('documentation examples', () => {
         const response: RequestResponse = await scene.ws.dispatcher.dispatchText(ex.fence.body);
         scene.ws.clock.advance(1_000);
         const shown = `${where}\n${ex.fence.body}\n→ ${JSON.stringify(response)}`;
-        const key = `${file}:${String(ex.value.action)}:${String(ex.value.request_id ?? ex.fence.body.split('\n')[0])}`;
+        const key = `${file}:${String(ex.value.action)}:${typeof ex.value.request_id === 'string' ? ex.value.request_id : ex.fence.body.split('\n')[0]}`;
         if (SCHEMA_ONLY[key]) {
           assert.ok(!['invalid_request', 'unknown_action', 'invalid_json'].includes(response.reason ?? ''), shown);
           continue;
@@ -241,7 +265,22 @@ describe('documentation examples', () => {
         ran++;
       }
     }
-    for (const a of ['createHandoff', 'listHandoffs', 'claimHandoff', 'transitionHandoff', 'completeHandoff', 'passOver', 'heartbeat', 'updateTodos', 'expireLeases', 'clearConflicts', 'startSession', 'endSession', 'status', 'health']) {
+    for (const a of [
+      'createHandoff',
+      'listHandoffs',
+      'claimHandoff',
+      'transitionHandoff',
+      'completeHandoff',
+      'passOver',
+      'heartbeat',
+      'updateTodos',
+      'expireLeases',
+      'clearConflicts',
+      'startSession',
+      'endSession',
+      'status',
+      'health',
+    ]) {
       assert.ok(actionsRun.has(a), `no example of ${a} was run`);
     }
     assert.ok(ran >= 15, `ran ${ran}`);
@@ -254,14 +293,19 @@ describe('documentation examples', () => {
       assert.ok(known.has(ex.value.action as string), `${where}: "${String(ex.value.action)}" is not an action`);
       if (ex.value.ok === false) {
         const reason = ex.value.reason as string;
-        assert.ok(typeof reason === 'string' && new RegExp(`['"\`]${reason}['"\`]`).test(src), `${where}: reason ${reason} is not produced anywhere in src/`);
+        assert.ok(
+          typeof reason === 'string' && new RegExp(`['"\`]${reason}['"\`]`).test(src),
+          `${where}: reason ${reason} is not produced anywhere in src/`,
+        );
       }
-      const pair = pairs.find((p) => p.doc === ex)?.real ?? (typeof ex.value.request_id === 'string' ? realById.get(ex.value.request_id) : undefined);
+      const pair =
+        pairs.find((p) => p.doc === ex)?.real ?? (typeof ex.value.request_id === 'string' ? realById.get(ex.value.request_id) : undefined);
       if (!pair) continue;
       assert.equal(pair.ok, ex.value.ok, where);
       assert.equal(pair.action, ex.value.action, where);
       for (const k of Object.keys(ex.value)) {
-        if (!onlyFromDropZone.has(k)) assert.ok(k in pair, `${where}: the doc shows "${k}", the real answer has ${Object.keys(pair).join(', ')}`);
+        if (!onlyFromDropZone.has(k))
+          assert.ok(k in pair, `${where}: the doc shows "${k}", the real answer has ${Object.keys(pair).join(', ')}`);
       }
       const docData = ex.value.data as Record<string, unknown> | undefined;
       if (docData && pair.data) {
@@ -279,7 +323,13 @@ describe('documentation examples', () => {
     const note = (commandLine: string, where: string) => {
       // Optional parts ([--reason …]) and alternatives (a table's `\|`) are read as written; " #" starts a shell
       // comment; ";", " | " and " && " end the command.
-      const words = commandLine.replace(/\s#.*$/, '').replace(/\\\|/g, ' ').split(/;|\s\|\s|\s&&\s/)[0].replace(/[[\]]/g, ' ').trim().split(/\s+/);
+      const words = commandLine
+        .replace(/\s#.*$/, '')
+        .replace(/\\\|/g, ' ')
+        .split(/;|\s\|\s|\s&&\s/)[0]
+        .replace(/[[\]]/g, ' ')
+        .trim()
+        .split(/\s+/);
       let w = 0;
       while (GLOBAL.has(words[w])) w += GLOBAL_WITH_VALUE.has(words[w]) ? 2 : 1;
       const verb = words[w];
@@ -306,13 +356,15 @@ describe('documentation examples', () => {
       }
       // Inline spans outside fenced blocks: `agentsync claim HO-… --agent claude [--expected-rev 1]`.
       const inFence = new Set(all.flatMap((f) => Array.from({ length: f.body.split('\n').length + 2 }, (_, k) => f.line + k)));
-      fs.readFileSync(path.join(REPO_ROOT, file), 'utf8').split(/\r?\n/).forEach((line, n) => {
-        if (inFence.has(n + 1)) return;
-        for (const m of line.matchAll(/`(?:\$ )?agentsync ([^`]*)`/g)) {
-          note(m[1], `${file}:${n + 1}`);
-          spans++;
-        }
-      });
+      fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')
+        .split(/\r?\n/)
+        .forEach((line, n) => {
+          if (inFence.has(n + 1)) return;
+          for (const m of line.matchAll(/`(?:\$ )?agentsync ([^`]*)`/g)) {
+            note(m[1], `${file}:${n + 1}`);
+            spans++;
+          }
+        });
     }
     assert.ok(blockLines >= 20 && spans >= 30, `found ${blockLines} command lines in blocks and ${spans} inline commands`);
     assert.ok(uses.size >= 8, `found the verbs ${[...uses.keys()].join(', ')}`);
@@ -321,7 +373,10 @@ describe('documentation examples', () => {
       assert.equal(r.status, 0, `${use.where.join(', ')}: agentsync ${verb} --help → exit ${r.status}: ${r.stderr}`);
       assert.ok(r.stdout.startsWith(`agentsync ${verb}`), `${use.where.join(', ')}: ${r.stdout}`);
       for (const flag of use.flags) {
-        assert.ok(new RegExp(`${flag}(?![a-z-])`).test(r.stdout), `${use.where.join(', ')}: agentsync ${verb} has no ${flag} (its --help:\n${r.stdout})`);
+        assert.ok(
+          new RegExp(`${flag}(?![a-z-])`).test(r.stdout),
+          `${use.where.join(', ')}: agentsync ${verb} has no ${flag} (its --help:\n${r.stdout})`,
+        );
       }
     }
   });

@@ -9,13 +9,17 @@ import { MAX_REQUEST_BYTES, type RequestResponse } from '../../src/core/requestD
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
-const create = (handoff: Record<string, unknown>) => ({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x', ...handoff } });
+const create = (handoff: Record<string, unknown>) => ({
+  action: 'createHandoff',
+  handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x', ...handoff },
+});
 
 interface Case {
   name: string;
   /** Puts the bad input in place; returns the request file name under requests/ (or 'request.json'). */
   setup(ws: TestWorkspace, outside: string): string;
-  reason: string | 'rejected';
+  /** A refusal code, or 'rejected' (moved to rejected/ without an answer). */
+  reason: string;
   /** A pattern the message must match (it says what was wrong). */
   message?: RegExp;
   field?: string;
@@ -28,20 +32,57 @@ function put(ws: TestWorkspace, name: string, content: string | Buffer): string 
 }
 
 const CASES: Case[] = [
-  { name: 'invalid JSON', setup: (ws) => put(ws, 'broken.json', '{"action": "listHandoffs",'), reason: 'invalid_json', message: /not valid JSON/ },
+  {
+    name: 'invalid JSON',
+    setup: (ws) => put(ws, 'broken.json', '{"action": "listHandoffs",'),
+    reason: 'invalid_json',
+    message: /not valid JSON/,
+  },
   { name: 'not an object', setup: (ws) => put(ws, 'array.json', '[1,2,3]'), reason: 'invalid_request', message: /one JSON object/ },
   { name: 'no action', setup: (ws) => put(ws, 'noaction.json', '{"agent":"claude"}'), reason: 'invalid_request', field: 'action' },
-  { name: 'unknown action', setup: (ws) => put(ws, 'unknown.json', '{"action":"deleteEverything"}'), reason: 'unknown_action', message: /Unknown action "deleteEverything"/ },
+  {
+    name: 'unknown action',
+    setup: (ws) => put(ws, 'unknown.json', '{"action":"deleteEverything"}'),
+    reason: 'unknown_action',
+    message: /Unknown action "deleteEverything"/,
+  },
   {
     name: 'schema violation: missing summary',
-    setup: (ws) => put(ws, 'schema.json', JSON.stringify({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single' } })),
+    setup: (ws) =>
+      put(
+        ws,
+        'schema.json',
+        JSON.stringify({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single' } }),
+      ),
     reason: 'invalid_request',
     field: 'handoff.summary',
   },
-  { name: 'schema violation: unknown field', setup: (ws) => put(ws, 'extra.json', JSON.stringify({ action: 'listHandoffs', drop: 'tables' })), reason: 'invalid_request', message: /unknown field/ },
-  { name: 'path outside the workspace (..)', setup: (ws) => put(ws, 'escape.json', JSON.stringify(create({ files: ['../../etc/passwd'] }))), reason: 'invalid_request', field: 'handoff.files.0', message: /escape the workspace/ },
-  { name: 'absolute path', setup: (ws) => put(ws, 'absolute.json', JSON.stringify(create({ files: ['/etc/passwd'] }))), reason: 'invalid_request', field: 'handoff.files.0', message: /absolute/ },
-  { name: 'invalid request_id', setup: (ws) => put(ws, 'badid.json', JSON.stringify({ action: 'listHandoffs', request_id: '../../x' })), reason: 'invalid_request', field: 'request_id' },
+  {
+    name: 'schema violation: unknown field',
+    setup: (ws) => put(ws, 'extra.json', JSON.stringify({ action: 'listHandoffs', drop: 'tables' })),
+    reason: 'invalid_request',
+    message: /unknown field/,
+  },
+  {
+    name: 'path outside the workspace (..)',
+    setup: (ws) => put(ws, 'escape.json', JSON.stringify(create({ files: ['../../etc/passwd'] }))),
+    reason: 'invalid_request',
+    field: 'handoff.files.0',
+    message: /escape the workspace/,
+  },
+  {
+    name: 'absolute path',
+    setup: (ws) => put(ws, 'absolute.json', JSON.stringify(create({ files: ['/etc/passwd'] }))),
+    reason: 'invalid_request',
+    field: 'handoff.files.0',
+    message: /absolute/,
+  },
+  {
+    name: 'invalid request_id',
+    setup: (ws) => put(ws, 'badid.json', JSON.stringify({ action: 'listHandoffs', request_id: '../../x' })),
+    reason: 'invalid_request',
+    field: 'request_id',
+  },
   {
     name: 'over the size cap (refused before parsing: the content is not JSON either)',
     setup: (ws) => put(ws, 'huge.json', Buffer.alloc(MAX_REQUEST_BYTES + 1, 0x7b)),
@@ -83,7 +124,11 @@ const CASES: Case[] = [
       assert.equal(fs.existsSync(ws.layout.requestFile), false);
     },
   },
-  { name: 'invalid JSON in request.json', setup: (ws) => (fs.writeFileSync(ws.layout.requestFile, 'nope'), 'request.json'), reason: 'invalid_json' },
+  {
+    name: 'invalid JSON in request.json',
+    setup: (ws) => (fs.writeFileSync(ws.layout.requestFile, 'nope'), 'request.json'),
+    reason: 'invalid_json',
+  },
   {
     name: 'request_id reused with different parameters',
     setup: (ws) => put(ws, 'reuse.json', JSON.stringify({ action: 'listHandoffs', request_id: 'seeded-id', open: true })),
@@ -116,7 +161,8 @@ const CASES: Case[] = [
 ];
 
 function findResponse(ws: TestWorkspace, requestFile: string): RequestResponse | null {
-  if (requestFile === 'request.json') return fs.existsSync(ws.layout.resultFile) ? (JSON.parse(fs.readFileSync(ws.layout.resultFile, 'utf8')) as RequestResponse) : null;
+  if (requestFile === 'request.json')
+    return fs.existsSync(ws.layout.resultFile) ? (JSON.parse(fs.readFileSync(ws.layout.resultFile, 'utf8')) as RequestResponse) : null;
   if (!fs.existsSync(ws.layout.responsesDir)) return null;
   for (const n of fs.readdirSync(ws.layout.responsesDir)) {
     const r = JSON.parse(fs.readFileSync(path.join(ws.layout.responsesDir, n), 'utf8')) as RequestResponse;
@@ -151,7 +197,7 @@ describe('drop zone: bad input (table)', () => {
         assert.equal(response.ok, false);
         assert.equal(response.reason, c.reason, response.message);
         assert.ok(typeof response.message === 'string' && response.message.length > 20, 'the message says what was wrong');
-        if (c.message) assert.match(response.message!, c.message);
+        if (c.message) assert.match(response.message, c.message);
         if (c.field) assert.equal(response.field, c.field);
         if (file !== 'request.json') {
           assert.equal(response.request_file, file);
@@ -161,7 +207,11 @@ describe('drop zone: bad input (table)', () => {
       c.check?.(ws, outside, response);
       assert.deepEqual(ws.storeBytes(), before, 'handoffs.json is byte-identical');
       assert.deepEqual(fs.readdirSync(processor.paths.inflightDir), [], 'no claim is left behind');
-      assert.deepEqual(fs.readdirSync(ws.layout.requestsDir).filter((n) => n !== 'rejected' && !n.startsWith('.')), [], 'the request left requests/');
+      assert.deepEqual(
+        fs.readdirSync(ws.layout.requestsDir).filter((n) => n !== 'rejected' && !n.startsWith('.')),
+        [],
+        'the request left requests/',
+      );
     });
   }
 });

@@ -69,9 +69,15 @@ describe('drop zone processor', () => {
     assert.match(first.request_id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
     assert.ok(fs.existsSync(path.join(ws.layout.responsesDir, `${first.request_id}.json`)));
     const second = JSON.parse(fs.readFileSync(path.join(ws.layout.responsesDir, 'my-id-1.json'), 'utf8')) as RequestResponse;
-    assert.deepEqual({ ok: second.ok, action: second.action, request_file: second.request_file }, { ok: true, action: 'createHandoff', request_file: 'second.json' });
+    assert.deepEqual(
+      { ok: second.ok, action: second.action, request_file: second.request_file },
+      { ok: true, action: 'createHandoff', request_file: 'second.json' },
+    );
     assert.deepEqual(summaries(ws).sort(), ['no id', 'with id']);
-    assert.deepEqual(fs.readdirSync(ws.layout.requestsDir).filter((n) => !n.startsWith('.')), []);
+    assert.deepEqual(
+      fs.readdirSync(ws.layout.requestsDir).filter((n) => !n.startsWith('.')),
+      [],
+    );
   });
 
   it('request.json → result.json, 0.3-compatible (ok, action, timestamp, data); the request is consumed', async () => {
@@ -86,7 +92,7 @@ describe('drop zone processor', () => {
     assert.equal(fs.existsSync(ws.layout.requestFile), false);
   });
 
-  it('ignores dotfiles (writers\' temp files) and names that are not .json', async () => {
+  it("ignores dotfiles (writers' temp files) and names that are not .json", async () => {
     const ws = new TestWorkspace();
     fs.mkdirSync(ws.layout.requestsDir, { recursive: true });
     fs.writeFileSync(path.join(ws.layout.requestsDir, '.half-written.json'), '{"act');
@@ -109,12 +115,18 @@ describe('drop zone processor', () => {
     const ok = answered.filter((r) => r.ok);
     assert.equal(ok.length, 2);
     assert.equal((ok[0].data!.handoff as { uid: string }).uid, (ok[1].data!.handoff as { uid: string }).uid, 'the same record both times');
-    assert.deepEqual(answered.filter((r) => !r.ok).map((r) => r.reason), ['request_id_reused']);
+    assert.deepEqual(
+      answered.filter((r) => !r.ok).map((r) => r.reason),
+      ['request_id_reused'],
+    );
   });
 
   it('a running drop zone returns work whose lease expired to the queue, with a history entry by agentsync', async () => {
     const ws = new TestWorkspace();
-    const c = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'leased' } });
+    const c = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'leased' },
+    });
     const id = (c.data!.handoff as { handoff_id: string }).handoff_id;
     assert.equal((await ws.dispatch({ action: 'claimHandoff', handoffId: id, agent: 'claude' })).ok, true);
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { leaseSweepMs: 20 });
@@ -146,7 +158,10 @@ describe('drop zone processor', () => {
     const stats = await processor.processOnce();
     assert.equal(stats.recovered, 1);
     const r = JSON.parse(fs.readFileSync(path.join(ws.layout.responsesDir, `${ulid}.json`), 'utf8')) as RequestResponse;
-    assert.deepEqual({ ok: r.ok, request_id: r.request_id, request_file: r.request_file }, { ok: true, request_id: ulid, request_file: 'orphan.json' });
+    assert.deepEqual(
+      { ok: r.ok, request_id: r.request_id, request_file: r.request_file },
+      { ok: true, request_id: ulid, request_file: 'orphan.json' },
+    );
     assert.deepEqual(summaries(ws), ['orphaned']);
     assert.deepEqual(fs.readdirSync(processor.paths.inflightDir), []);
   });
@@ -159,7 +174,10 @@ describe('drop zone processor', () => {
     // What the dead processor did before dying: dispatched the request under the claim's ULID.
     const applied = await ws.dispatch({ ...create('applied once'), request_id: ulid });
     assert.equal(applied.ok, true);
-    fs.writeFileSync(path.join(processor.paths.inflightDir, formatInflightName({ ulid, kind: 'q', original: 'crash.json' }, deadPid())), JSON.stringify(create('applied once')));
+    fs.writeFileSync(
+      path.join(processor.paths.inflightDir, formatInflightName({ ulid, kind: 'q', original: 'crash.json' }, deadPid())),
+      JSON.stringify(create('applied once')),
+    );
     // The ledger may be lost too (it is runtime-only): the request_id marker in state_history still answers.
     fs.rmSync(ws.layout.ledgerFile, { force: true });
     const fresh = new DropZoneProcessor(ws.layout, ws.secondDispatcher());
@@ -176,7 +194,7 @@ describe('drop zone processor', () => {
     processor.paths.ensure();
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     try {
-      const name = formatInflightName({ ulid: newUid(), kind: 'q', original: 'busy.json' }, sleeper.pid!);
+      const name = formatInflightName({ ulid: newUid(), kind: 'q', original: 'busy.json' }, sleeper.pid);
       fs.writeFileSync(path.join(processor.paths.inflightDir, name), JSON.stringify(create('busy')));
       const stats = await processor.processOnce();
       assert.equal(stats.recovered, 0);

@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', '0']);
   assert.ok(r.pid && r.pid > 0);
-  return r.pid!;
+  return r.pid;
 }
 
 const PID_NS = (() => {
@@ -33,7 +33,7 @@ function lockText(pid: number, over: { host?: string; ns?: string; token?: strin
   return JSON.stringify({ pid, host: over.host ?? os.hostname(), ns: over.ns ?? PID_NS, token: over.token ?? 'their-token' });
 }
 
-const heldByUs = (file: string) => assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).pid, process.pid);
+const heldByUs = (file: string) => assert.equal((JSON.parse(fs.readFileSync(file, 'utf8')) as { pid: number }).pid, process.pid);
 
 function setAge(file: string, ageMs: number): void {
   const t = new Date(Date.now() - ageMs);
@@ -132,7 +132,7 @@ describe('FileLock', () => {
       return true;
     });
     assert.ok(Date.now() - started >= 300, 'it waited for the timeout');
-    assert.equal(fs.readFileSync(file, 'utf8'), content, 'a live holder\'s lock is never broken');
+    assert.equal(fs.readFileSync(file, 'utf8'), content, "a live holder's lock is never broken");
 
     // Once the holder dies, the same lock is broken at once.
     child.kill('SIGKILL');
@@ -161,7 +161,11 @@ describe('FileLock', () => {
   it('any lock whose lease expired unrenewed is broken (another host, another namespace, or a reused live pid)', async () => {
     const child = liveSleeper();
     children.push(child);
-    for (const text of [lockText(1, { host: `other-host-${process.pid}` }), lockText(deadPid(), { ns: 'pid:[4026599999]' }), lockText(child.pid!)]) {
+    for (const text of [
+      lockText(1, { host: `other-host-${process.pid}` }),
+      lockText(deadPid(), { ns: 'pid:[4026599999]' }),
+      lockText(child.pid!),
+    ]) {
       const file = path.join(makeTempDir(), 'x.lock');
       fs.writeFileSync(file, text);
       setAge(file, LOCK_LEASE_MS + 1_000);
@@ -191,7 +195,10 @@ describe('FileLock', () => {
     fs.rmSync(file);
     const second = new FileLock(file, 200);
     await second.acquire();
-    assert.throws(() => first.assertHeld(), (e: Error & { reason?: string }) => e.reason === 'lock_lost' && !/delete/i.test(e.message));
+    assert.throws(
+      () => first.assertHeld(),
+      (e: Error & { reason?: string }) => e.reason === 'lock_lost' && !/delete/i.test(e.message),
+    );
     first.release();
     assert.ok(fs.existsSync(file), "releasing a lost lock leaves the new holder's lock alone");
     second.assertHeld();
@@ -218,17 +225,24 @@ describe('FileLock', () => {
     assert.equal(res.ok, false);
     assert.equal(res.reason, 'lock_lost');
     assert.deepEqual(ws.storeBytes(), bytes, 'nothing of the batch was written');
-    assert.equal(JSON.parse(fs.readFileSync(ws.layout.lockFile, 'utf8')).token, 'thief', "the thief's lock is not removed");
+    assert.equal(
+      (JSON.parse(fs.readFileSync(ws.layout.lockFile, 'utf8')) as { token: string }).token,
+      'thief',
+      "the thief's lock is not removed",
+    );
   });
 
   for (const [what, make] of [
     ['a FIFO', (file: string) => execFileSync('mkfifo', [file])],
     ['a symlink to /dev/zero', (file: string) => fs.symlinkSync('/dev/zero', file)],
-    ['a symlink to a secret file', (file: string) => {
-      const secret = path.join(path.dirname(file), 'secret.txt');
-      fs.writeFileSync(secret, 'TOP-SECRET-CONTENT');
-      fs.symlinkSync(secret, file);
-    }],
+    [
+      'a symlink to a secret file',
+      (file: string) => {
+        const secret = path.join(path.dirname(file), 'secret.txt');
+        fs.writeFileSync(secret, 'TOP-SECRET-CONTENT');
+        fs.symlinkSync(secret, file);
+      },
+    ],
   ] as const) {
     it(`the lock path is ${what}: refused at once with store_unsafe, never opened for reading, nothing printed from it`, async () => {
       const file = path.join(makeTempDir(), 'x.lock');

@@ -62,7 +62,16 @@ describe('handoffs.json schema (DESIGN §3)', () => {
     });
 
     it('a minimal record: optional plan fields get their defaults', () => {
-      const minimal = { handoff_id: 'HO-20260221-007', from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], status: 'queued', summary: 's', created_at: '2026-02-21T21:00:00.000Z', updated_at: '2026-02-21T21:00:00Z' };
+      const minimal = {
+        handoff_id: 'HO-20260221-007',
+        from_agent: 'codex',
+        owner_mode: 'single',
+        to_agents: ['claude'],
+        status: 'queued',
+        summary: 's',
+        created_at: '2026-02-21T21:00:00.000Z',
+        updated_at: '2026-02-21T21:00:00Z',
+      };
       const h = StoreSnapshot.parse(storeText([minimal])).handoffs[0];
       assert.deepEqual(
         [h.task_id, h.notes, h.files, h.required_capabilities, h.no_handoff_reason, h.prior_attempts, h.state_history, h.branch, h.commit],
@@ -116,17 +125,41 @@ describe('handoffs.json schema (DESIGN §3)', () => {
       ['a path escaping through ..', { files: ['src/../../outside.ts'] }, /contains "\.\."/],
       ['a path escaping through .. with backslashes', { files: ['src\\..\\..\\x'] }, /contains "\.\."/],
       ['a path with a newline', { files: ['a\nb.ts'] }, /control characters/],
-      ['single with 2 owners', { owner_mode: 'single', to_agents: ['claude', 'copilot'] }, /handoffs\.0\.to_agents: owner_mode "single" needs exactly 1/],
+      [
+        'single with 2 owners',
+        { owner_mode: 'single', to_agents: ['claude', 'copilot'] },
+        /handoffs\.0\.to_agents: owner_mode "single" needs exactly 1/,
+      ],
       ['single with no owner', { owner_mode: 'single', to_agents: [] }, /owner_mode "single" needs exactly 1/],
-      ['shared with 1 owner', { owner_mode: 'shared', to_agents: ['claude'] }, /handoffs\.0\.to_agents: owner_mode "shared" needs exactly 2/],
-      ['shared with the same owner twice', { owner_mode: 'shared', to_agents: ['claude', 'claude'] }, /owner_mode "shared" needs exactly 2 different/],
-      ['auto without required capabilities', { owner_mode: 'auto', to_agents: [], required_capabilities: [] }, /handoffs\.0\.required_capabilities: owner_mode "auto" needs at least one/],
+      [
+        'shared with 1 owner',
+        { owner_mode: 'shared', to_agents: ['claude'] },
+        /handoffs\.0\.to_agents: owner_mode "shared" needs exactly 2/,
+      ],
+      [
+        'shared with the same owner twice',
+        { owner_mode: 'shared', to_agents: ['claude', 'claude'] },
+        /owner_mode "shared" needs exactly 2 different/,
+      ],
+      [
+        'auto without required capabilities',
+        { owner_mode: 'auto', to_agents: [], required_capabilities: [] },
+        /handoffs\.0\.required_capabilities: owner_mode "auto" needs at least one/,
+      ],
       ['an unknown key', { assignee: 'claude' }, /handoffs\.0: unknown field\(s\) "assignee"/],
-      ['an unknown key in a history entry', { state_history: [{ status: 'queued', agent: 'codex', timestamp: '2026-02-21T21:00:00.000Z', reason: null, by: 'x' }] }, /state_history\.0: unknown field/],
+      [
+        'an unknown key in a history entry',
+        { state_history: [{ status: 'queued', agent: 'codex', timestamp: '2026-02-21T21:00:00.000Z', reason: null, by: 'x' }] },
+        /state_history\.0: unknown field/,
+      ],
       ['an over-long summary', { summary: 's'.repeat(2_001) }, /handoffs\.0\.summary/],
       ['an over-long task_id', { task_id: 't'.repeat(201) }, /handoffs\.0\.task_id/],
       ['over-long notes', { notes: 'n'.repeat(20_001) }, /handoffs\.0\.notes/],
-      ['an over-long history reason', { state_history: [{ status: 'queued', agent: 'codex', timestamp: '2026-02-21T21:00:00.000Z', reason: 'r'.repeat(2_001) }] }, /state_history\.0\.reason/],
+      [
+        'an over-long history reason',
+        { state_history: [{ status: 'queued', agent: 'codex', timestamp: '2026-02-21T21:00:00.000Z', reason: 'r'.repeat(2_001) }] },
+        /state_history\.0\.reason/,
+      ],
       ['an over-long file path', { files: ['a/'.repeat(501)] }, /longer than 1000/],
       ['too many files', { files: Array.from({ length: 501 }, (_, i) => `f${i}.ts`) }, /handoffs\.0\.files/],
       ['an empty summary', { summary: '' }, /handoffs\.0\.summary/],
@@ -145,25 +178,38 @@ describe('handoffs.json schema (DESIGN §3)', () => {
 
     it('a file with the wrong version or shape', () => {
       for (const text of ['{"version":2,"handoffs":[]}', '{"handoffs":[]}', '[]', '{"version":1,"handoffs":[],"extra":1}']) {
-        assert.throws(() => StoreSnapshot.parse(text), (e: Error & { reason?: string }) => e.reason === 'store_invalid', text);
+        assert.throws(
+          () => StoreSnapshot.parse(text),
+          (e: Error & { reason?: string }) => e.reason === 'store_invalid',
+          text,
+        );
       }
     });
 
     it('broken JSON, with a message that says what to do', () => {
-      assert.throws(() => StoreSnapshot.parse('{"version":1,'), (e: Error & { reason?: string }) => e.reason === 'store_invalid' && /not valid JSON.*nothing was changed/.test(e.message));
+      assert.throws(
+        () => StoreSnapshot.parse('{"version":1,'),
+        (e: Error & { reason?: string }) => e.reason === 'store_invalid' && /not valid JSON.*nothing was changed/.test(e.message),
+      );
     });
 
     it('duplicate handoff_ids', () => {
       const a = makeHandoff();
       const b = makeHandoff();
-      assert.throws(() => StoreSnapshot.parse(storeText([a, b])), (e: Error) => /duplicate handoff_id HO-20260221-001/.test(e.message));
+      assert.throws(
+        () => StoreSnapshot.parse(storeText([a, b])),
+        (e: Error) => /duplicate handoff_id HO-20260221-001/.test(e.message),
+      );
     });
 
     it('a request against an invalid store is refused with store_invalid and the store is left as it was', async () => {
       const ws = new TestWorkspace();
       const text = storeText([variant({ owner_mode: 'shared', to_agents: ['claude'] })]);
       fs.writeFileSync(ws.layout.handoffsFile, text);
-      const res = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' } });
+      const res = await ws.dispatch({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' },
+      });
       assert.equal(res.ok, false);
       assert.equal(res.reason, 'store_invalid');
       assert.match(res.message!, /does not match the schema/);
@@ -172,10 +218,13 @@ describe('handoffs.json schema (DESIGN §3)', () => {
   });
 
   it('describeIssues names at most five problems, each with its path', () => {
-    const bad = { version: 1, handoffs: [variant({ status: 'x', from_agent: 'X', summary: '', task_id: 7, owner_mode: 'nope', prior_attempts: -2 })] };
+    const bad = {
+      version: 1,
+      handoffs: [variant({ status: 'x', from_agent: 'X', summary: '', task_id: 7, owner_mode: 'nope', prior_attempts: -2 })],
+    };
     const parsed = handoffsFileSchema.safeParse(bad);
     assert.equal(parsed.success, false);
-    const text = describeIssues(parsed.error!);
+    const text = describeIssues(parsed.error);
     assert.equal(text.split('; ').length, 5);
     for (const part of text.split('; ')) assert.match(part, /^handoffs\.0\.\w+/);
   });

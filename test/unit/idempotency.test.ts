@@ -7,7 +7,10 @@ import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const ID = 'HO-20260221-001';
-const create = (summary = 'idempotent') => ({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary } });
+const create = (summary = 'idempotent') => ({
+  action: 'createHandoff',
+  handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary },
+});
 
 describe('idempotency by request_id (DESIGN §8)', () => {
   after(removeTempDirs);
@@ -27,7 +30,14 @@ describe('idempotency by request_id (DESIGN §8)', () => {
 
   it('a state change repeated is not applied twice: return for revision counts one attempt', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('ready_for_review')] });
-    const req = { action: 'transitionHandoff', request_id: 'rev-1', handoffId: ID, agent: 'codex', to: 'in_progress', reason: 'fix the test' };
+    const req = {
+      action: 'transitionHandoff',
+      request_id: 'rev-1',
+      handoffId: ID,
+      agent: 'codex',
+      to: 'in_progress',
+      reason: 'fix the test',
+    };
     const first = await ws.dispatch(req);
     const second = await ws.dispatch(req);
     assert.deepEqual(second, first);
@@ -53,7 +63,14 @@ describe('idempotency by request_id (DESIGN §8)', () => {
 
   it('a refusal is stored too: the same id gets the same refusal even after the obstacle is gone', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
-    const req = { action: 'completeHandoff', request_id: 'late-1', handoffId: ID, agent: 'claude', result: completionReport(), expected_rev: 4 };
+    const req = {
+      action: 'completeHandoff',
+      request_id: 'late-1',
+      handoffId: ID,
+      agent: 'claude',
+      result: completionReport(),
+      expected_rev: 4,
+    };
     const first = await ws.dispatch(req);
     assert.equal(first.reason, 'stale_revision');
     const second = await ws.dispatch(req);
@@ -71,15 +88,34 @@ describe('idempotency by request_id (DESIGN §8)', () => {
     assert.equal(res.request_id, 'reuse-1');
     assert.match(res.message!, /Use a new request_id/);
     assert.deepEqual(ws.storeBytes(), bytes);
-    const other = await ws.dispatch({ action: 'claimHandoff', request_id: 'reuse-1', handoffId: ws.storedHandoffs()[0].handoff_id, agent: 'claude' });
+    const other = await ws.dispatch({
+      action: 'claimHandoff',
+      request_id: 'reuse-1',
+      handoffId: ws.storedHandoffs()[0].handoff_id,
+      agent: 'claude',
+    });
     assert.equal(other.reason, 'request_id_reused', 'a different action under a used id is refused as well');
     assert.equal(ws.storedHandoffs()[0].status, 'queued');
   });
 
   it('key order and the drop-zone file name do not make a request different', async () => {
     const ws = new TestWorkspace();
-    const a = await ws.dispatcher.dispatch({ request_id: 'order-1', handoff: { summary: 'x', to_agents: ['claude'], owner_mode: 'single', from_agent: 'codex' }, action: 'createHandoff' }, { requestFile: 'a.json' });
-    const b = await ws.dispatcher.dispatch({ action: 'createHandoff', request_id: 'order-1', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' } }, { requestFile: 'b.json' });
+    const a = await ws.dispatcher.dispatch(
+      {
+        request_id: 'order-1',
+        handoff: { summary: 'x', to_agents: ['claude'], owner_mode: 'single', from_agent: 'codex' },
+        action: 'createHandoff',
+      },
+      { requestFile: 'a.json' },
+    );
+    const b = await ws.dispatcher.dispatch(
+      {
+        action: 'createHandoff',
+        request_id: 'order-1',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' },
+      },
+      { requestFile: 'b.json' },
+    );
     assert.equal(b.ok, true);
     assert.equal(b.request_file, 'b.json', 'the file name is echoed per request');
     assert.deepEqual({ ...b, request_file: 'a.json' }, a);
@@ -134,7 +170,9 @@ describe('idempotency by request_id (DESIGN §8)', () => {
     }
 
     it('a different request reusing an id found in history is refused with request_id_reused, and nothing is applied', async () => {
-      const ws = new TestWorkspace({ handoffs: [handoffIn('queued'), handoffIn('queued', { handoff_id: 'HO-20260221-002', uid: undefined })] });
+      const ws = new TestWorkspace({
+        handoffs: [handoffIn('queued'), handoffIn('queued', { handoff_id: 'HO-20260221-002', uid: undefined })],
+      });
       const first = await ws.dispatch({ action: 'claimHandoff', request_id: 'claim-42', handoffId: ID, agent: 'claude' });
       assert.equal(first.ok, true, JSON.stringify(first));
       dropLedger(ws);
@@ -154,7 +192,9 @@ describe('idempotency by request_id (DESIGN §8)', () => {
       assert.equal((await ws.dispatch(req)).ok, true);
       dropLedger(ws);
       const bytes = ws.storeBytes();
-      const again = await ws.secondDispatcher().dispatch({ agent: 'claude', handoffId: ID, request_id: 'claim-43', action: 'claimHandoff' });
+      const again = await ws
+        .secondDispatcher()
+        .dispatch({ agent: 'claude', handoffId: ID, request_id: 'claim-43', action: 'claimHandoff' });
       assert.equal(again.ok, true, JSON.stringify(again));
       assert.equal(again.data!.replayed, true);
       assert.equal((again.data!.handoff as Handoff).handoff_id, ID);
@@ -162,7 +202,9 @@ describe('idempotency by request_id (DESIGN §8)', () => {
     });
 
     it("a reuse does not overwrite the first request's recorded answer: the first request still gets its replay", async () => {
-      const ws = new TestWorkspace({ handoffs: [handoffIn('queued'), handoffIn('queued', { handoff_id: 'HO-20260221-002', uid: undefined })] });
+      const ws = new TestWorkspace({
+        handoffs: [handoffIn('queued'), handoffIn('queued', { handoff_id: 'HO-20260221-002', uid: undefined })],
+      });
       const req = { action: 'claimHandoff', request_id: 'claim-44', handoffId: ID, agent: 'claude' };
       assert.equal((await ws.dispatch(req)).ok, true);
       dropLedger(ws);

@@ -14,7 +14,7 @@ describe('shipped JSON Schemas', () => {
     ['agentsync-config.schema.json', configSchema],
   ] as const) {
     it(`schemas/${file} is up to date with the zod schema (run npm run schemas)`, () => {
-      const shipped = JSON.parse(fs.readFileSync(path.join(root, 'schemas', file), 'utf8'));
+      const shipped = JSON.parse(fs.readFileSync(path.join(root, 'schemas', file), 'utf8')) as Record<string, unknown>;
       const generated = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
       const { $id: _id, title: _title, ...rest } = shipped;
       assert.deepEqual(rest, JSON.parse(JSON.stringify(generated)));
@@ -22,10 +22,21 @@ describe('shipped JSON Schemas', () => {
   }
 
   it('the handoffs schema forbids unknown keys and constrains agent ids, like the core', () => {
-    const shipped = JSON.parse(fs.readFileSync(path.join(root, 'schemas', 'handoffs.schema.json'), 'utf8'));
+    type ObjectSchema = { additionalProperties: boolean; properties: Record<string, { pattern?: string }>; required: string[] };
+    const shipped = JSON.parse(fs.readFileSync(path.join(root, 'schemas', 'handoffs.schema.json'), 'utf8')) as {
+      properties: { handoffs: { items: ObjectSchema } };
+    };
     const item = shipped.properties.handoffs.items;
     assert.equal(item.additionalProperties, false);
     assert.equal(item.properties.from_agent.pattern, '^[a-z0-9_-]{1,64}$');
-    assert.deepEqual(item.required.slice().sort(), ['created_at', 'from_agent', 'handoff_id', 'owner_mode', 'status', 'summary', 'updated_at']);
+    assert.deepEqual(item.required.slice().sort(), [
+      'created_at',
+      'from_agent',
+      'handoff_id',
+      'owner_mode',
+      'status',
+      'summary',
+      'updated_at',
+    ]);
   });
 });

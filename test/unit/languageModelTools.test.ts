@@ -9,7 +9,12 @@ import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const pkg = () => JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+interface ToolContribution {
+  name: string;
+  inputSchema: { required?: string[]; properties: Record<string, unknown> & { handoff: { required: string[] } } };
+}
+const pkg = () =>
+  JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { languageModelTools: ToolContribution[] } };
 const spec = (action: string) => LANGUAGE_MODEL_TOOLS.find((t) => t.action === action)!;
 
 describe('language-model tools (DESIGN §10a)', () => {
@@ -20,7 +25,15 @@ describe('language-model tools (DESIGN §10a)', () => {
   });
 
   it('covers create, list, claim, complete, pass over, return and status; store-changing tools are the non-read-only actions', () => {
-    assert.deepEqual(LANGUAGE_MODEL_TOOLS.map((t) => t.action).sort(), ['claimHandoff', 'completeHandoff', 'createHandoff', 'listHandoffs', 'passOver', 'returnHandoff', 'status']);
+    assert.deepEqual(LANGUAGE_MODEL_TOOLS.map((t) => t.action).sort(), [
+      'claimHandoff',
+      'completeHandoff',
+      'createHandoff',
+      'listHandoffs',
+      'passOver',
+      'returnHandoff',
+      'status',
+    ]);
     for (const t of LANGUAGE_MODEL_TOOLS) {
       assert.equal(t.changesStore, !ACTIONS[t.action].readOnly, `${t.name}: changesStore`);
       assert.equal(t.name, `agentsync_${t.action}`);
@@ -33,13 +46,13 @@ describe('language-model tools (DESIGN §10a)', () => {
       assert.ok(!(tool.inputSchema.required ?? []).includes('agent'), `${tool.name} requires agent`);
       assert.ok(!('action' in tool.inputSchema.properties), `${tool.name} exposes action`);
     }
-    const create = pkg().contributes.languageModelTools.find((t: { name: string }) => t.name === 'agentsync_createHandoff');
+    const create = pkg().contributes.languageModelTools.find((t) => t.name === 'agentsync_createHandoff')!;
     assert.deepEqual(create.inputSchema.required, ['handoff']);
     assert.ok(!create.inputSchema.properties.handoff.required.includes('from_agent'));
     assert.ok(create.inputSchema.properties.handoff.required.includes('summary'));
   });
 
-  it('requests act as the input agent, else the window identity; list does not filter by the window identity', async () => {
+  it('requests act as the input agent, else the window identity; list does not filter by the window identity', () => {
     assert.equal(requestFor(spec('claimHandoff'), { handoffId: 'HO-1' }, 'copilot').agent, 'copilot');
     assert.equal(requestFor(spec('claimHandoff'), { handoffId: 'HO-1', agent: 'claude' }, 'copilot').agent, 'claude');
     assert.equal(requestFor(spec('listHandoffs'), {}, 'copilot').agent, undefined);
@@ -49,7 +62,13 @@ describe('language-model tools (DESIGN §10a)', () => {
 
   it('a create and a claim built this way are accepted by the dispatcher', async () => {
     const ws = new TestWorkspace();
-    const created = await ws.dispatch(requestFor(spec('createHandoff'), { handoff: { owner_mode: 'single', to_agents: ['copilot'], summary: 'Write the parser tests' } }, 'claude'));
+    const created = await ws.dispatch(
+      requestFor(
+        spec('createHandoff'),
+        { handoff: { owner_mode: 'single', to_agents: ['copilot'], summary: 'Write the parser tests' } },
+        'claude',
+      ),
+    );
     assert.equal(created.ok, true, JSON.stringify(created));
     const id = (created.data as { handoff: { handoff_id: string } }).handoff.handoff_id;
     const claimed = await ws.dispatch(requestFor(spec('claimHandoff'), { handoffId: id }, 'copilot'));

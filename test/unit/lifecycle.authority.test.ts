@@ -53,7 +53,11 @@ describe('lifecycle: who may act (DESIGN §4)', () => {
   }
 
   describe('the originator of a passed-over handoff is return_to', () => {
-    for (const [from, to] of [['ready_for_review', 'approved'], ['ready_for_review', 'in_progress'], ['approved', 'merged']] as const) {
+    for (const [from, to] of [
+      ['ready_for_review', 'approved'],
+      ['ready_for_review', 'in_progress'],
+      ['approved', 'merged'],
+    ] as const) {
       it(`${from} → ${to}: return_to (gemini) may, from_agent (codex) may not`, async () => {
         const ws = new TestWorkspace({ handoffs: [handoffIn(from, { return_to: 'gemini' })] });
         const bytes = ws.storeBytes();

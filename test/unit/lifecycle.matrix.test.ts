@@ -43,7 +43,10 @@ describe('lifecycle: the transition matrix (DESIGN §4)', () => {
         assert.equal(after.state_history.length, before.state_history.length + 1);
         assert.deepEqual(after.state_history.slice(0, -1), before.state_history);
         const last = after.state_history[after.state_history.length - 1];
-        assert.deepEqual({ status: last.status, agent: last.agent, timestamp: last.timestamp, reason: last.reason }, { status: to, agent, timestamp: now, reason });
+        assert.deepEqual(
+          { status: last.status, agent: last.agent, timestamp: last.timestamp, reason: last.reason },
+          { status: to, agent, timestamp: now, reason },
+        );
         assert.equal(after.rev, before.rev! + 1);
         assert.equal(after.updated_at, now);
         assert.equal(after.created_at, before.created_at);
@@ -51,8 +54,28 @@ describe('lifecycle: the transition matrix (DESIGN §4)', () => {
         const audit = ws.auditFor(requestId);
         assert.equal(audit.length, 1, JSON.stringify(audit));
         assert.deepEqual(
-          { action: audit[0].action, agent: audit[0].agent, handoff_id: audit[0].handoff_id, uid: audit[0].uid, from_status: audit[0].from_status, to_status: audit[0].to_status, reason: audit[0].reason, surface: audit[0].surface, refused: audit[0].refused },
-          { action: 'transitionHandoff', agent, handoff_id: ID, uid: before.uid, from_status: from, to_status: to, reason, surface: 'test', refused: undefined },
+          {
+            action: audit[0].action,
+            agent: audit[0].agent,
+            handoff_id: audit[0].handoff_id,
+            uid: audit[0].uid,
+            from_status: audit[0].from_status,
+            to_status: audit[0].to_status,
+            reason: audit[0].reason,
+            surface: audit[0].surface,
+            refused: audit[0].refused,
+          },
+          {
+            action: 'transitionHandoff',
+            agent,
+            handoff_id: ID,
+            uid: before.uid,
+            from_status: from,
+            to_status: to,
+            reason,
+            surface: 'test',
+            refused: undefined,
+          },
         );
         // Derived files re-rendered from the new state.
         assert.match(ws.readText(ws.layout.trackerFile) ?? '', new RegExp(`${ID} \\| .* \\| status: ${to}\\b`));
@@ -216,10 +239,11 @@ describe('lifecycle: the transition matrix (DESIGN §4)', () => {
       assert.equal(h.result?.context_summary, 'Checked the refresh path; no regression.');
       assert.equal(h.lease_expires_at, null);
       assert.equal(h.rev, 6);
-      assert.deepEqual(
-        (({ status, agent, reason }) => ({ status, agent, reason }))(h.state_history[h.state_history.length - 1]),
-        { status: 'ready_for_review', agent: 'claude', reason: 'completed' },
-      );
+      assert.deepEqual((({ status, agent, reason }) => ({ status, agent, reason }))(h.state_history[h.state_history.length - 1]), {
+        status: 'ready_for_review',
+        agent: 'claude',
+        reason: 'completed',
+      });
     });
 
     for (const from of ALL_STATUSES) {
@@ -241,7 +265,12 @@ describe('lifecycle: the transition matrix (DESIGN §4)', () => {
       it(`${action} on an unknown id answers not_found and changes nothing`, async () => {
         const ws = new TestWorkspace({ handoffs: [handoffIn('queued')] });
         const bytes = ws.storeBytes();
-        const res = await ws.dispatch({ action, handoffId: 'HO-20990101-999', agent: 'claude', ...(action === 'transitionHandoff' ? { to: 'blocked' } : {}) });
+        const res = await ws.dispatch({
+          action,
+          handoffId: 'HO-20990101-999',
+          agent: 'claude',
+          ...(action === 'transitionHandoff' ? { to: 'blocked' } : {}),
+        });
         assert.equal(res.ok, false);
         assert.equal(res.reason, 'not_found');
         assert.equal(res.handoffId, 'HO-20990101-999');

@@ -9,7 +9,15 @@ import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 const report = { status: 'complete', decision: 'PROCEED', context_summary: 'two issues fixed', findings: {}, issues: [] };
 
 async function pass(ws: TestWorkspace, agent: string, to: string, handoffId?: string, extra: Record<string, unknown> = {}) {
-  return ws.dispatch({ action: 'passOver', agent, to, reason: 'code_review', summary: `${agent} to ${to}`, ...(handoffId ? { handoffId } : {}), ...extra });
+  return ws.dispatch({
+    action: 'passOver',
+    agent,
+    to,
+    reason: 'code_review',
+    summary: `${agent} to ${to}`,
+    ...(handoffId ? { handoffId } : {}),
+    ...extra,
+  });
 }
 
 async function claimed(ws: TestWorkspace, agent: string, to: string, handoffId?: string): Promise<Handoff> {
@@ -30,9 +38,15 @@ describe('passOver', () => {
     assert.equal(r.ok, true, JSON.stringify(r));
     const h = ws.stored((r.data!.handoff as Handoff).handoff_id);
     assert.equal(h.status, 'queued');
-    assert.deepEqual([h.from_agent, h.to_agents, h.return_to, h.chain, h.reason], ['alice', ['audit'], 'alice', ['alice', 'audit'], 'code_review']);
+    assert.deepEqual(
+      [h.from_agent, h.to_agents, h.return_to, h.chain, h.reason],
+      ['alice', ['audit'], 'alice', ['alice', 'audit'], 'code_review'],
+    );
     assert.deepEqual(h.files, ['src/auth/login.ts']);
-    assert.deepEqual(ws.auditFor(r.request_id).map((e) => [e.action, e.to_status]), [['passOver', 'queued']]);
+    assert.deepEqual(
+      ws.auditFor(r.request_id).map((e) => [e.action, e.to_status]),
+      [['passOver', 'queued']],
+    );
   });
 
   it('completion by the receiver returns the result to the originator as a new queued handoff', async () => {
@@ -42,7 +56,10 @@ describe('passOver', () => {
     assert.equal(r.ok, true, JSON.stringify(r));
     const back = r.data!.returned as Handoff;
     assert.equal(ws.stored(h.handoff_id).status, 'ready_for_review');
-    assert.deepEqual([back.from_agent, back.to_agents, back.status, back.parent_uid, back.previous_findings], ['audit', ['alice'], 'queued', h.uid, 'two issues fixed']);
+    assert.deepEqual(
+      [back.from_agent, back.to_agents, back.status, back.parent_uid, back.previous_findings],
+      ['audit', ['alice'], 'queued', h.uid, 'two issues fixed'],
+    );
     assert.equal(ws.stored(back.handoff_id).result?.context_summary, 'two issues fixed');
   });
 
@@ -57,7 +74,12 @@ describe('passOver', () => {
   it('STOP keeps the work in front of a human: blocked, nothing returned', async () => {
     const ws = new TestWorkspace();
     const h = await claimed(ws, 'alice', 'audit');
-    const r = await ws.dispatch({ action: 'returnHandoff', handoffId: h.handoff_id, agent: 'audit', result: { ...report, decision: 'STOP', issues: ['no credentials'] } });
+    const r = await ws.dispatch({
+      action: 'returnHandoff',
+      handoffId: h.handoff_id,
+      agent: 'audit',
+      result: { ...report, decision: 'STOP', issues: ['no credentials'] },
+    });
     assert.equal(r.ok, true, JSON.stringify(r));
     assert.equal(r.data!.returned, null);
     assert.equal(ws.stored(h.handoff_id).status, 'blocked');
@@ -98,13 +120,19 @@ describe('passOver', () => {
       assert.match(String(r.message), message);
       // Only the setup's own handoffs exist: the refused pass stored nothing (each setup pass is claimed, so "queued" would be it).
       const stored = ws.readText(ws.layout.handoffsFile) === null ? [] : ws.storedHandoffs();
-      assert.deepEqual(stored.filter((h) => h.status === 'queued'), []);
+      assert.deepEqual(
+        stored.filter((h) => h.status === 'queued'),
+        [],
+      );
     });
   }
 
   it('a disabled pair (E004) and a subagent that takes no passes (E013) are refused; unknown agents (E001) when agents are configured', async () => {
     const ws = new TestWorkspace({
-      config: { agentCapabilities: { alice: ['x'], audit: ['y'], scout: ['z'] }, passOver: { pairs: { 'alice->audit': { enabled: false } }, subagents: { scout: { can_receive_passes: false } } } },
+      config: {
+        agentCapabilities: { alice: ['x'], audit: ['y'], scout: ['z'] },
+        passOver: { pairs: { 'alice->audit': { enabled: false } }, subagents: { scout: { can_receive_passes: false } } },
+      },
     });
     const disabled = await pass(ws, 'alice', 'audit');
     assert.deepEqual([disabled.reason, disabled.code], ['DISABLED_PAIR', 'E004']);
@@ -119,13 +147,21 @@ describe('passOver', () => {
 
   it('returnHandoff on work that was not passed over is RETURN_CONTEXT_LOST (E020); a tag naming the wrong agent is INVALID_WORK_OUTPUT (E021)', async () => {
     const ws = new TestWorkspace();
-    const plain = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'plain' } });
+    const plain = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'plain' },
+    });
     const id = (plain.data!.handoff as Handoff).handoff_id;
     await ws.dispatch({ action: 'claimHandoff', handoffId: id, agent: 'claude' });
     const lost = await ws.dispatch({ action: 'returnHandoff', handoffId: id, agent: 'claude' });
     assert.deepEqual([lost.reason, lost.code], ['RETURN_CONTEXT_LOST', 'E020']);
     const h = await claimed(ws, 'alice', 'audit');
-    const wrong = await ws.dispatch({ action: 'returnHandoff', handoffId: h.handoff_id, agent: 'audit', message: '[return_to: bob]\nSummary: done' });
+    const wrong = await ws.dispatch({
+      action: 'returnHandoff',
+      handoffId: h.handoff_id,
+      agent: 'audit',
+      message: '[return_to: bob]\nSummary: done',
+    });
     assert.deepEqual([wrong.reason, wrong.code], ['INVALID_WORK_OUTPUT', 'E021']);
     assert.equal(ws.stored(h.handoff_id).status, 'in_progress');
   });
@@ -139,13 +175,22 @@ describe('passOver', () => {
 
   it('tags in agent text act like the fields', async () => {
     const ws = new TestWorkspace();
-    const r = await ws.dispatch({ action: 'passOver', agent: 'alice', message: 'Done with auth.\n\n[pass_over: Audit]\n\nSummary of work:\n- src/auth/login.ts: login\n\nReason: code_review' });
+    const r = await ws.dispatch({
+      action: 'passOver',
+      agent: 'alice',
+      message: 'Done with auth.\n\n[pass_over: Audit]\n\nSummary of work:\n- src/auth/login.ts: login\n\nReason: code_review',
+    });
     assert.equal(r.ok, true, JSON.stringify(r));
     const h = r.data!.handoff as Handoff;
     assert.deepEqual([h.to_agents, h.reason], [['audit'], 'code_review']);
     assert.match(h.summary, /src\/auth\/login\.ts: login/);
     await ws.dispatch({ action: 'claimHandoff', handoffId: h.handoff_id, agent: 'audit' });
-    const back = await ws.dispatch({ action: 'returnHandoff', handoffId: h.handoff_id, agent: 'audit', message: '[return_to: alice]\n\nSummary: Code review complete.' });
+    const back = await ws.dispatch({
+      action: 'returnHandoff',
+      handoffId: h.handoff_id,
+      agent: 'audit',
+      message: '[return_to: alice]\n\nSummary: Code review complete.',
+    });
     assert.equal(back.ok, true, JSON.stringify(back));
     assert.equal((back.data!.returned as Handoff).notes, 'Code review complete.');
     const untagged = await ws.dispatch({ action: 'passOver', agent: 'alice', message: 'no tag here' });
@@ -155,13 +200,24 @@ describe('passOver', () => {
 
 describe('pass-over tags and policy resolution', () => {
   it('parses the seed formats', () => {
-    assert.deepEqual(parsePassOverTag('[pass_over: audit]\n\nSummary:\nfixed it\n\nReason: verify_implementation'), { to: 'audit', summary: 'fixed it', reason: 'verify_implementation' });
+    assert.deepEqual(parsePassOverTag('[pass_over: audit]\n\nSummary:\nfixed it\n\nReason: verify_implementation'), {
+      to: 'audit',
+      summary: 'fixed it',
+      reason: 'verify_implementation',
+    });
     assert.equal(parseReturnTag('Findings:\n- x\n[return_to: Alice]\nSummary: ok')?.returnTo, 'alice');
     assert.equal(parsePassOverTag('no tag'), null);
   });
 
   it('resolves override > pair > subagent > defaults > built-in', () => {
-    const config = { ...DEFAULT_CONFIG, passOver: { defaults: { timeout_ms: 1, max_chain_depth: 5 }, subagents: { audit: { timeout_ms: 2 } }, pairs: { 'alice->audit': { timeout_ms: 3 } } } };
+    const config = {
+      ...DEFAULT_CONFIG,
+      passOver: {
+        defaults: { timeout_ms: 1, max_chain_depth: 5 },
+        subagents: { audit: { timeout_ms: 2 } },
+        pairs: { 'alice->audit': { timeout_ms: 3 } },
+      },
+    };
     assert.equal(resolvePassOverPolicy(config, 'alice', 'audit', { timeout_ms: 4 }).timeout_ms, 4);
     assert.equal(resolvePassOverPolicy(config, 'alice', 'audit').timeout_ms, 3);
     assert.equal(resolvePassOverPolicy(config, 'bob', 'audit').timeout_ms, 2);

@@ -23,7 +23,10 @@ describe('records within the schema limits (issue 7 item 1)', () => {
   it('create with a 2,000-character skip reason: the composed history reason is bounded, a fresh clone reads it', async () => {
     const ws = new TestWorkspace();
     const reason = 'r'.repeat(LIMITS.reason);
-    const r = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', summary: 'skip', no_handoff_reason: reason } });
+    const r = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', owner_mode: 'single', summary: 'skip', no_handoff_reason: reason },
+    });
     assert.equal(r.ok, true, JSON.stringify(r).slice(0, 400));
     const h = freshCloneReads(ws).handoffs[0];
     assert.equal(h.no_handoff_reason, reason, 'the full reason is kept in its own field');
@@ -33,8 +36,14 @@ describe('records within the schema limits (issue 7 item 1)', () => {
 
   it('an auto-routed handoff whose unroutable explanation is long: bounded, a fresh clone reads it', async () => {
     const ws = new TestWorkspace({ config: { agentCapabilities: { codex: ['code_patch'], claude: ['review'] } } });
-    const caps = Array.from({ length: LIMITS.capabilities }, (_, i) => `missing_capability_${String(i).padStart(2, '0')}_${'x'.repeat(70)}`);
-    const r = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'auto', summary: 'route me', required_capabilities: caps } });
+    const caps = Array.from(
+      { length: LIMITS.capabilities },
+      (_, i) => `missing_capability_${String(i).padStart(2, '0')}_${'x'.repeat(70)}`,
+    );
+    const r = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', owner_mode: 'auto', summary: 'route me', required_capabilities: caps },
+    });
     assert.equal(r.ok, true, JSON.stringify(r).slice(0, 400));
     const h = freshCloneReads(ws).handoffs[0];
     assert.equal(h.status, 'blocked');
@@ -45,7 +54,12 @@ describe('records within the schema limits (issue 7 item 1)', () => {
   it('a [pass_over: x] message with a 5 KB summary is refused (record_invalid naming summary); nothing is written', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
     const before = ws.storeBytes();
-    const r = await ws.dispatch({ action: 'passOver', agent: 'claude', handoffId: 'HO-20260221-001', message: `[pass_over: copilot] ${'s'.repeat(5_000)}\nReason: review` });
+    const r = await ws.dispatch({
+      action: 'passOver',
+      agent: 'claude',
+      handoffId: 'HO-20260221-001',
+      message: `[pass_over: copilot] ${'s'.repeat(5_000)}\nReason: review`,
+    });
     assert.equal(r.ok, false);
     assert.equal(r.reason, 'record_invalid', JSON.stringify(r).slice(0, 400));
     assert.equal(r.field, 'summary');
@@ -57,7 +71,13 @@ describe('records within the schema limits (issue 7 item 1)', () => {
 
   it('revise past maxAttempts with a 2,000-character reason: the escalation reason is bounded, a fresh clone reads it', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('ready_for_review', { prior_attempts: 3 })] });
-    const r = await ws.dispatch({ action: 'transitionHandoff', handoffId: 'HO-20260221-001', agent: 'codex', to: 'in_progress', reason: 'w'.repeat(LIMITS.reason) });
+    const r = await ws.dispatch({
+      action: 'transitionHandoff',
+      handoffId: 'HO-20260221-001',
+      agent: 'codex',
+      to: 'in_progress',
+      reason: 'w'.repeat(LIMITS.reason),
+    });
     assert.equal(r.ok, true, JSON.stringify(r).slice(0, 400));
     const h = freshCloneReads(ws).handoffs[0];
     assert.equal(h.status, 'escalated');
@@ -67,17 +87,36 @@ describe('records within the schema limits (issue 7 item 1)', () => {
 
   it('a pass at max_chain_depth 20 whose chain would hold 21 agents is refused (CHAIN_DEPTH_EXCEEDED); nothing is written', async () => {
     const chain = Array.from({ length: LIMITS.chain }, (_, i) => `a${String(i).padStart(2, '0')}`);
-    const parent = makeHandoff({ status: 'in_progress', from_agent: chain[18], to_agents: [chain[19]], chain, claimed_by: chain[19], claimed_at: T0 });
+    const parent = makeHandoff({
+      status: 'in_progress',
+      from_agent: chain[18],
+      to_agents: [chain[19]],
+      chain,
+      claimed_by: chain[19],
+      claimed_at: T0,
+    });
     const ws = new TestWorkspace({ config: { passOver: { defaults: { max_chain_depth: 20 } } }, handoffs: [parent] });
     const before = ws.storeBytes();
-    const r = await ws.dispatch({ action: 'passOver', agent: chain[19], handoffId: parent.handoff_id, to: 'zz', summary: 'one more hop', reason: 'deeper' });
+    const r = await ws.dispatch({
+      action: 'passOver',
+      agent: chain[19],
+      handoffId: parent.handoff_id,
+      to: 'zz',
+      summary: 'one more hop',
+      reason: 'deeper',
+    });
     assert.equal(r.ok, false);
     assert.equal(r.reason, 'CHAIN_DEPTH_EXCEEDED', JSON.stringify(r).slice(0, 400));
     assert.deepEqual(ws.storeBytes(), before);
   });
 
-  it('a record already holding 10,000 history entries: the next change is refused (record_invalid, state_history), the batch\'s other request applies', async () => {
-    const history = Array.from({ length: LIMITS.history }, (_, i) => ({ status: 'queued' as const, agent: 'codex', timestamp: T0, reason: `r${i}` }));
+  it("a record already holding 10,000 history entries: the next change is refused (record_invalid, state_history), the batch's other request applies", async () => {
+    const history = Array.from({ length: LIMITS.history }, (_, i) => ({
+      status: 'queued' as const,
+      agent: 'codex',
+      timestamp: T0,
+      reason: `r${i}`,
+    }));
     const full = makeHandoff({ state_history: history });
     const other = makeHandoff({ handoff_id: 'HO-20260221-002', uid: undefined });
     delete (other as Partial<Handoff>).uid;
@@ -96,6 +135,9 @@ describe('records within the schema limits (issue 7 item 1)', () => {
     assert.equal(stored.find(full.handoff_id)!.status, 'queued');
     assert.equal(stored.find('HO-20260221-002')!.status, 'in_progress');
     const audit = ws.auditEntries().filter((e) => e.handoff_id === full.handoff_id);
-    assert.deepEqual(audit.map((e) => [e.refused, e.reason]), [[true, 'record_invalid']]);
+    assert.deepEqual(
+      audit.map((e) => [e.refused, e.reason]),
+      [[true, 'record_invalid']],
+    );
   });
 });

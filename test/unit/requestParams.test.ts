@@ -11,32 +11,124 @@ describe('request parameters (DESIGN §8)', () => {
 
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
     // unknown fields
-    ['claimHandoff with an unknown field', { action: 'claimHandoff', handoffId: ID, agent: 'claude', force: true }, 'force', /unknown field\(s\) "force"/],
-    ['transitionHandoff with a misspelled field', { action: 'transitionHandoff', handoffId: ID, agent: 'claude', status: 'blocked', to: 'blocked' }, 'status', /unknown field\(s\) "status"/],
-    ['createHandoff with an unknown handoff field', { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's', assignee: 'x' } }, 'handoff.assignee', /handoff: unknown field\(s\) "assignee"/],
+    [
+      'claimHandoff with an unknown field',
+      { action: 'claimHandoff', handoffId: ID, agent: 'claude', force: true },
+      'force',
+      /unknown field\(s\) "force"/,
+    ],
+    [
+      'transitionHandoff with a misspelled field',
+      { action: 'transitionHandoff', handoffId: ID, agent: 'claude', status: 'blocked', to: 'blocked' },
+      'status',
+      /unknown field\(s\) "status"/,
+    ],
+    [
+      'createHandoff with an unknown handoff field',
+      {
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's', assignee: 'x' },
+      },
+      'handoff.assignee',
+      /handoff: unknown field\(s\) "assignee"/,
+    ],
     ['listHandoffs with an unknown field', { action: 'listHandoffs', owner: 'claude' }, 'owner', /unknown field\(s\) "owner"/],
     // wrong types
     ['handoffId as a number', { action: 'claimHandoff', handoffId: 7, agent: 'claude' }, 'handoffId', /handoffId: /],
     ['agent as a list', { action: 'claimHandoff', handoffId: ID, agent: ['claude'] }, 'agent', /agent: /],
-    ['expected_rev as a string', { action: 'claimHandoff', handoffId: ID, agent: 'claude', expected_rev: '5' }, 'expected_rev', /expected_rev: /],
-    ['expected_rev negative', { action: 'claimHandoff', handoffId: ID, agent: 'claude', expected_rev: -1 }, 'expected_rev', /expected_rev: /],
+    [
+      'expected_rev as a string',
+      { action: 'claimHandoff', handoffId: ID, agent: 'claude', expected_rev: '5' },
+      'expected_rev',
+      /expected_rev: /,
+    ],
+    [
+      'expected_rev negative',
+      { action: 'claimHandoff', handoffId: ID, agent: 'claude', expected_rev: -1 },
+      'expected_rev',
+      /expected_rev: /,
+    ],
     ['to outside the lifecycle', { action: 'transitionHandoff', handoffId: ID, agent: 'claude', to: 'done' }, 'to', /to: /],
-    ['result with a bad decision', { action: 'completeHandoff', handoffId: ID, agent: 'claude', result: { status: 'complete', decision: 'MAYBE', context_summary: 'x' } }, 'result.decision', /result\.decision: /],
-    ['owner_mode unknown', { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'team', to_agents: ['claude'], summary: 's' } }, 'handoff.owner_mode', /handoff\.owner_mode: /],
-    ['an absolute file path', { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's', files: ['/etc/passwd'] } }, 'handoff.files.0', /is absolute/],
-    ['a file path escaping the workspace', { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's', files: ['../x'] } }, 'handoff.files.0', /contains "\.\."/],
-    ['an over-long summary', { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's'.repeat(2_001) } }, 'handoff.summary', /handoff\.summary: /],
-    ['a blank summary', { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: '   ' } }, 'handoff.summary', /summary must not be empty/],
+    [
+      'result with a bad decision',
+      {
+        action: 'completeHandoff',
+        handoffId: ID,
+        agent: 'claude',
+        result: { status: 'complete', decision: 'MAYBE', context_summary: 'x' },
+      },
+      'result.decision',
+      /result\.decision: /,
+    ],
+    [
+      'owner_mode unknown',
+      { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'team', to_agents: ['claude'], summary: 's' } },
+      'handoff.owner_mode',
+      /handoff\.owner_mode: /,
+    ],
+    [
+      'an absolute file path',
+      {
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's', files: ['/etc/passwd'] },
+      },
+      'handoff.files.0',
+      /is absolute/,
+    ],
+    [
+      'a file path escaping the workspace',
+      {
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's', files: ['../x'] },
+      },
+      'handoff.files.0',
+      /contains "\.\."/,
+    ],
+    [
+      'an over-long summary',
+      {
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 's'.repeat(2_001) },
+      },
+      'handoff.summary',
+      /handoff\.summary: /,
+    ],
+    [
+      'a blank summary',
+      { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: '   ' } },
+      'handoff.summary',
+      /summary must not be empty/,
+    ],
     ['listHandoffs status not a status', { action: 'listHandoffs', status: 'open' }, 'status', /status: /],
-    ['a request_id with a slash', { action: 'listHandoffs', request_id: '../evil' }, 'request_id', /request_id: .*request_id is 1-128 letters/],
+    [
+      'a request_id with a slash',
+      { action: 'listHandoffs', request_id: '../evil' },
+      'request_id',
+      /request_id: .*request_id is 1-128 letters/,
+    ],
     // missing fields
     ['claimHandoff without agent', { action: 'claimHandoff', handoffId: ID }, 'agent', /agent: /],
     ['claimHandoff without handoffId', { action: 'claimHandoff', agent: 'claude' }, 'handoffId', /handoffId \(or handoff_id\) is required/],
     ['transitionHandoff without to', { action: 'transitionHandoff', handoffId: ID, agent: 'claude' }, 'to', /to: /],
     ['createHandoff without handoff', { action: 'createHandoff' }, 'handoff', /handoff: /],
-    ['createHandoff without summary', { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'] } }, 'handoff.summary', /handoff\.summary: /],
-    ['createHandoff without from_agent', { action: 'createHandoff', handoff: { owner_mode: 'single', to_agents: ['claude'], summary: 's' } }, 'handoff.from_agent', /handoff\.from_agent: /],
-    ['completeHandoff result without context_summary', { action: 'completeHandoff', handoffId: ID, agent: 'claude', result: { status: 'complete', decision: 'PROCEED' } }, 'result.context_summary', /result\.context_summary: /],
+    [
+      'createHandoff without summary',
+      { action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'] } },
+      'handoff.summary',
+      /handoff\.summary: /,
+    ],
+    [
+      'createHandoff without from_agent',
+      { action: 'createHandoff', handoff: { owner_mode: 'single', to_agents: ['claude'], summary: 's' } },
+      'handoff.from_agent',
+      /handoff\.from_agent: /,
+    ],
+    [
+      'completeHandoff result without context_summary',
+      { action: 'completeHandoff', handoffId: ID, agent: 'claude', result: { status: 'complete', decision: 'PROCEED' } },
+      'result.context_summary',
+      /result\.context_summary: /,
+    ],
   ];
 
   for (const [what, request, field, message] of cases) {

@@ -26,7 +26,12 @@ function created(res: RequestResponse): Handoff {
 /** `n` in-progress handoffs owned by `agent`, to give it load. */
 function busy(agent: string, n: number, start: number): Handoff[] {
   return Array.from({ length: n }, (_, i) =>
-    makeHandoff({ handoff_id: `HO-20260101-${String(start + i).padStart(3, '0')}`, to_agents: [agent], status: 'in_progress', claimed_by: agent }),
+    makeHandoff({
+      handoff_id: `HO-20260101-${String(start + i).padStart(3, '0')}`,
+      to_agents: [agent],
+      status: 'in_progress',
+      claimed_by: agent,
+    }),
   );
 }
 
@@ -102,7 +107,10 @@ describe('routing (DESIGN §5)', () => {
     });
 
     it('the least loaded agent wins; a tie among the least loaded goes to config order', async () => {
-      const ws = new TestWorkspace({ config: { agentCapabilities: caps }, handoffs: [...busy('a', 2, 1), ...busy('b', 1, 3), ...busy('c', 1, 4)] });
+      const ws = new TestWorkspace({
+        config: { agentCapabilities: caps },
+        handoffs: [...busy('a', 2, 1), ...busy('b', 1, 3), ...busy('c', 1, 4)],
+      });
       const h = created(await create(ws, { from_agent: 'a', owner_mode: 'auto', required_capabilities: ['review'] }));
       assert.deepEqual(h.to_agents, ['b']);
     });
@@ -151,7 +159,10 @@ describe('routing (DESIGN §5)', () => {
     it('a blocked unroutable handoff is rendered with "to: -" and audited as created blocked', async () => {
       const ws = new TestWorkspace({ config: { agentCapabilities: PLAN_CAPABILITIES } });
       const h = created(await create(ws, { owner_mode: 'auto', required_capabilities: ['quantum'] }, { request_id: 'route-6' }));
-      assert.match(fs.readFileSync(ws.layout.trackerFile, 'utf8'), new RegExp(`${h.handoff_id} \\| from: Codex \\| to: - \\| mode: auto \\| status: blocked`));
+      assert.match(
+        fs.readFileSync(ws.layout.trackerFile, 'utf8'),
+        new RegExp(`${h.handoff_id} \\| from: Codex \\| to: - \\| mode: auto \\| status: blocked`),
+      );
       const audit = ws.auditFor('route-6');
       assert.equal(audit.length, 1);
       assert.deepEqual([audit[0].from_status, audit[0].to_status], [null, 'blocked']);
@@ -204,7 +215,14 @@ describe('routing (DESIGN §5)', () => {
       const h = created(
         await ws.dispatch({
           action: 'createHandoff',
-          handoff: { task_id: 'AS-210', from_agent: 'Codex', owner_mode: 'shared', to_agents: ['Claude', 'Copilot'], summary: 'Needs policy + PR review', notes: 'Focus on auth risk and PR narrative.' },
+          handoff: {
+            task_id: 'AS-210',
+            from_agent: 'Codex',
+            owner_mode: 'shared',
+            to_agents: ['Claude', 'Copilot'],
+            summary: 'Needs policy + PR review',
+            notes: 'Focus on auth risk and PR narrative.',
+          },
         }),
       );
       assert.deepEqual([h.from_agent, h.to_agents, h.owner_mode, h.task_id], ['codex', ['claude', 'copilot'], 'shared', 'AS-210']);

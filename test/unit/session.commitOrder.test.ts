@@ -25,7 +25,11 @@ describe('session actions: derived files only after the store commit', () => {
     const r = await ws.dispatch({ action: 'startSession', request_id: 'start-1', agent: 'claude', goal: 'fix the login timeout' });
     assert.equal(r.reason, 'lock_lost', JSON.stringify(r));
     assert.equal(fs.readFileSync(ws.layout.trackerFile, 'utf8'), trackerBefore, 'AgentTracker.md untouched');
-    assert.equal(fs.existsSync(ws.layout.stateFile) && /fix the login timeout/.test(fs.readFileSync(ws.layout.stateFile, 'utf8')), false, 'no session in state.json');
+    assert.equal(
+      fs.existsSync(ws.layout.stateFile) && /fix the login timeout/.test(fs.readFileSync(ws.layout.stateFile, 'utf8')),
+      false,
+      'no session in state.json',
+    );
 
     fs.rmSync(ws.layout.lockFile);
     const ok = await ws.dispatch({ action: 'startSession', request_id: 'start-1', agent: 'claude', goal: 'fix the login timeout' });

@@ -35,7 +35,10 @@ class RepoWorkspace {
     this.root = options.sub ? path.join(this.repo, options.sub) : this.repo;
     fs.mkdirSync(this.root, { recursive: true });
     initWorkspace(this.root);
-    const config = { ...JSON.parse(fs.readFileSync(path.join(this.root, '.agentsync.json'), 'utf8')), ...options.config };
+    const config = {
+      ...(JSON.parse(fs.readFileSync(path.join(this.root, '.agentsync.json'), 'utf8')) as Record<string, unknown>),
+      ...options.config,
+    };
     fs.writeFileSync(path.join(this.root, '.agentsync.json'), JSON.stringify(config, null, 2));
     this.write('src/app.ts', 'export const a = 1;\n');
     this.write('src/old-name.ts', 'old\n');
@@ -88,7 +91,12 @@ const ok = (r: RequestResponse): RequestResponse => {
   return r;
 };
 
-const handoffBody = { owner_mode: 'single', to_agents: ['copilot'], summary: 'Review the login fix', notes: 'Check the token refresh path.' };
+const handoffBody = {
+  owner_mode: 'single',
+  to_agents: ['copilot'],
+  summary: 'Review the login fix',
+  notes: 'Check the token refresh path.',
+};
 
 describe('sessions in a real git repository', function () {
   this.timeout(20_000);
@@ -112,7 +120,9 @@ describe('sessions in a real git repository', function () {
 
   it('untrusted commands: endSession still ends the session, runs nothing, marks each check Skipped and says commands_untrusted', async () => {
     const mark = (name: string) => ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(name)}, 'ran')`];
-    const ws = new RepoWorkspace({ config: { commands: { build: mark('build-ran'), test: mark('test-ran'), deploy: mark('deploy-ran') } } });
+    const ws = new RepoWorkspace({
+      config: { commands: { build: mark('build-ran'), test: mark('test-ran'), deploy: mark('deploy-ran') } },
+    });
     const r = ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' }));
     assert.deepEqual(r.data!.health, { Build: 'Skipped', Tests: 'Skipped', Deploy: 'Skipped' });
     assert.equal((r.data!.commandsUntrusted as { reason: string }).reason, 'commands_untrusted');
@@ -121,11 +131,15 @@ describe('sessions in a real git repository', function () {
     assert.equal(ws.state().sessionActive, false, 'the session was ended');
     trustWorkspace(ws.root);
     const trusted = ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done again' }));
-    assert.deepEqual(trusted.data!.health, { Build: 'Pass', Tests: 'Pass', Deploy: 'Pass' }, 'after trust, endSession runs all three (deploy included)');
+    assert.deepEqual(
+      trusted.data!.health,
+      { Build: 'Pass', Tests: 'Pass', Deploy: 'Pass' },
+      'after trust, endSession runs all three (deploy included)',
+    );
     assert.equal(trusted.data!.commandsUntrusted, undefined);
   });
 
-  it('hot files: unstaged, staged, untracked and a rename, relative to the workspace; AgentSync\'s own files are not counted', async () => {
+  it("hot files: unstaged, staged, untracked and a rename, relative to the workspace; AgentSync's own files are not counted", async () => {
     const ws = new RepoWorkspace();
     ok(await ws.send({ action: 'startSession', agent: 'Claude', goal: 'fix login' })); // writes AgentTracker.md
     const expected = ws.makeChanges();
@@ -150,7 +164,16 @@ describe('sessions in a real git repository', function () {
   });
 
   it('parses porcelain -z output: rename sources skipped, prefix stripped, other folders and AgentSync files left out', () => {
-    const out = ['R  pkg/new.ts', 'pkg/old.ts', ' M pkg/a.ts', '?? pkg/.agentsync/state.json', ' M pkg/AgentTracker.md', '?? other/b.ts', 'A  pkg/.agentsync.json', ''].join('\0');
+    const out = [
+      'R  pkg/new.ts',
+      'pkg/old.ts',
+      ' M pkg/a.ts',
+      '?? pkg/.agentsync/state.json',
+      ' M pkg/AgentTracker.md',
+      '?? other/b.ts',
+      'A  pkg/.agentsync.json',
+      '',
+    ].join('\0');
     assert.deepEqual(parsePorcelainZ(out, 'pkg/'), ['new.ts', 'a.ts', '.agentsync.json']);
   });
 
@@ -168,15 +191,29 @@ describe('sessions in a real git repository', function () {
     assert.equal(ws.state().sessionActive, true, 'the session is still active');
 
     const noNotes = await ws.send({ action: 'endSession', agent: 'claude', summary: 'done', handoff: { ...handoffBody, notes: ' ' } });
-    assert.deepEqual({ ok: noNotes.ok, reason: noNotes.reason, field: noNotes.field }, { ok: false, reason: 'invalid_request', field: 'handoff.notes' });
-    const badTarget = await ws.send({ action: 'endSession', agent: 'claude', summary: 'done', handoff: { ...handoffBody, to_agents: ['claude', 'copilot'] } });
-    assert.equal(badTarget.reason, 'invalid_request', 'an invalid handoff (single with two owners) is refused by createHandoff\'s own rules');
+    assert.deepEqual(
+      { ok: noNotes.ok, reason: noNotes.reason, field: noNotes.field },
+      { ok: false, reason: 'invalid_request', field: 'handoff.notes' },
+    );
+    const badTarget = await ws.send({
+      action: 'endSession',
+      agent: 'claude',
+      summary: 'done',
+      handoff: { ...handoffBody, to_agents: ['claude', 'copilot'] },
+    });
+    assert.equal(
+      badTarget.reason,
+      'invalid_request',
+      "an invalid handoff (single with two owners) is refused by createHandoff's own rules",
+    );
     assert.deepEqual(ws.bytes(), before);
   });
 
   it('a refused end runs none of the configured commands (deploy included): refused means nothing happened', async () => {
     const marker = (name: string) => ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(name)}, 'ran')`];
-    const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true, commands: { build: marker('build-ran'), deploy: marker('deploy-ran') } } });
+    const ws = new RepoWorkspace({
+      config: { requireHandoffOnEndSession: true, commands: { build: marker('build-ran'), deploy: marker('deploy-ran') } },
+    });
     trustWorkspace(ws.root);
     ws.makeChanges();
     const r = await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' });
@@ -191,15 +228,20 @@ describe('sessions in a real git repository', function () {
     const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true } });
     ok(await ws.send({ action: 'startSession', agent: 'claude', goal: 'fix login' }));
     const hot = ws.makeChanges();
-    const r = ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'Fixed login', nextWork: 'Run the e2e suite', handoff: handoffBody }));
+    const r = ok(
+      await ws.send({ action: 'endSession', agent: 'claude', summary: 'Fixed login', nextWork: 'Run the e2e suite', handoff: handoffBody }),
+    );
     const h = r.data!.handoff as Handoff;
     assert.deepEqual(
       { from: h.from_agent, to: h.to_agents, status: h.status, files: [...h.files].sort(), branch: h.branch },
       { from: 'claude', to: ['copilot'], status: 'queued', files: hot, branch: 'main' },
     );
     assert.equal(h.commit, r.data!.commit);
-    assert.deepEqual(ws.handoffs().map((x) => x.uid), [h.uid]);
-    assert.equal(h.state_history[0].request_id, r.request_id, 'createHandoff\'s marker: a replay after a crash answers from it');
+    assert.deepEqual(
+      ws.handoffs().map((x) => x.uid),
+      [h.uid],
+    );
+    assert.equal(h.state_history[0].request_id, r.request_id, "createHandoff's marker: a replay after a crash answers from it");
     const tracker = ws.tracker();
     assert.ok(tracker.includes(`- [ ] ${h.handoff_id} | from: Claude | to: Copilot | mode: single | status: queued`));
     assert.ok(tracker.includes('- **Summary:** Fixed login'));
@@ -211,10 +253,17 @@ describe('sessions in a real git repository', function () {
     assert.equal((state.lastSession as { handoffId: string }).handoffId, h.handoff_id);
   });
 
-  it('requireHandoffOnEndSession: a no_handoff_reason is accepted and recorded in a record\'s no_handoff_reason', async () => {
+  it("requireHandoffOnEndSession: a no_handoff_reason is accepted and recorded in a record's no_handoff_reason", async () => {
     const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true } });
     const hot = ws.makeChanges();
-    const r = ok(await ws.send({ action: 'endSession', agent: 'codex', summary: 'Spike, thrown away', no_handoff_reason: 'exploratory spike, nothing to hand over' }));
+    const r = ok(
+      await ws.send({
+        action: 'endSession',
+        agent: 'codex',
+        summary: 'Spike, thrown away',
+        no_handoff_reason: 'exploratory spike, nothing to hand over',
+      }),
+    );
     const [rec] = ws.handoffs();
     assert.equal(rec.no_handoff_reason, 'exploratory spike, nothing to hand over');
     assert.deepEqual([...rec.files].sort(), hot);
@@ -233,16 +282,20 @@ describe('sessions in a real git repository', function () {
     const b = ok(await off.send({ action: 'endSession', agent: 'codex', summary: 'changed things' }));
     assert.equal(b.data!.handoff, null);
     assert.equal((b.data!.hotFiles as string[]).length, 4);
-    assert.deepEqual(JSON.parse(fs.readFileSync(off.layout.handoffsFile, 'utf8')).handoffs, []);
+    assert.deepEqual((JSON.parse(fs.readFileSync(off.layout.handoffsFile, 'utf8')) as { handoffs: unknown[] }).handoffs, []);
   });
 
-  it('ending a session removes only that agent\'s In Progress line; another agent\'s line (naming it) survives byte for byte', async () => {
+  it("ending a session removes only that agent's In Progress line; another agent's line (naming it) survives byte for byte", async () => {
     const ws = new RepoWorkspace();
-    const human = '# Agent Tracker\n\nHuman preface, kept.\n\n## In Progress\n\n- [ ] Claude-Code (manual): pairing with Claude\n\n## Notes\n\nOur notes.\n\n## Agent Handoffs\n\n_No handoffs yet._\n';
+    const human =
+      '# Agent Tracker\n\nHuman preface, kept.\n\n## In Progress\n\n- [ ] Claude-Code (manual): pairing with Claude\n\n## Notes\n\nOur notes.\n\n## Agent Handoffs\n\n_No handoffs yet._\n';
     fs.writeFileSync(ws.layout.trackerFile, human);
     ok(await ws.send({ action: 'startSession', agent: 'claude', goal: 'fix login' }));
     ok(await ws.send({ action: 'startSession', agent: 'copilot', goal: 'review what Claude did' }));
-    const copilotLine = ws.tracker().split('\n').find((l) => l.startsWith('- [ ] Copilot ('))!;
+    const copilotLine = ws
+      .tracker()
+      .split('\n')
+      .find((l) => l.startsWith('- [ ] Copilot ('))!;
     assert.equal(copilotLine, `- [ ] Copilot (${ws.clock.iso()}): review what Claude did`);
     assert.deepEqual(Object.keys(ws.state().activeSessions as object).sort(), ['claude', 'copilot']);
 
@@ -263,7 +316,11 @@ describe('sessions in a real git repository', function () {
 
   it('health checks from commands.* run at End Session and fill Current Health (without a shell)', async () => {
     const node = process.execPath;
-    const ws = new RepoWorkspace({ config: { commands: { build: [node, '-e', 'process.exit(0)'], test: `"${node}" -e "console.log('1 failing'); process.exitCode = 1"` } } });
+    const ws = new RepoWorkspace({
+      config: {
+        commands: { build: [node, '-e', 'process.exit(0)'], test: `"${node}" -e "console.log('1 failing'); process.exitCode = 1"` },
+      },
+    });
     trustWorkspace(ws.root);
     const r = ok(await ws.send({ action: 'endSession', agent: 'codex', summary: 'checked' }));
     assert.deepEqual(r.data!.health, { Build: 'Pass', Tests: 'Fail', Deploy: 'Not configured' });
@@ -274,7 +331,12 @@ describe('sessions in a real git repository', function () {
 
   it('a session from a claimed handoff records its uid; from one not claimed by the agent it is refused', async () => {
     const ws = new RepoWorkspace();
-    const created = ok(await ws.send({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'Fix the login' } }));
+    const created = ok(
+      await ws.send({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'Fix the login' },
+      }),
+    );
     const h = created.data!.handoff as Handoff;
     const refused = await ws.send({ action: 'startSession', agent: 'claude', handoffId: h.handoff_id });
     assert.deepEqual({ ok: refused.ok, reason: refused.reason }, { ok: false, reason: 'not_claimed' });
@@ -291,12 +353,25 @@ describe('sessions in a real git repository', function () {
   it('the same endSession request_id twice: answered again, ended once (one record, one Suggested Next line)', async () => {
     const ws = new RepoWorkspace();
     ws.makeChanges();
-    const req = { action: 'endSession', request_id: 'end-1', agent: 'codex', summary: 's', nextWork: 'only once', no_handoff_reason: 'spike' };
+    const req = {
+      action: 'endSession',
+      request_id: 'end-1',
+      agent: 'codex',
+      summary: 's',
+      nextWork: 'only once',
+      no_handoff_reason: 'spike',
+    };
     const first = ok(await ws.send(req));
     const again = ok(await ws.send(req));
     assert.deepEqual(again.data, first.data);
     assert.equal(ws.handoffs().length, 1);
-    assert.equal(ws.tracker().split('\n').filter((l) => l === '- only once').length, 1);
+    assert.equal(
+      ws
+        .tracker()
+        .split('\n')
+        .filter((l) => l === '- only once').length,
+      1,
+    );
   });
 
   it('a replayed startSession/endSession whose ledger entry was lost (killed before it was written) is recognised from state.json', async () => {
@@ -311,14 +386,28 @@ describe('sessions in a real git repository', function () {
     fs.rmSync(ws.layout.ledgerFile, { force: true });
     const endAgain = ok(await ws.send(end));
     assert.equal(endAgain.data!.replayed, true);
-    assert.equal(ws.tracker().split('\n').filter((l) => l === '- next, once').length, 1);
+    assert.equal(
+      ws
+        .tracker()
+        .split('\n')
+        .filter((l) => l === '- next, once').length,
+      1,
+    );
     assert.equal(ws.state().sessionActive, false);
   });
 
   it('status: sessions, last session, counts; staleAfterHours 0 means never stale', async () => {
-    for (const [hours, expectStale] of [[24, true], [0, false]] as const) {
+    for (const [hours, expectStale] of [
+      [24, true],
+      [0, false],
+    ] as const) {
       const ws = new RepoWorkspace({ config: { staleAfterHours: hours } });
-      ok(await ws.send({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'old work' } }));
+      ok(
+        await ws.send({
+          action: 'createHandoff',
+          handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'old work' },
+        }),
+      );
       ok(await ws.send({ action: 'endSession', agent: 'codex', summary: 'ended' }));
       ok(await ws.send({ action: 'startSession', agent: 'claude', goal: 'g' }));
       ws.clock.advance(72 * 3_600_000);
@@ -331,7 +420,10 @@ describe('sessions in a real git repository', function () {
       assert.equal(d.assignedOpenCount, 1);
       assert.deepEqual((d.tracker as { summary: string }).summary, 'ended');
       assert.equal((d.staleHandoffIds as string[]).length, expectStale ? 1 : 0, `staleAfterHours ${hours}`);
-      assert.equal((d.warnings as string[]).some((w) => w.startsWith('Tracker is stale')), expectStale);
+      assert.equal(
+        (d.warnings as string[]).some((w) => w.startsWith('Tracker is stale')),
+        expectStale,
+      );
     }
   });
 });

@@ -16,7 +16,19 @@ describe('health checks', () => {
     assert.deepEqual(splitCommandLine('npm run test'), ['npm', 'run', 'test']);
     assert.deepEqual(splitCommandLine(`  npm   run "unit tests" -- --grep 'a b'  `), ['npm', 'run', 'unit tests', '--', '--grep', 'a b']);
     assert.deepEqual(splitCommandLine('echo a\\ b "say \\"hi\\"" \'it\'\'s\' ""'), ['echo', 'a b', 'say "hi"', 'its', '']);
-    assert.deepEqual(splitCommandLine('make && rm -rf / ; $(x) | y > z'), ['make', '&&', 'rm', '-rf', '/', ';', '$(x)', '|', 'y', '>', 'z']);
+    assert.deepEqual(splitCommandLine('make && rm -rf / ; $(x) | y > z'), [
+      'make',
+      '&&',
+      'rm',
+      '-rf',
+      '/',
+      ';',
+      '$(x)',
+      '|',
+      'y',
+      '>',
+      'z',
+    ]);
     assert.throws(() => splitCommandLine('npm "test'), /unclosed " quote/);
     assert.equal(commandArgv(undefined), null);
     assert.equal(commandArgv('   '), null);
@@ -75,7 +87,9 @@ describe('health checks', () => {
 
   it('keeps only the tail of a huge output', async () => {
     const dir = makeTempDir();
-    const r = await runCommand(dir, [node, '-e', 'for (let i = 0; i < 200000; i++) console.log("line " + i); process.exitCode = 1'], { maxOutputBytes: 4096 });
+    const r = await runCommand(dir, [node, '-e', 'for (let i = 0; i < 200000; i++) console.log("line " + i); process.exitCode = 1'], {
+      maxOutputBytes: 4096,
+    });
     assert.equal(r.status, 'Fail');
     assert.ok(r.output.length <= 4096);
     assert.match(r.output, /line 199999\n$/);

@@ -48,15 +48,21 @@ describe('mergeStores', () => {
     assert.equal(r.notes.filter((n) => n.kind === 'conflict').length, 0);
   });
 
-  it('keeps both sides\' new handoffs: ours in their order, then theirs\' new ones', () => {
+  it("keeps both sides' new handoffs: ours in their order, then theirs' new ones", () => {
     const o1 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'ours new' });
     const t1 = makeHandoff({ handoff_id: 'HO-20260221-003', uid: newUid(), summary: 'theirs new' });
     const r = merge(file(base), file(base, o1), file(base, t1));
-    assert.deepEqual(r.file.handoffs.map((h) => h.summary), [base.summary, 'ours new', 'theirs new']);
-    assert.deepEqual(r.notes.map((n) => n.kind), ['added']);
+    assert.deepEqual(
+      r.file.handoffs.map((h) => h.summary),
+      [base.summary, 'ours new', 'theirs new'],
+    );
+    assert.deepEqual(
+      r.notes.map((n) => n.kind),
+      ['added'],
+    );
   });
 
-  it('changed on both sides: unites the histories (deduplicated, by time), status of the latest entry, rev max+1, each side\'s own edits kept', () => {
+  it("changed on both sides: unites the histories (deduplicated, by time), status of the latest entry, rev max+1, each side's own edits kept", () => {
     const ours = { ...claimed(base, 'claude', 10), notes: 'ours edited notes' };
     const theirs: Handoff = {
       ...base,
@@ -68,7 +74,10 @@ describe('mergeStores', () => {
     };
     const r = merge(file(base), file(ours), file(theirs));
     const h = r.file.handoffs[0];
-    assert.deepEqual(h.state_history.map((e) => `${e.status}@${e.timestamp}`), [`queued@${T0}`, `blocked@${at(5)}`, `in_progress@${at(10)}`]);
+    assert.deepEqual(
+      h.state_history.map((e) => `${e.status}@${e.timestamp}`),
+      [`queued@${T0}`, `blocked@${at(5)}`, `in_progress@${at(10)}`],
+    );
     assert.equal(h.status, 'in_progress');
     assert.equal(h.rev, 10);
     assert.equal(h.notes, 'ours edited notes');
@@ -102,7 +111,9 @@ describe('mergeStores', () => {
     const h = merge(file(base), file(ours), file(theirs)).file.handoffs[0];
     assert.equal(h.summary, 'ours summary');
     assert.equal(h.rev, 8);
-    assert.deepEqual(h.conflicts, [{ field: 'summary', ours: 'ours summary', theirs: 'theirs summary', resolved_to: 'ours summary', at: NOW.toISOString() }]);
+    assert.deepEqual(h.conflicts, [
+      { field: 'summary', ours: 'ours summary', theirs: 'theirs summary', resolved_to: 'ours summary', at: NOW.toISOString() },
+    ]);
   });
 
   it('merged on one side, claimed later on the other: terminal wins, the later claim is flagged, histories united', () => {
@@ -115,10 +126,16 @@ describe('mergeStores', () => {
       claimed_by: null,
       claimed_at: null,
       lease_expires_at: null,
-      state_history: [...claimed(base, 'claude', 5).state_history, { status: 'merged', agent: 'claude', timestamp: at(10), reason: 'merged' }],
+      state_history: [
+        ...claimed(base, 'claude', 5).state_history,
+        { status: 'merged', agent: 'claude', timestamp: at(10), reason: 'merged' },
+      ],
     };
     const late = claimed(base, 'codex', 20);
-    for (const [ours, theirs, side] of [[done, late, 'ours'], [late, done, 'theirs']] as const) {
+    for (const [ours, theirs, side] of [
+      [done, late, 'ours'],
+      [late, done, 'theirs'],
+    ] as const) {
       const r = merge(file(base), file(ours), file(theirs));
       const h = r.file.handoffs[0];
       assert.equal(h.status, 'merged', `terminal on ${side} wins`);
@@ -130,51 +147,75 @@ describe('mergeStores', () => {
           { field: 'claimed_by', o: ours.claimed_by, t: theirs.claimed_by, resolved_to: null },
         ],
       );
-      assert.deepEqual(h.state_history.map((e) => `${e.status}:${e.agent}`), [
-        'queued:codex', 'in_progress:claude', 'merged:claude', 'in_progress:codex', 'merged:agentsync',
-      ]);
+      assert.deepEqual(
+        h.state_history.map((e) => `${e.status}:${e.agent}`),
+        ['queued:codex', 'in_progress:claude', 'merged:claude', 'in_progress:codex', 'merged:agentsync'],
+      );
       assert.match(h.state_history.at(-1)!.reason ?? '', new RegExp(`merge kept merged from ${side}`));
       assert.ok(r.notes.some((n) => n.kind === 'conflict' && /status differs/.test(n.message)));
     }
   });
 
-  it('escalated on one side, a field edited on the other: escalated stays, the edit is flagged, the untouched side\'s edit is kept', () => {
-    const escalated: Handoff = { ...base, status: 'escalated', updated_at: at(5), notes: 'why it failed', state_history: [...base.state_history, { status: 'escalated', agent: 'claude', timestamp: at(5), reason: 'x' }] };
+  it("escalated on one side, a field edited on the other: escalated stays, the edit is flagged, the untouched side's edit is kept", () => {
+    const escalated: Handoff = {
+      ...base,
+      status: 'escalated',
+      updated_at: at(5),
+      notes: 'why it failed',
+      state_history: [...base.state_history, { status: 'escalated', agent: 'claude', timestamp: at(5), reason: 'x' }],
+    };
     const edited = { ...base, summary: 'edited later', updated_at: at(30) };
     const h = merge(file(base), file(edited), file(escalated)).file.handoffs[0];
     assert.equal(h.status, 'escalated');
     assert.equal(h.summary, base.summary);
     assert.equal(h.notes, 'why it failed');
-    assert.deepEqual(h.conflicts?.map((c) => c.field), ['status', 'summary']);
+    assert.deepEqual(
+      h.conflicts?.map((c) => c.field),
+      ['status', 'summary'],
+    );
   });
 
   it('keeps conflicts recorded by an earlier merge', () => {
     const old = { field: 'notes', ours: 'a', theirs: 'b', resolved_to: 'b', at: T0 };
     const b2 = { ...base, conflicts: [old] };
     const h = merge(file(b2), file(claimed(b2, 'claude', 10)), file(claimed(b2, 'codex', 20))).file.handoffs[0];
-    assert.deepEqual(h.conflicts?.map((c) => c.field), ['notes', 'claimed_by']);
+    assert.deepEqual(
+      h.conflicts?.map((c) => c.field),
+      ['notes', 'claimed_by'],
+    );
   });
 
   it('renumbers a new record from theirs whose handoff_id another record holds, to the next free id of its own day', () => {
     const ours2 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'ours 002' });
     const theirs2 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'theirs 002', rev: 1 });
     const r = merge(file(base), file(base, ours2), file(base, theirs2));
-    assert.deepEqual(r.file.handoffs.map((h) => [h.handoff_id, h.summary]), [
-      ['HO-20260221-001', base.summary],
-      ['HO-20260221-002', 'ours 002'],
-      ['HO-20260221-003', 'theirs 002'],
-    ]);
+    assert.deepEqual(
+      r.file.handoffs.map((h) => [h.handoff_id, h.summary]),
+      [
+        ['HO-20260221-001', base.summary],
+        ['HO-20260221-002', 'ours 002'],
+        ['HO-20260221-003', 'theirs 002'],
+      ],
+    );
     const moved = r.file.handoffs[2];
     assert.equal(moved.uid, theirs2.uid);
     assert.equal(moved.rev, 2);
-    assert.deepEqual(moved.state_history.at(-1), { status: 'queued', agent: 'agentsync', timestamp: NOW.toISOString(), reason: 'renumbered from HO-20260221-002 by merge' });
-    assert.deepEqual(r.notes.map((n) => n.kind), ['added', 'renumbered']);
+    assert.deepEqual(moved.state_history.at(-1), {
+      status: 'queued',
+      agent: 'agentsync',
+      timestamp: NOW.toISOString(),
+      reason: 'renumbered from HO-20260221-002 by merge',
+    });
+    assert.deepEqual(
+      r.notes.map((n) => n.kind),
+      ['added', 'renumbered'],
+    );
   });
 
   it('matches records without uid by handoff_id', () => {
     const { uid: _u, rev: _r, ...legacy } = base;
     const theirs = { ...legacy, summary: 'edited on theirs' } as Handoff;
-    const r = merge(file(legacy as Handoff), file(legacy as Handoff), file(theirs));
+    const r = merge(file(legacy), file(legacy), file(theirs));
     assert.deepEqual(r.file.handoffs, [theirs]);
   });
 
@@ -182,8 +223,8 @@ describe('mergeStores', () => {
     const { uid: _u, rev: _r, ...legacy } = base;
     const [u1, u2] = [newUid(), newUid()];
     const ours = { ...legacy, uid: u2, rev: 0 } as Handoff;
-    const theirs = { ...claimed({ ...legacy, uid: u1, rev: 0 } as Handoff, 'codex', 5) };
-    const h = merge(file(legacy as Handoff), file(ours), file(theirs)).file.handoffs;
+    const theirs = { ...claimed({ ...legacy, uid: u1, rev: 0 }, 'codex', 5) };
+    const h = merge(file(legacy), file(ours), file(theirs)).file.handoffs;
     assert.equal(h.length, 1);
     assert.equal(h[0].uid, u1);
     assert.equal(h[0].claimed_by, 'codex');
@@ -196,7 +237,10 @@ describe('mergeStores', () => {
     const changed = claimed(base, 'codex', 5);
     const r = merge(file(base, other), file(other), file(changed, other));
     assert.deepEqual(r.file.handoffs, [other, changed]);
-    assert.deepEqual(r.notes.map((n) => n.kind), ['kept']);
+    assert.deepEqual(
+      r.notes.map((n) => n.kind),
+      ['kept'],
+    );
   });
 
   it('the same new record added on both sides appears once', () => {

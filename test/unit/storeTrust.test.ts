@@ -11,7 +11,10 @@ describe('validated-store stamp', () => {
 
   async function seeded(): Promise<TestWorkspace> {
     const ws = new TestWorkspace();
-    const r = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'one' } });
+    const r = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'one' },
+    });
     assert.equal(r.ok, true, JSON.stringify(r));
     return ws;
   }
@@ -47,12 +50,18 @@ describe('validated-store stamp', () => {
 
   it('a trusted re-read serializes back to the identical bytes, and a changed record is re-serialized', async () => {
     const ws = await seeded();
-    await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'two', notes: 'a\nb' } });
+    await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'two', notes: 'a\nb' },
+    });
     const text = fs.readFileSync(ws.layout.handoffsFile, 'utf8');
     const snap = StoreSnapshot.parse(text, true);
     assert.equal(snap.serialize(), text);
     snap.replace({ ...snap.handoffs[0], summary: 'changed' });
-    assert.deepEqual(JSON.parse(snap.serialize()).handoffs.map((h: { summary: string }) => h.summary), ['changed', 'two']);
+    assert.deepEqual(
+      (JSON.parse(snap.serialize()) as { handoffs: { summary: string }[] }).handoffs.map((h: { summary: string }) => h.summary),
+      ['changed', 'two'],
+    );
     const untrusted = StoreSnapshot.parse(text, false);
     assert.equal(untrusted.serialize(), text);
   });
@@ -74,7 +83,10 @@ describe('validated-store stamp', () => {
         contentHash(Buffer.from(text)), // an unkeyed hash of the bytes
       ]) {
         fs.writeFileSync(ws.layout.validatedStampFile, forged);
-        const r = await ws.secondDispatcher().dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' } });
+        const r = await ws.secondDispatcher().dispatch({
+          action: 'createHandoff',
+          handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'x' },
+        });
         assert.equal(r.reason, 'store_invalid', JSON.stringify(r));
         assert.equal(fs.readFileSync(ws.layout.handoffsFile, 'utf8'), text, 'nothing was written');
       }

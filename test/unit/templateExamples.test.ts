@@ -31,7 +31,16 @@ describe('instruction template examples', () => {
       actions.push(response.action as string);
       ws.clock.advance(1_000);
     }
-    for (const a of ['startSession', 'createHandoff', 'claimHandoff', 'heartbeat', 'passOver', 'returnHandoff', 'completeHandoff', 'endSession']) {
+    for (const a of [
+      'startSession',
+      'createHandoff',
+      'claimHandoff',
+      'heartbeat',
+      'passOver',
+      'returnHandoff',
+      'completeHandoff',
+      'endSession',
+    ]) {
       assert.ok(actions.includes(a), `the template shows ${a}`);
     }
   });
@@ -39,7 +48,9 @@ describe('instruction template examples', () => {
   it('the instruction files init writes carry the same examples', () => {
     const ws = new TestWorkspace();
     initWorkspace(ws.root, { now: ws.clock.now() });
-    const template = jsonBlocks(fs.readFileSync(path.join(REPO_ROOT, 'templates/agent-instructions.md'), 'utf8').replaceAll('{{date}}', '20260310'));
+    const template = jsonBlocks(
+      fs.readFileSync(path.join(REPO_ROOT, 'templates/agent-instructions.md'), 'utf8').replaceAll('{{date}}', '20260310'),
+    );
     for (const f of ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md']) {
       assert.deepEqual(jsonBlocks(fs.readFileSync(path.join(ws.root, f), 'utf8')), template, f);
     }

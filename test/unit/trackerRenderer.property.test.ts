@@ -16,11 +16,68 @@ const RUNS = Number(process.env.AGENTSYNC_PROPERTY_RUNS) || 500;
 
 /** Text fragments chosen to attack the format: every kind of line break, Markdown syntax, lookalike lines. */
 const NASTY = [
-  '\n', '\r', '\r\n', '\n\r', '\u2028', '\u2029', '\u0085', '\u000b', '\u000c', '\t', '\u0000', '\u001b', '\u007f', '\u009b',
-  '`', '``', '```', ' `', '` ', '#', '# ', '## ', '# Title', '## Agent Handoffs', '### Agent Handoffs', '\n## Agent Handoffs\n',
-  '- [ ] HO-20260101-001 | from: Codex | to: Claude | mode: single | status: queued', '  - note: ', '  - task: ', ' | files: ',
-  '|', '*', '**', '_', '__', '[', ']', '](x)', '<', '>', '<!--', '-->', '~', '~~', '\\', '\\`', '!', '&#10;', '&lt;', '1. ', '- ', '> ',
-  ' ', '  ', '\u00a0', '\u200b', '\ufeff', 'é', 'ünïcödé', '😀', '👩‍👩‍👧', 'plain words',
+  '\n',
+  '\r',
+  '\r\n',
+  '\n\r',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\u000b',
+  '\u000c',
+  '\t',
+  '\u0000',
+  '\u001b',
+  '\u007f',
+  '\u009b',
+  '`',
+  '``',
+  '```',
+  ' `',
+  '` ',
+  '#',
+  '# ',
+  '## ',
+  '# Title',
+  '## Agent Handoffs',
+  '### Agent Handoffs',
+  '\n## Agent Handoffs\n',
+  '- [ ] HO-20260101-001 | from: Codex | to: Claude | mode: single | status: queued',
+  '  - note: ',
+  '  - task: ',
+  ' | files: ',
+  '|',
+  '*',
+  '**',
+  '_',
+  '__',
+  '[',
+  ']',
+  '](x)',
+  '<',
+  '>',
+  '<!--',
+  '-->',
+  '~',
+  '~~',
+  '\\',
+  '\\`',
+  '!',
+  '&#10;',
+  '&lt;',
+  '1. ',
+  '- ',
+  '> ',
+  ' ',
+  '  ',
+  '\u00a0',
+  '\u200b',
+  '\ufeff',
+  'é',
+  'ünïcödé',
+  '😀',
+  '👩‍👩‍👧',
+  'plain words',
 ];
 
 const fragment = fc.oneof(
@@ -84,9 +141,14 @@ function buildHandoffs(inputs: HandoffInput[]): Handoff[] {
 /** Markdown lines (CommonMark line endings: LF, CR, CRLF). */
 const mdLines = (s: string) => s.split(/\r\n|\r|\n/);
 /** Everything an editor or parser might treat as a line break. */
+// eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
 const ANY_BREAK = /\r\n|\r|\n|\u2028|\u2029|\u0085|\u000b|\u000c/;
 
-const title = (id: string) => id.split(/([-_])/).map((p) => (p === '-' || p === '_' ? p : p[0].toUpperCase() + p.slice(1))).join('');
+const title = (id: string) =>
+  id
+    .split(/([-_])/)
+    .map((p) => (p === '-' || p === '_' ? p : p[0].toUpperCase() + p.slice(1)))
+    .join('');
 const MD_SPECIAL = new Set(['`', '*', '_', '[', ']', '<', '>', '|', '~', '\\']);
 
 /** True if `s` has a Markdown control character that is not backslash-escaped. */
@@ -138,13 +200,16 @@ function parseCodeSpans(s: string): { spans: string[]; rest: string } {
 }
 
 /** What a file name looks like once breaks and control characters are folded to spaces. */
+// eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
 const folded = (p: string) => p.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 
 /** Checks (a) on the section text and returns how many header lines it has. */
 function checkSection(section: string, eol: string, hs: readonly Handoff[]): void {
   const lines = section.split(ANY_BREAK);
   assert.deepEqual(section.split(eol), lines, 'the only line breaks in the section are the file line ending');
-  assert.equal(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/.test(section.split(eol).join('')), false, 'no control characters');
+  // eslint-disable-next-line no-control-regex -- the test looks for control characters on purpose
+  const control = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
+  assert.equal(control.test(section.split(eol).join('')), false, 'no control characters');
   assert.equal(lines[0], HANDOFFS_HEADING);
   assert.equal(lines[1], '');
   assert.deepEqual(lines.slice(-2), ['', '']);
@@ -158,7 +223,10 @@ function checkSection(section: string, eol: string, hs: readonly Handoff[]): voi
   let at = 0;
   for (const h of hs) {
     const to = h.to_agents.length ? h.to_agents.map(title).join(',') : '-';
-    assert.equal(body[at++], `- ${h.status === 'merged' ? '[x]' : '[ ]'} ${h.handoff_id} | from: ${title(h.from_agent)} | to: ${to} | mode: ${h.owner_mode} | status: ${h.status}`);
+    assert.equal(
+      body[at++],
+      `- ${h.status === 'merged' ? '[x]' : '[ ]'} ${h.handoff_id} | from: ${title(h.from_agent)} | to: ${to} | mode: ${h.owner_mode} | status: ${h.status}`,
+    );
 
     const taskLine = body[at++];
     assert.ok(taskLine.startsWith('  - task: '), taskLine);
@@ -202,7 +270,12 @@ const lineEnd = fc.constantFrom('\n', '\r\n', '\r');
 const afterText = fc.oneof(
   fc.constant(''),
   fc
-    .tuple(fc.constantFrom('## Sessions', '# Appendix', '## Agent Handoffs (archive)', '##  Notes ', '# '), fc.string({ unit: 'grapheme-ascii', maxLength: 10 }).filter((s) => !/[\r\n]/.test(s)), lineEnd, humanText)
+    .tuple(
+      fc.constantFrom('## Sessions', '# Appendix', '## Agent Handoffs (archive)', '##  Notes ', '# '),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 10 }).filter((s) => !/[\r\n]/.test(s)),
+      lineEnd,
+      humanText,
+    )
     .filter(([h, t]) => `${h}${t}`.trimEnd() !== HANDOFFS_HEADING)
     .map(([h, t, e, rest]) => `${h}${t}${e}${rest}`),
 );
@@ -259,7 +332,11 @@ describe('tracker renderer: properties over arbitrary agent and human text', fun
         } catch (e) {
           // Refused only when the human text ends inside an unclosed block that would swallow the section.
           assert.match((e as Error).message, /never closed/);
-          assert.equal(findSection(`${human}\n\n${HANDOFFS_HEADING}\n`, HANDOFFS_HEADING), null, 'refused only when the heading would be swallowed');
+          assert.equal(
+            findSection(`${human}\n\n${HANDOFFS_HEADING}\n`, HANDOFFS_HEADING),
+            null,
+            'refused only when the heading would be swallowed',
+          );
           return;
         }
         // (c)
@@ -284,7 +361,9 @@ describe('tracker renderer: properties over arbitrary agent and human text', fun
   it(`a long note never splits a character when cut [${RUNS} runs]`, () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('a', 'é', '😀', '👩‍👩‍👧', ' '), { minLength: 480, maxLength: 700 }), (parts) => {
-        const [h] = buildHandoffs([{ from: 'codex', owners: ['claude'], status: 'queued', task: null, summary: 's', notes: parts.join(''), skip: null, files: [] }]);
+        const [h] = buildHandoffs([
+          { from: 'codex', owners: ['claude'], status: 'queued', task: null, summary: 's', notes: parts.join(''), skip: null, files: [] },
+        ]);
         const out = updateTrackerText('', [h]);
         assert.ok(isWellFormed(out), JSON.stringify(out.slice(-40)));
       }),

@@ -24,7 +24,16 @@ describe('tracker renderer (DESIGN §11)', () => {
     });
 
     it('merged is checked; no owners shows "-"; no task or files show "-"; the summary stands in for empty notes', () => {
-      const h = makeHandoff({ status: 'merged', to_agents: [], owner_mode: 'auto', required_capabilities: ['x'], task_id: null, files: [], notes: '', summary: 'Only a summary' });
+      const h = makeHandoff({
+        status: 'merged',
+        to_agents: [],
+        owner_mode: 'auto',
+        required_capabilities: ['x'],
+        task_id: null,
+        files: [],
+        notes: '',
+        summary: 'Only a summary',
+      });
       assert.deepEqual(renderHandoffLines(h), [
         '- [x] HO-20260221-001 | from: Codex | to: - | mode: auto | status: merged',
         '  - task: - | files: -',
@@ -45,12 +54,16 @@ describe('tracker renderer (DESIGN §11)', () => {
     it('agent text cannot add lines or Markdown: breaks folded, control characters escaped', () => {
       const h = makeHandoff({
         task_id: 'AS-1 | <b>x</b>',
-        notes: 'line one\r\nline two\rthree\u2028four\u0085five\n## Heading\n- [ ] HO-20260101-001 | fake *bold* _em_ [link](x) `code` ~strike~ \\',
+        notes:
+          'line one\r\nline two\rthree\u2028four\u0085five\n## Heading\n- [ ] HO-20260101-001 | fake *bold* _em_ [link](x) `code` ~strike~ \\',
       });
       const lines = renderHandoffLines(h);
       assert.equal(lines.length, 3);
       assert.equal(lines[1], '  - task: AS-1 \\| \\<b\\>x\\</b\\> | files: `src/auth/session.ts`');
-      assert.equal(lines[2], '  - note: line one line two three four five ## Heading - \\[ \\] HO-20260101-001 \\| fake \\*bold\\* \\_em\\_ \\[link\\](x) \\`code\\` \\~strike\\~ \\\\');
+      assert.equal(
+        lines[2],
+        '  - note: line one line two three four five ## Heading - \\[ \\] HO-20260101-001 \\| fake \\*bold\\* \\_em\\_ \\[link\\](x) \\`code\\` \\~strike\\~ \\\\',
+      );
     });
 
     it('file names with backticks get a longer fence; leading backticks or spaces are padded', () => {
@@ -125,9 +138,15 @@ describe('tracker renderer (DESIGN §11)', () => {
       const text = `${human}## Agent Handoffs\n\n- old\n\n${indented}`;
       assert.equal(updateTrackerText(text, []), `${human}${renderHandoffsSection([])}${indented}`);
       // Four spaces make an indented code block inside the section: it is the section's, not a boundary.
-      assert.equal(updateTrackerText(`${human}## Agent Handoffs\n\n    ## code\n\n${after}`, []), `${human}${renderHandoffsSection([])}${after}`);
+      assert.equal(
+        updateTrackerText(`${human}## Agent Handoffs\n\n    ## code\n\n${after}`, []),
+        `${human}${renderHandoffsSection([])}${after}`,
+      );
       // An indented heading titled like ours is ours (CommonMark says it is that heading); it is rewritten flush left.
-      assert.equal(updateTrackerText(`# T\n\n  ## Agent Handoffs ##\n\n- old\n\n${after}`, []), `# T\n\n${renderHandoffsSection([])}${after}`);
+      assert.equal(
+        updateTrackerText(`# T\n\n  ## Agent Handoffs ##\n\n- old\n\n${after}`, []),
+        `# T\n\n${renderHandoffsSection([])}${after}`,
+      );
     });
 
     it('a `## Agent Handoffs` line inside a fenced code block is not the section; the code block is kept', () => {
@@ -180,12 +199,15 @@ describe('tracker renderer (DESIGN §11)', () => {
   });
 
   describe('on disk, through the store', () => {
-    it('a request re-renders the section and keeps a CRLF tracker\'s human text byte for byte', async () => {
+    it("a request re-renders the section and keeps a CRLF tracker's human text byte for byte", async () => {
       const ws = new TestWorkspace();
       const before = '# Agent Tracker\r\n\r\nOur plan: ship\u00a0it — ünïcödé 🚀\r\n\r\n';
       const rest = '## Sessions\r\n\r\n- 2026-01-01 something\r\n';
       fs.writeFileSync(ws.layout.trackerFile, `${before}## Agent Handoffs\r\n\r\n_No handoffs yet._\r\n\r\n${rest}`);
-      const res = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'Ship\nit', files: ['src/a`b.ts'] } });
+      const res = await ws.dispatch({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'Ship\nit', files: ['src/a`b.ts'] },
+      });
       assert.equal(res.ok, true, JSON.stringify(res));
       const text = fs.readFileSync(ws.layout.trackerFile, 'utf8');
       assert.ok(text.startsWith(`${before}## Agent Handoffs\r\n\r\n- [ ] HO-`), text);
@@ -193,14 +215,20 @@ describe('tracker renderer (DESIGN §11)', () => {
       assert.match(text, /files: ``src\/a`b\.ts``\r\n/);
     });
 
-    it('creates AgentTracker.md when missing; init\'s template is replaced in place', async () => {
+    it("creates AgentTracker.md when missing; init's template is replaced in place", async () => {
       const ws = new TestWorkspace();
-      await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' } });
+      await ws.dispatch({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' },
+      });
       assert.match(fs.readFileSync(ws.layout.trackerFile, 'utf8'), /^# Agent Tracker\n\n## Agent Handoffs\n\n- \[ \] HO-/);
 
       const ws2 = new TestWorkspace();
       fs.writeFileSync(ws2.layout.trackerFile, trackerTemplate());
-      await ws2.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' } });
+      await ws2.dispatch({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' },
+      });
       const text = fs.readFileSync(ws2.layout.trackerFile, 'utf8');
       assert.ok(text.startsWith(trackerTemplate().split('## Agent Handoffs')[0] + '## Agent Handoffs\n\n- [ ] HO-'));
       assert.equal(text.includes('_No handoffs yet._'), false);
@@ -211,11 +239,17 @@ describe('tracker renderer (DESIGN §11)', () => {
       const target = `${ws.root}/elsewhere.md`;
       fs.writeFileSync(target, 'precious\n');
       fs.symlinkSync(target, ws.layout.trackerFile);
-      const res = await ws.dispatch({ action: 'createHandoff', handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' } });
+      const res = await ws.dispatch({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary: 'x' },
+      });
       assert.equal(res.ok, true);
       assert.equal(fs.readFileSync(target, 'utf8'), 'precious\n');
       assert.equal(ws.storedHandoffs().length, 1);
-      assert.ok(ws.warnings.some((w) => /AgentTracker\.md/.test(w)), JSON.stringify(ws.warnings));
+      assert.ok(
+        ws.warnings.some((w) => /AgentTracker\.md/.test(w)),
+        JSON.stringify(ws.warnings),
+      );
     });
   });
 });

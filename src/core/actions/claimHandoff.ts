@@ -13,7 +13,11 @@ export function leaseUntil(tx: StoreTransaction, from: Date, h: Handoff, holder:
   return new Date(from.getTime() + ms).toISOString();
 }
 
-export function claimHandoff(tx: StoreTransaction, ctx: ActionContext, p: { ref: string; expected_rev?: number; reason?: string }): { handoff: Handoff } {
+export function claimHandoff(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  p: { ref: string; expected_rev?: number; reason?: string },
+): { handoff: Handoff } {
   const h = requireHandoff(tx, p.ref);
   if (h.status === 'in_progress') {
     if (h.claimed_by === ctx.agent) {
@@ -21,13 +25,20 @@ export function claimHandoff(tx: StoreTransaction, ctx: ActionContext, p: { ref:
       tx.audit.push(auditEntry(ctx, h, h.status, h.status, 'already held by this agent', tx.now().toISOString()));
       return { handoff: h };
     }
-    throw new ActionError('already_claimed', `${h.handoff_id} is already claimed by ${h.claimed_by ?? 'another agent'}. Pick another handoff, or ask ${h.claimed_by ?? 'the holder'} to release it.`, {
-      handoff_id: h.handoff_id,
-      claimedBy: h.claimed_by ?? null,
-    });
+    throw new ActionError(
+      'already_claimed',
+      `${h.handoff_id} is already claimed by ${h.claimed_by ?? 'another agent'}. Pick another handoff, or ask ${h.claimed_by ?? 'the holder'} to release it.`,
+      {
+        handoff_id: h.handoff_id,
+        claimedBy: h.claimed_by ?? null,
+      },
+    );
   }
   if (h.status !== 'queued') {
-    throw new ActionError('not_claimable', `${h.handoff_id} is ${h.status}; only a queued handoff can be claimed.`, { handoff_id: h.handoff_id, status: h.status });
+    throw new ActionError('not_claimable', `${h.handoff_id} is ${h.status}; only a queued handoff can be claimed.`, {
+      handoff_id: h.handoff_id,
+      status: h.status,
+    });
   }
   assertAuthority(h, 'owner', ctx.agent, tx.config.humans, 'claim');
   checkRevision(h, p.expected_rev);

@@ -25,10 +25,12 @@ export function clearConflicts(
   checkRevision(h, p.expected_rev);
   const count = h.conflicts?.length ?? 0;
   if (count === 0) {
-    throw new ActionError('no_conflicts', `${h.handoff_id} has no merge conflicts to clear. Nothing was changed.`, { handoff_id: h.handoff_id });
+    throw new ActionError('no_conflicts', `${h.handoff_id} has no merge conflicts to clear. Nothing was changed.`, {
+      handoff_id: h.handoff_id,
+    });
   }
   const fields = [...new Set(h.conflicts!.map((c) => c.field))].join(', ');
   const { conflicts: _cleared, ...rest } = h;
-  const next = applyFieldChange(tx, ctx, rest as Handoff, {}, `merge conflicts cleared (${count}: ${fields})`);
+  const next = applyFieldChange(tx, ctx, rest, {}, `merge conflicts cleared (${count}: ${fields})`);
   return { handoff: next, cleared: count };
 }

@@ -28,7 +28,11 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
   const known = knownAgents(tx.config);
   const unknown = known ? [...new Set([input.from_agent, ...explicit])].filter((a) => !known.has(a)) : [];
   if (unknown.length) {
-    throw new ActionError('unknown_agent', `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`, { unknown });
+    throw new ActionError(
+      'unknown_agent',
+      `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`,
+      { unknown },
+    );
   }
   const skipReason = input.no_handoff_reason?.trim();
   if (input.no_handoff_reason !== undefined && input.no_handoff_reason !== null && !skipReason) {
@@ -38,22 +42,38 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
     return { owner_mode: input.owner_mode, to_agents: explicit, status: 'blocked', reason: boundedReason(`skipped: ${skipReason}`) };
   }
   if (input.owner_mode === 'single') {
-    if (explicit.length !== 1) throw invalid(`owner_mode "single" needs exactly 1 agent in handoff.to_agents (got ${explicit.length})`, 'handoff.to_agents');
+    if (explicit.length !== 1)
+      throw invalid(`owner_mode "single" needs exactly 1 agent in handoff.to_agents (got ${explicit.length})`, 'handoff.to_agents');
     return { owner_mode: 'single', to_agents: explicit, status: 'queued', reason: 'created' };
   }
   if (input.owner_mode === 'shared') {
-    if (explicit.length !== 2) throw invalid(`owner_mode "shared" needs exactly 2 different agents in handoff.to_agents (got ${explicit.length})`, 'handoff.to_agents');
+    if (explicit.length !== 2)
+      throw invalid(
+        `owner_mode "shared" needs exactly 2 different agents in handoff.to_agents (got ${explicit.length})`,
+        'handoff.to_agents',
+      );
     return { owner_mode: 'shared', to_agents: explicit, status: 'queued', reason: 'created' };
   }
   // auto: rule 1, explicit targets win.
   if (explicit.length > 0) {
-    if (explicit.length > 2) throw invalid(`owner_mode "auto" with explicit handoff.to_agents takes 1 or 2 agents (got ${explicit.length})`, 'handoff.to_agents');
-    return { owner_mode: explicit.length === 1 ? 'single' : 'shared', to_agents: explicit, status: 'queued', reason: 'created with explicit owners' };
+    if (explicit.length > 2)
+      throw invalid(`owner_mode "auto" with explicit handoff.to_agents takes 1 or 2 agents (got ${explicit.length})`, 'handoff.to_agents');
+    return {
+      owner_mode: explicit.length === 1 ? 'single' : 'shared',
+      to_agents: explicit,
+      status: 'queued',
+      reason: 'created with explicit owners',
+    };
   }
   const required = [...new Set(input.required_capabilities ?? [])];
-  if (required.length === 0) throw invalid('owner_mode "auto" needs at least one entry in handoff.required_capabilities (or explicit handoff.to_agents)', 'handoff.required_capabilities');
+  if (required.length === 0)
+    throw invalid(
+      'owner_mode "auto" needs at least one entry in handoff.required_capabilities (or explicit handoff.to_agents)',
+      'handoff.required_capabilities',
+    );
   const routed = routeByCapabilities(required, tx.config, loadByAgent(tx.handoffs));
-  if (routed.kind === 'routed') return { owner_mode: routed.owner_mode, to_agents: routed.to_agents, status: 'queued', reason: boundedReason(routed.explanation) };
+  if (routed.kind === 'routed')
+    return { owner_mode: routed.owner_mode, to_agents: routed.to_agents, status: 'queued', reason: boundedReason(routed.explanation) };
   return { owner_mode: 'auto', to_agents: [], status: 'blocked', reason: boundedReason(routed.explanation) };
 }
 

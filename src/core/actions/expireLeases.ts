@@ -12,11 +12,18 @@ export function expireLeases(tx: StoreTransaction, ctx: ActionContext): { releas
   const now = tx.now();
   const expired = tx.handoffs.filter((h) => leaseExpired(h, now));
   const released = expired.map((h) =>
-    applyStatusChange(tx, { ...ctx, agent: ctx.agent || SYSTEM_AGENT }, h, 'queued', `lease expired (held by ${h.claimed_by ?? 'nobody'} until ${h.lease_expires_at})`, {
-      claimed_by: null,
-      claimed_at: null,
-      lease_expires_at: null,
-    }),
+    applyStatusChange(
+      tx,
+      { ...ctx, agent: ctx.agent || SYSTEM_AGENT },
+      h,
+      'queued',
+      `lease expired (held by ${h.claimed_by ?? 'nobody'} until ${h.lease_expires_at})`,
+      {
+        claimed_by: null,
+        claimed_at: null,
+        lease_expires_at: null,
+      },
+    ),
   );
   return { released };
 }

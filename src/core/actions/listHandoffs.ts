@@ -3,7 +3,10 @@ import { isTerminal, type Handoff } from '../handoffSchema';
 import type { ParamsOf } from '../requestParams';
 import type { StoreTransaction } from '../storeTransaction';
 
-export function filterHandoffs(handoffs: readonly Handoff[], p: { status?: string | string[]; agent?: string; open?: boolean; limit?: number }): Handoff[] {
+export function filterHandoffs(
+  handoffs: readonly Handoff[],
+  p: { status?: string | string[]; agent?: string; open?: boolean; limit?: number },
+): Handoff[] {
   const statuses = p.status === undefined ? null : new Set(Array.isArray(p.status) ? p.status : [p.status]);
   const out: Handoff[] = [];
   for (const h of handoffs) {

@@ -42,20 +42,32 @@ export function checkChain(chain: readonly string[], maxDepth: number): void {
   const shown = chain.join(' → ');
   const depth = chain.length - 1;
   if (depth > maxDepth) {
-    throw passOverError('CHAIN_DEPTH_EXCEEDED', `Pass-over chain too deep (${depth}/${maxDepth}): ${shown}. Finish the work or return it instead of passing it on.`, { chain });
+    throw passOverError(
+      'CHAIN_DEPTH_EXCEEDED',
+      `Pass-over chain too deep (${depth}/${maxDepth}): ${shown}. Finish the work or return it instead of passing it on.`,
+      { chain },
+    );
   }
   const to = chain[chain.length - 1];
   const from = chain[chain.length - 2];
   if (to === from) throw passOverError('CYCLE_DETECTED', `${to} cannot pass work to itself: ${shown}.`, { chain });
   if (chain.slice(0, -1).includes(to)) {
-    throw passOverError('CYCLE_DETECTED', `Cycle detected: ${to} is already in the chain ${shown}. Use returnHandoff to give work back to the agent that passed it.`, { chain });
+    throw passOverError(
+      'CYCLE_DETECTED',
+      `Cycle detected: ${to} is already in the chain ${shown}. Use returnHandoff to give work back to the agent that passed it.`,
+      { chain },
+    );
   }
 }
 
 export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverInput): { handoff: Handoff } {
   const tag = p.message ? parsePassOverTag(p.message) : null;
   if (p.message && !tag && !p.to) {
-    throw new ActionError('invalid_request', 'message carries no [pass_over: <agent>] tag; add one, or give "to", "summary" and "reason".', { field: 'message' });
+    throw new ActionError(
+      'invalid_request',
+      'message carries no [pass_over: <agent>] tag; add one, or give "to", "summary" and "reason".',
+      { field: 'message' },
+    );
   }
   const rawTo = p.to ?? tag?.to ?? '';
   const to = normalizeAgentId(rawTo);
@@ -64,18 +76,33 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const from = ctx.agent;
   // Before anything else: a broken policy section refuses every pass (E030), whatever else the request says.
   assertSectionUsable(tx.config, 'passOver');
-  if (!AGENT_ID_PATTERN.test(to)) throw passOverError('INVALID_SUBAGENT', `"${rawTo}" is not an agent id (lowercase letters, digits, "-" or "_").`, { to: rawTo });
+  if (!AGENT_ID_PATTERN.test(to))
+    throw passOverError('INVALID_SUBAGENT', `"${rawTo}" is not an agent id (lowercase letters, digits, "-" or "_").`, { to: rawTo });
   const known = knownAgents(tx.config);
   if (known && !known.has(to)) {
-    throw passOverError('INVALID_SUBAGENT', `Unknown agent ${to}; the configured agents are ${[...known].join(', ')}. Add it to agentCapabilities in .agentsync.json or pick one of them.`, { to });
+    throw passOverError(
+      'INVALID_SUBAGENT',
+      `Unknown agent ${to}; the configured agents are ${[...known].join(', ')}. Add it to agentCapabilities in .agentsync.json or pick one of them.`,
+      { to },
+    );
   }
-  if (!summary) throw new ActionError('invalid_request', 'summary is required: say what is being passed over (or put it after the tag in message).', { field: 'summary' });
-  if (!reason) throw new ActionError('invalid_request', 'reason is required, e.g. "code_review" (or a "Reason:" line in message).', { field: 'reason' });
+  if (!summary)
+    throw new ActionError('invalid_request', 'summary is required: say what is being passed over (or put it after the tag in message).', {
+      field: 'summary',
+    });
+  if (!reason)
+    throw new ActionError('invalid_request', 'reason is required, e.g. "code_review" (or a "Reason:" line in message).', {
+      field: 'reason',
+    });
 
   const parent = p.handoffId ? requireHandoff(tx, p.handoffId) : undefined;
   if (parent) {
     if (isTerminal(parent.status)) {
-      throw new ActionError('not_claimable', `${parent.handoff_id} is ${parent.status}; finished work cannot be passed on. Create a follow-up handoff instead.`, { handoff_id: parent.handoff_id, status: parent.status });
+      throw new ActionError(
+        'not_claimable',
+        `${parent.handoff_id} is ${parent.status}; finished work cannot be passed on. Create a follow-up handoff instead.`,
+        { handoff_id: parent.handoff_id, status: parent.status },
+      );
     }
     assertAuthority(parent, 'involved', from, tx.config.humans, 'pass on');
   }
@@ -85,8 +112,16 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const policy = resolvePassOverPolicy(tx.config, from, to, p.override);
   // A chain of depth d holds d + 1 agents; the store keeps at most LIMITS.chain, whatever the configured depth.
   checkChain(chain, Math.min(policy.max_chain_depth, LIMITS.chain - 1));
-  if (!policy.enabled) throw passOverError('DISABLED_PAIR', `Passing from ${from} to ${to} is disabled by passOver.pairs["${from}->${to}"] in .agentsync.json.`, { chain });
-  if (!policy.can_receive_passes) throw passOverError('PERMISSION_DENIED', `${to} does not accept passes (passOver.subagents.${to}.can_receive_passes is false).`, { chain });
+  if (!policy.enabled)
+    throw passOverError(
+      'DISABLED_PAIR',
+      `Passing from ${from} to ${to} is disabled by passOver.pairs["${from}->${to}"] in .agentsync.json.`,
+      { chain },
+    );
+  if (!policy.can_receive_passes)
+    throw passOverError('PERMISSION_DENIED', `${to} does not accept passes (passOver.subagents.${to}.can_receive_passes is false).`, {
+      chain,
+    });
 
   const now = tx.now();
   const ts = now.toISOString();

@@ -14,14 +14,22 @@ export function returnHandoff(
 ): { handoff: Handoff; returned: Handoff | null } {
   const h = requireHandoff(tx, p.ref);
   if (!h.return_to) {
-    throw passOverError('RETURN_CONTEXT_LOST', `${h.handoff_id} was not passed over with a return; complete it with completeHandoff instead.`, { handoff_id: h.handoff_id });
+    throw passOverError(
+      'RETURN_CONTEXT_LOST',
+      `${h.handoff_id} was not passed over with a return; complete it with completeHandoff instead.`,
+      { handoff_id: h.handoff_id },
+    );
   }
   const tag = p.message ? parseReturnTag(p.message) : null;
   if (tag && tag.returnTo !== h.return_to) {
-    throw passOverError('INVALID_WORK_OUTPUT', `The message returns to ${tag.returnTo}, but ${h.handoff_id} returns to ${h.return_to}. Use [return_to: ${h.return_to}].`, {
-      handoff_id: h.handoff_id,
-      return_to: h.return_to,
-    });
+    throw passOverError(
+      'INVALID_WORK_OUTPUT',
+      `The message returns to ${tag.returnTo}, but ${h.handoff_id} returns to ${h.return_to}. Use [return_to: ${h.return_to}].`,
+      {
+        handoff_id: h.handoff_id,
+        return_to: h.return_to,
+      },
+    );
   }
   const out = completeHandoff(tx, ctx, { ref: p.ref, result: p.result, expected_rev: p.expected_rev, note: tag?.summary ?? null });
   return { handoff: out.handoff, returned: out.returned ?? null };

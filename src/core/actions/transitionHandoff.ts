@@ -39,13 +39,22 @@ export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: T
       if (p.to === 'in_progress') {
         const holder = h.claimed_by ?? (h.to_agents.includes(ctx.agent) ? ctx.agent : null);
         if (!holder) {
-          throw new ActionError('illegal_transition', `${h.handoff_id} has no holder to give it back to; unblock it to queued so an owner can claim it.`, {
-            from: h.status,
-            to: p.to,
-            legal: ['queued', 'escalated'],
-          });
+          throw new ActionError(
+            'illegal_transition',
+            `${h.handoff_id} has no holder to give it back to; unblock it to queued so an owner can claim it.`,
+            {
+              from: h.status,
+              to: p.to,
+              legal: ['queued', 'escalated'],
+            },
+          );
         }
-        return { handoff: applyStatusChange(tx, ctx, h, 'in_progress', reason, { claimed_by: holder, claimed_at: h.claimed_at ?? tx.now().toISOString() }) };
+        return {
+          handoff: applyStatusChange(tx, ctx, h, 'in_progress', reason, {
+            claimed_by: holder,
+            claimed_at: h.claimed_at ?? tx.now().toISOString(),
+          }),
+        };
       }
       return { handoff: applyStatusChange(tx, ctx, h, 'queued', reason, { claimed_by: null, claimed_at: null, lease_expires_at: null }) };
     default:

@@ -145,7 +145,11 @@ export class ClaimAnswerer {
       return;
     }
     fs.rmSync(claim.file, { force: true });
-    this.outcome(response.ok ? 'answered' : 'refused', { requestFile: claim.kind === 's' ? 'request.json' : claim.original, responseFile: target, response: body });
+    this.outcome(response.ok ? 'answered' : 'refused', {
+      requestFile: claim.kind === 's' ? 'request.json' : claim.original,
+      responseFile: target,
+      response: body,
+    });
   }
 }
 

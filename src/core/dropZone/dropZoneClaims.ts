@@ -97,7 +97,13 @@ export function rejectEntry(paths: DropZonePaths, from: string, ulid: string, or
   if (Buffer.byteLength(base) > 200) base = `${ulid}__name-too-long.json`;
   const target = path.join(dir, base);
   fs.renameSync(from, target);
-  const note = [`request file: ${JSON.stringify(original)}`, `rejected at: ${new Date().toISOString()}`, `why: ${why}`, 'Nothing was changed. Fix the request and write it again under a new name.', ''].join('\n');
+  const note = [
+    `request file: ${JSON.stringify(original)}`,
+    `rejected at: ${new Date().toISOString()}`,
+    `why: ${why}`,
+    'Nothing was changed. Fix the request and write it again under a new name.',
+    '',
+  ].join('\n');
   fs.writeFileSync(`${target}.why.txt`, note, { flag: 'w', mode: 0o644 });
   return target;
 }

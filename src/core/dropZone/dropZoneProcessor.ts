@@ -63,10 +63,16 @@ export class DropZoneProcessor {
     this.leaseSweepMs = options.leaseSweepMs ?? 30_000;
     this.logger = options.logger ?? silent;
     this.rescanMs = options.rescanMs ?? 2_000;
-    this.answerer = new ClaimAnswerer(this.paths, dispatcher, options.maxRequestBytes ?? MAX_REQUEST_BYTES, this.logger, (outcome, answer) => {
-      this.stats[outcome]++;
-      this.emit(answer);
-    });
+    this.answerer = new ClaimAnswerer(
+      this.paths,
+      dispatcher,
+      options.maxRequestBytes ?? MAX_REQUEST_BYTES,
+      this.logger,
+      (outcome, answer) => {
+        this.stats[outcome]++;
+        this.emit(answer);
+      },
+    );
   }
 
   /** Called after each request is answered or rejected (the editor logs these). */
@@ -100,7 +106,11 @@ export class DropZoneProcessor {
     // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (DESIGN §6 liveness).
     if (this.leaseSweepMs > 0) this.sweepTimer = setInterval(() => void this.sweepLeases(), this.leaseSweepMs);
     this.scan(true);
-    this.watcher = new DropZoneWatcher(this.layout, () => this.trigger(false), (e) => this.logger.warn(`drop-zone watcher: ${e.message}`));
+    this.watcher = new DropZoneWatcher(
+      this.layout,
+      () => this.trigger(false),
+      (e) => this.logger.warn(`drop-zone watcher: ${e.message}`),
+    );
     // A stop() before the watcher is ready closes it, and chokidar then never says "ready": settle on either.
     await Promise.race([this.watcher.ready(), stopped]);
   }
@@ -154,8 +164,11 @@ export class DropZoneProcessor {
       this.report(e);
     }
     for (const claim of claims) {
-      const p: Promise<void> = this.answerer.answer(claim)
-        .catch((e) => this.logger.warn(`drop zone: ${claim.original}: ${(e as Error).message}; it stays in ${this.paths.inflightDir} and is retried`))
+      const p: Promise<void> = this.answerer
+        .answer(claim)
+        .catch((e) =>
+          this.logger.warn(`drop zone: ${claim.original}: ${(e as Error).message}; it stays in ${this.paths.inflightDir} and is retried`),
+        )
         .finally(() => {
           ACTIVE_CLAIMS.delete(claim.name);
           this.pending.delete(p);
@@ -183,7 +196,13 @@ export class DropZoneProcessor {
   private claimSource(source: string, kind: 'q' | 's', original: string): Claim | null {
     const c = claimFile(this.paths, source, kind, original);
     if (c !== 'too_long') return c;
-    const moved = rejectEntry(this.paths, source, newUid(), original.slice(0, 60), `its name is too long to be processed (${original.length} characters); use a shorter name`);
+    const moved = rejectEntry(
+      this.paths,
+      source,
+      newUid(),
+      original.slice(0, 60),
+      `its name is too long to be processed (${original.length} characters); use a shorter name`,
+    );
     this.stats.rejected++;
     this.emit({ requestFile: original, responseFile: null, response: null, rejected: moved });
     return null;

@@ -40,12 +40,22 @@ export function readRequestFile(file: string, shownName: string, maxBytes: numbe
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return { kind: 'refuse', reason: 'unsafe_file', message: `${shownName} became a symbolic link while it was read; it was removed, nothing else was changed.` };
+    if (code === 'ELOOP')
+      return {
+        kind: 'refuse',
+        reason: 'unsafe_file',
+        message: `${shownName} became a symbolic link while it was read; it was removed, nothing else was changed.`,
+      };
     return { kind: 'reject', why: `could not open it (${code ?? (e as Error).message}); check its permissions` };
   }
   try {
     const opened = fs.fstatSync(fd);
-    if (!opened.isFile() || opened.ino !== st.ino) return { kind: 'refuse', reason: 'unsafe_file', message: `${shownName} was replaced while it was read; write each request once, under a new name.` };
+    if (!opened.isFile() || opened.ino !== st.ino)
+      return {
+        kind: 'refuse',
+        reason: 'unsafe_file',
+        message: `${shownName} was replaced while it was read; write each request once, under a new name.`,
+      };
     const buf = Buffer.alloc(Math.min(maxBytes + 1, Math.max(opened.size, 0) + 1));
     let n = 0;
     for (;;) {
@@ -68,5 +78,9 @@ export function readRequestFile(file: string, shownName: string, maxBytes: numbe
 }
 
 function tooLarge(name: string, size: number, max: number): Intake {
-  return { kind: 'refuse', reason: 'too_large', message: `${name} is ${size} bytes, over the ${max}-byte limit for a request; it was not read. Send less (large text belongs in files the handoff names).` };
+  return {
+    kind: 'refuse',
+    reason: 'too_large',
+    message: `${name} is ${size} bytes, over the ${max}-byte limit for a request; it was not read. Send less (large text belongs in files the handoff names).`,
+  };
 }

@@ -22,7 +22,9 @@ function git(root: string, args: string[]): { ok: boolean; out: string } {
 /** Throws a clear error when `root` is not inside a git work tree; called before init changes anything. */
 export function assertGitRepo(root: string): void {
   if (!git(root, ['rev-parse', '--is-inside-work-tree']).ok) {
-    throw new Error(`${root} is not inside a git repository, so there is nothing to register the merge driver in. Run \`git init\` first, or leave out --git`);
+    throw new Error(
+      `${root} is not inside a git repository, so there is nothing to register the merge driver in. Run \`git init\` first, or leave out --git`,
+    );
   }
 }
 

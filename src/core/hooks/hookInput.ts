@@ -43,14 +43,16 @@ export function parseHookArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   }
   if (words[0] === 'hook') words.shift();
   event = words[0] ?? null;
-  if (words.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event!)) {
+  if (words.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event)) {
     return { error: `expected one event: ${HOOK_EVENTS.join(', ')} (got ${words.join(' ') || 'none'})` };
   }
   // The agent baked into the vendor's hook command, unless the environment names another (AGENTSYNC_AGENT).
   const chosen = (env.AGENTSYNC_AGENT?.trim() || agent || format || 'claude').toLowerCase();
-  if (!/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(chosen)) return { error: `agent id ${JSON.stringify(chosen)} is not a valid id (lowercase letters, digits, _ . -)` };
+  if (!/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(chosen))
+    return { error: `agent id ${JSON.stringify(chosen)} is not a valid id (lowercase letters, digits, _ . -)` };
   const fmt = format ?? ((HOOK_FORMATS as readonly string[]).includes(chosen) ? chosen : 'claude');
-  if (!(HOOK_FORMATS as readonly string[]).includes(fmt)) return { error: `--format must be one of ${HOOK_FORMATS.join(', ')} (got ${fmt})` };
+  if (!(HOOK_FORMATS as readonly string[]).includes(fmt))
+    return { error: `--format must be one of ${HOOK_FORMATS.join(', ')} (got ${fmt})` };
   return { event: event as HookEvent, format: fmt as HookFormat, agent: chosen, dir };
 }
 

@@ -31,6 +31,6 @@ export function stopLoopActive(format: HookFormat, input: Record<string, unknown
 
 /** The vendor's session id: Claude/Codex session_id, Cursor conversation_id, Copilot sessionId. */
 export function sessionIdOf(input: Record<string, unknown>): string {
-  for (const k of ['session_id', 'sessionId', 'conversation_id']) if (typeof input[k] === 'string') return input[k] as string;
+  for (const k of ['session_id', 'sessionId', 'conversation_id']) if (typeof input[k] === 'string') return input[k];
   return '';
 }

@@ -77,21 +77,22 @@ function isObject(v: Json | undefined): v is JsonObject {
 }
 
 function refuse(file: string, why: string): never {
-  const what = 'AgentSync will not overwrite it. Fix the file (or move it aside), then run agentsync init --hooks again. Nothing was changed.';
+  const what =
+    'AgentSync will not overwrite it. Fix the file (or move it aside), then run agentsync init --hooks again. Nothing was changed.';
   throw new ActionError('hooks_file_invalid', `${file} ${why}; ${what}`, { path: file });
 }
 
 /** The user's document with AgentSync's entries added or brought up to date; the input is not modified. */
 export function mergePack(current: Json | undefined, pack: Pack): JsonObject {
   if (current !== undefined && !isObject(current)) refuse(pack.file, 'is JSON but not an object');
-  const doc: JsonObject = structuredClone(current ?? {}) as JsonObject;
+  const doc = structuredClone<JsonObject>(current ?? {});
   for (const [k, v] of Object.entries(pack.base)) if (!(k in doc)) doc[k] = v;
   if ('version' in pack.base && doc.version !== pack.base.version) {
     refuse(pack.file, `has "version": ${JSON.stringify(doc.version)} (this hook format is version ${JSON.stringify(pack.base.version)})`);
   }
   if (doc.hooks === undefined) doc.hooks = {};
   if (!isObject(doc.hooks)) refuse(pack.file, 'has a "hooks" value that is not an object');
-  const hooks = doc.hooks as JsonObject;
+  const hooks = doc.hooks;
   for (const [name, event, entry] of pack.entries) {
     const list = hooks[name] ?? [];
     if (!Array.isArray(list)) refuse(pack.file, `has hooks.${name} that is not an array`);

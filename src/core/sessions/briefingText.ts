@@ -12,9 +12,21 @@ export function briefingText(b: SessionBriefing): string {
   list('Your open handoffs', b.open.map(line), 'none');
   list('Claimable by you (claimHandoff before working on one)', b.claimable.map(line), 'none');
   list('Returned to you / waiting for your review', b.returns.map(line), 'none');
-  list('Latest decisions (decisions.md)', b.decisions.map((d) => `- ${d}`), 'none yet');
-  list('Held by other agents (leases)', b.leases.map((l) => `- ${l.handoff_id} held by ${l.claimed_by} until ${l.lease_expires_at ?? '?'}`), 'none');
-  list('Files other agents are working on (ask before editing)', b.hotFiles.map((f) => `- ${f.file} (${f.handoff_id}, ${f.agent})`), 'none');
+  list(
+    'Latest decisions (decisions.md)',
+    b.decisions.map((d) => `- ${d}`),
+    'none yet',
+  );
+  list(
+    'Held by other agents (leases)',
+    b.leases.map((l) => `- ${l.handoff_id} held by ${l.claimed_by} until ${l.lease_expires_at ?? '?'}`),
+    'none',
+  );
+  list(
+    'Files other agents are working on (ask before editing)',
+    b.hotFiles.map((f) => `- ${f.file} (${f.handoff_id}, ${f.agent})`),
+    'none',
+  );
   out.push('', 'Before you stop: complete claimed work with a report (completeHandoff), pass it over, return it, or release it.');
   return out.join('\n');
 }

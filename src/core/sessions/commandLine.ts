@@ -36,7 +36,11 @@ export function splitCommandLine(line: string): string[] {
       inWord = true;
     }
   }
-  if (quote) throw new ActionError('invalid_config', `The command ${JSON.stringify(line)} has an unclosed ${quote} quote; close it in .agentsync.json.`);
+  if (quote)
+    throw new ActionError(
+      'invalid_config',
+      `The command ${JSON.stringify(line)} has an unclosed ${quote} quote; close it in .agentsync.json.`,
+    );
   if (inWord) words.push(word);
   return words;
 }

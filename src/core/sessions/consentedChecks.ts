@@ -43,7 +43,13 @@ export interface SessionEndChecks {
 export async function runSessionEndChecks(env: SessionEnv, refusedBecause: string | null): Promise<SessionEndChecks> {
   const base = env.healthOptions ?? {};
   if (refusedBecause !== null) {
-    return { health: await runHealthChecks(env.layout.root, env.config.commands, { ...base, skipReason: `not run: the end of the session was refused (${refusedBecause})` }), untrusted: null };
+    return {
+      health: await runHealthChecks(env.layout.root, env.config.commands, {
+        ...base,
+        skipReason: `not run: the end of the session was refused (${refusedBecause})`,
+      }),
+      untrusted: null,
+    };
   }
   if (base.skipReason !== undefined) return { health: await runHealthChecks(env.layout.root, env.config.commands, base), untrusted: null };
   const consent = consentState(env.layout.root, env.config.commands);

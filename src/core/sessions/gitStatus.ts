@@ -28,12 +28,24 @@ export const SAFE_GIT_OPTIONS: readonly string[] = ['-c', 'core.fsmonitor=false'
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
-    execFile('git', [...SAFE_GIT_OPTIONS, ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, windowsHide: true }, (err, stdout, stderr) => {
-      if (err) {
-        const text = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
-        reject(Object.assign(new Error(text || err.message), { code: (err as NodeJS.ErrnoException).code }));
-      } else resolve(stdout.toString('utf8'));
-    });
+    execFile(
+      'git',
+      [...SAFE_GIT_OPTIONS, ...args],
+      {
+        cwd,
+        timeout: GIT_TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'buffer',
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        windowsHide: true,
+      },
+      (err, stdout, stderr) => {
+        if (err) {
+          const text = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
+          reject(Object.assign(new Error(text || err.message), { code: (err as NodeJS.ErrnoException).code }));
+        } else resolve(stdout.toString('utf8'));
+      },
+    );
   });
 }
 
@@ -66,16 +78,36 @@ export async function readGitInfo(root: string): Promise<GitInfo> {
     prefix = (await git(root, ['rev-parse', '--show-prefix'])).trim();
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    return { isRepo: false, branch: null, commit: null, hotFiles: [], problem: missing ? 'git is not installed (or not on PATH); hot files are unknown' : `not a git repository (${(e as Error).message.split('\n')[0]}); hot files are unknown` };
+    return {
+      isRepo: false,
+      branch: null,
+      commit: null,
+      hotFiles: [],
+      problem: missing
+        ? 'git is not installed (or not on PATH); hot files are unknown'
+        : `not a git repository (${(e as Error).message.split('\n')[0]}); hot files are unknown`,
+    };
   }
   const [branch, commit, status] = await Promise.all([
-    git(root, ['symbolic-ref', '--short', '-q', 'HEAD']).then((s) => s.trim() || null, () => null),
-    git(root, ['rev-parse', '--short', 'HEAD']).then((s) => s.trim() || null, () => null), // null before the first commit
+    git(root, ['symbolic-ref', '--short', '-q', 'HEAD']).then(
+      (s) => s.trim() || null,
+      () => null,
+    ),
+    git(root, ['rev-parse', '--short', 'HEAD']).then(
+      (s) => s.trim() || null,
+      () => null,
+    ), // null before the first commit
     git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']).then(
       (s) => ({ ok: true as const, text: s }),
       (e: Error) => ({ ok: false as const, text: e.message }),
     ),
   ]);
   if (!status.ok) return { isRepo: true, branch, commit, hotFiles: [], problem: `git status failed: ${status.text.split('\n')[0]}` };
-  return { isRepo: true, branch: branch ?? (commit ? 'HEAD' : null), commit, hotFiles: parsePorcelainZ(status.text, prefix), problem: null };
+  return {
+    isRepo: true,
+    branch: branch ?? (commit ? 'HEAD' : null),
+    commit,
+    hotFiles: parsePorcelainZ(status.text, prefix),
+    problem: null,
+  };
 }

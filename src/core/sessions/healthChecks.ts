@@ -44,7 +44,14 @@ export interface HealthOptions {
 export const DEFAULT_HEALTH_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_MAX_OUTPUT = 64 * 1024;
 
-const notConfigured = (): HealthResult => ({ status: 'Not configured', output: '', command: null, exitCode: null, timedOut: false, durationMs: 0 });
+const notConfigured = (): HealthResult => ({
+  status: 'Not configured',
+  output: '',
+  command: null,
+  exitCode: null,
+  timedOut: false,
+  durationMs: 0,
+});
 
 export function stripAnsi(text: string): string {
   // eslint-disable-next-line no-control-regex
@@ -68,10 +75,23 @@ export function runCommand(cwd: string, argv: string[], options: HealthOptions =
       settled = true;
       clearTimeout(timer);
       const text = stripAnsi(output.slice(-maxOutput) + extra);
-      resolve({ status: exitCode === 0 && !timedOut ? 'Pass' : 'Fail', output: text, command: argv, exitCode, timedOut, durationMs: Date.now() - started });
+      resolve({
+        status: exitCode === 0 && !timedOut ? 'Pass' : 'Fail',
+        output: text,
+        command: argv,
+        exitCode,
+        timedOut,
+        durationMs: Date.now() - started,
+      });
     };
     // detached: the check gets its own process group, so a time-out kills what it started too (npm → node → ...).
-    const child = spawn(argv[0], argv.slice(1), { cwd, shell: false, windowsHide: true, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      shell: false,
+      windowsHide: true,
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const kill = () => {
       try {
         if (child.pid && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
@@ -88,26 +108,40 @@ export function runCommand(cwd: string, argv: string[], options: HealthOptions =
     child.stdout.on('data', append);
     child.stderr.on('data', append);
     child.on('error', (e: NodeJS.ErrnoException) => {
-      const hint = process.platform === 'win32' ? ' On Windows a .cmd shim (npm, npx) needs the array form ["cmd", "/c", "npm", "test"].' : '';
-      finish(null, `could not start ${argv[0]}: ${e.code ?? e.message}. Check the command in .agentsync.json (it runs without a shell).${hint}`);
+      const hint =
+        process.platform === 'win32' ? ' On Windows a .cmd shim (npm, npx) needs the array form ["cmd", "/c", "npm", "test"].' : '';
+      finish(
+        null,
+        `could not start ${argv[0]}: ${e.code ?? e.message}. Check the command in .agentsync.json (it runs without a shell).${hint}`,
+      );
     });
     child.on('close', (code) => finish(code, timedOut ? `\n[timed out after ${timeoutMs} ms and was stopped]` : ''));
   });
 }
 
 /** Runs each configured check in 0.3's order. A command that cannot even be parsed is a failed check, not an error. */
-export async function runHealthChecks(cwd: string, commands: Partial<Record<'build' | 'test' | 'deploy', string | readonly string[]>>, options: HealthOptions = {}): Promise<HealthReport> {
+export async function runHealthChecks(
+  cwd: string,
+  commands: Partial<Record<'build' | 'test' | 'deploy', string | readonly string[]>>,
+  options: HealthOptions = {},
+): Promise<HealthReport> {
   const report = {} as HealthReport;
-  const configured = HEALTH_CHECKS.filter(({ key }) => commands[key] !== undefined && (!options.checks || options.checks.includes(key))).length;
+  const configured = HEALTH_CHECKS.filter(
+    ({ key }) => commands[key] !== undefined && (!options.checks || options.checks.includes(key)),
+  ).length;
   let index = 0;
   for (const { label, key } of HEALTH_CHECKS) {
-    if (options.signal?.aborted) throw new ActionError('cancelled', 'The health checks were cancelled; nothing was changed. Run the action again when you are ready.');
+    if (options.signal?.aborted)
+      throw new ActionError('cancelled', 'The health checks were cancelled; nothing was changed. Run the action again when you are ready.');
     if (options.skipReason !== undefined) {
       report[label] = commands[key] === undefined ? notConfigured() : { ...notConfigured(), status: 'Skipped', output: options.skipReason };
       continue;
     }
     if (options.checks && !options.checks.includes(key)) {
-      report[label] = commands[key] === undefined ? notConfigured() : { ...notConfigured(), status: 'Skipped', output: options.omittedReason ?? 'not run' };
+      report[label] =
+        commands[key] === undefined
+          ? notConfigured()
+          : { ...notConfigured(), status: 'Skipped', output: options.omittedReason ?? 'not run' };
       continue;
     }
     let argv: string[] | null;
@@ -120,6 +154,7 @@ export async function runHealthChecks(cwd: string, commands: Partial<Record<'bui
     if (argv) options.onProgress?.(label, index++, configured);
     report[label] = argv ? await runCommand(cwd, argv, options) : notConfigured();
   }
-  if (options.signal?.aborted) throw new ActionError('cancelled', 'The health checks were cancelled; nothing was changed. Run the action again when you are ready.');
+  if (options.signal?.aborted)
+    throw new ActionError('cancelled', 'The health checks were cancelled; nothing was changed. Run the action again when you are ready.');
   return report;
 }

@@ -17,7 +17,14 @@ import { sessionBriefing } from './sessionBriefing';
 import { HEALTH_CHECKS, type HealthOptions, type HealthReport } from './healthChecks';
 import { runHealthAction, runSessionEndChecks } from './consentedChecks';
 import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
-import { appendSuggestedNext, inProgressLine, setCurrentHealth, setHotFiles, setLastSession, updateInProgress } from './sessionTrackerSections';
+import {
+  appendSuggestedNext,
+  inProgressLine,
+  setCurrentHealth,
+  setHotFiles,
+  setLastSession,
+  updateInProgress,
+} from './sessionTrackerSections';
 import type { AgentSyncConfig } from '../configSchema';
 import type { ParamsOf } from '../requestParams';
 import type { StoreTransaction } from '../storeTransaction';
@@ -58,23 +65,39 @@ function healthStatuses(health: HealthReport): Record<string, string> {
 export function startSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'startSession'>, env: SessionEnv): object {
   const sessions = activeSessionsOf(readStateFile(env.layout.stateFile));
   const existing = sessions.get(ctx.agent);
-  if (existing && existing.request_id === ctx.requestId) return { agent: ctx.agent, goal: existing.goal, session: existing, replayed: true };
+  if (existing && existing.request_id === ctx.requestId)
+    return { agent: ctx.agent, goal: existing.goal, session: existing, replayed: true };
   const ref = p.handoffId ?? p.handoff_id;
   let from: Handoff | null = null;
   if (ref) {
     from = requireHandoff(tx, ref);
     if (from.status !== 'in_progress' || from.claimed_by !== ctx.agent) {
-      throw new ActionError('not_claimed', `${from.handoff_id} is ${from.status}${from.claimed_by ? ` and held by ${from.claimed_by}` : ''}; a session starts from a handoff that ${ctx.agent} has claimed. Claim it first (claimHandoff), then start the session.`, {
-        handoff_id: from.handoff_id,
-        status: from.status,
-      });
+      throw new ActionError(
+        'not_claimed',
+        `${from.handoff_id} is ${from.status}${from.claimed_by ? ` and held by ${from.claimed_by}` : ''}; a session starts from a handoff that ${ctx.agent} has claimed. Claim it first (claimHandoff), then start the session.`,
+        {
+          handoff_id: from.handoff_id,
+          status: from.status,
+        },
+      );
     }
   }
   const now = tx.now();
   const startedAt = now.toISOString();
   const goal = p.goal?.trim() || from?.summary || 'Session started';
-  const session: SessionRecord = { id: newUid(now.getTime()), agent: ctx.agent, goal, startedAt, handoffId: from?.handoff_id ?? null, handoffUid: from?.uid ?? null, request_id: ctx.requestId };
-  tx.afterCommit.push({ what: 'AgentTracker.md', run: () => editTrackerFile(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal))) });
+  const session: SessionRecord = {
+    id: newUid(now.getTime()),
+    agent: ctx.agent,
+    goal,
+    startedAt,
+    handoffId: from?.handoff_id ?? null,
+    handoffUid: from?.uid ?? null,
+    request_id: ctx.requestId,
+  };
+  tx.afterCommit.push({
+    what: 'AgentTracker.md',
+    run: () => editTrackerFile(env.layout, (text) => updateInProgress(text, ctx.agent, inProgressLine(ctx.agent, startedAt, goal))),
+  });
   tx.afterCommit.push({
     what: '.agentsync/state.json',
     // Re-read at write time, so sessions started earlier in the same batch are kept.
@@ -109,7 +132,11 @@ function enforcementProblem(config: AgentSyncConfig, hot: readonly string[], p: 
   const given = p.handoff ?? null;
   if (!given && !skip) return handoffRequired(hot);
   if (given && !given.no_handoff_reason && !given.notes?.trim()) {
-    return new ActionError('invalid_request', 'handoff.notes: requireHandoffOnEndSession asks for a note for the next agent (what to check, what is left). Nothing was changed.', { field: 'handoff.notes' });
+    return new ActionError(
+      'invalid_request',
+      'handoff.notes: requireHandoffOnEndSession asks for a note for the next agent (what to check, what is left). Nothing was changed.',
+      { field: 'handoff.notes' },
+    );
   }
   return null;
 }
@@ -132,11 +159,26 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
   const commit = prep.git.commit;
   let handoff: Handoff | null = null;
   if (given) {
-    const input = { ...given, from_agent: given.from_agent ?? ctx.agent, files: given.files ?? recordableFiles(hot), branch: given.branch ?? branch, commit: given.commit ?? commit };
+    const input = {
+      ...given,
+      from_agent: given.from_agent ?? ctx.agent,
+      files: given.files ?? recordableFiles(hot),
+      branch: given.branch ?? branch,
+      commit: given.commit ?? commit,
+    };
     handoff = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input }).handoff;
   } else if (skip && hot.length > 0) {
     // The skip is recorded in a record's no_handoff_reason (seed 004: "recorded in artifact"), naming the changed files.
-    const input = { from_agent: ctx.agent, owner_mode: 'single' as const, to_agents: [], summary: p.summary?.trim() || 'Session ended without a handoff', files: recordableFiles(hot), no_handoff_reason: skip, branch, commit };
+    const input = {
+      from_agent: ctx.agent,
+      owner_mode: 'single' as const,
+      to_agents: [],
+      summary: p.summary?.trim() || 'Session ended without a handoff',
+      files: recordableFiles(hot),
+      no_handoff_reason: skip,
+      branch,
+      commit,
+    };
     handoff = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input }).handoff;
   }
 
@@ -166,7 +208,9 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
         return lastSession.nextWork ? appendSuggestedNext(t, lastSession.nextWork) : t;
       }),
   });
-  const health = Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, { status: prep.health[label].status, output: prep.health[label].output }]));
+  const health = Object.fromEntries(
+    HEALTH_CHECKS.map(({ label }) => [label, { status: prep.health[label].status, output: prep.health[label].output }]),
+  );
   tx.afterCommit.push({
     what: '.agentsync/state.json',
     run: () => {
@@ -192,5 +236,9 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
 }
 
 export function healthResult(health: HealthReport): object {
-  return { results: healthStatuses(health), outputs: Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, health[label].output])), details: health };
+  return {
+    results: healthStatuses(health),
+    outputs: Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, health[label].output])),
+    details: health,
+  };
 }

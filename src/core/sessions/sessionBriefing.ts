@@ -88,7 +88,13 @@ export function latestDecisions(file: string, max: number = BRIEFING_LIMITS.deci
   }
 }
 
-export function sessionBriefing(handoffs: readonly Handoff[], config: AgentSyncConfig, agent: string, now: Date, decisionsFile: string): SessionBriefing {
+export function sessionBriefing(
+  handoffs: readonly Handoff[],
+  config: AgentSyncConfig,
+  agent: string,
+  now: Date,
+  decisionsFile: string,
+): SessionBriefing {
   const open: Handoff[] = [];
   const claimable: Handoff[] = [];
   const returns: Handoff[] = [];
@@ -100,10 +106,24 @@ export function sessionBriefing(handoffs: readonly Handoff[], config: AgentSyncC
     else if (claimableBy(h, agent, config)) claimable.push(h);
     else if (h.claimed_by === agent || (h.to_agents.includes(agent) && h.status !== 'queued')) open.push(h);
     if (h.status === 'in_progress' && h.claimed_by && h.claimed_by !== agent && !leaseExpired(h, now)) {
-      leases.push({ handoff_id: h.handoff_id, claimed_by: h.claimed_by, lease_expires_at: h.lease_expires_at ?? null, files: h.files.slice(0, 20) });
-      for (const file of h.files) if (hotFiles.length < BRIEFING_LIMITS.hotFiles) hotFiles.push({ file, handoff_id: h.handoff_id, agent: h.claimed_by });
+      leases.push({
+        handoff_id: h.handoff_id,
+        claimed_by: h.claimed_by,
+        lease_expires_at: h.lease_expires_at ?? null,
+        files: h.files.slice(0, 20),
+      });
+      for (const file of h.files)
+        if (hotFiles.length < BRIEFING_LIMITS.hotFiles) hotFiles.push({ file, handoff_id: h.handoff_id, agent: h.claimed_by });
     }
   }
   const cap = (list: Handoff[]) => list.slice(0, BRIEFING_LIMITS.handoffs).map(brief);
-  return { agent, open: cap(open), claimable: cap(claimable), returns: cap(returns), decisions: latestDecisions(decisionsFile), leases, hotFiles };
+  return {
+    agent,
+    open: cap(open),
+    claimable: cap(claimable),
+    returns: cap(returns),
+    decisions: latestDecisions(decisionsFile),
+    leases,
+    hotFiles,
+  };
 }

@@ -31,17 +31,22 @@ export function sessionStatus(tx: StoreTransaction, ctx: ActionContext, env: Ses
   const tracker = trackerText === null ? null : readLastSession(trackerText);
   const lastDate = Date.parse(lastSessionOf(state)?.date ?? tracker?.date ?? '');
   if (config.staleAfterHours > 0 && Number.isFinite(lastDate) && now.getTime() - lastDate > config.staleAfterHours * 3_600_000) {
-    warnings.push(`Tracker is stale (${Math.floor((now.getTime() - lastDate) / 3_600_000)}h old; staleAfterHours is ${config.staleAfterHours}).`);
+    warnings.push(
+      `Tracker is stale (${Math.floor((now.getTime() - lastDate) / 3_600_000)}h old; staleAfterHours is ${config.staleAfterHours}).`,
+    );
   }
   for (const s of sessions.values()) {
     const started = Date.parse(s.startedAt);
     const minutes = (now.getTime() - started) / 60_000;
     if (config.autoStaleSessionMinutes > 0 && Number.isFinite(started) && minutes > config.autoStaleSessionMinutes) {
-      warnings.push(`${displayAgent(s.agent)}'s session has been active for ${Math.floor(minutes)} min (autoStaleSessionMinutes is ${config.autoStaleSessionMinutes}); end it, or start a new one.`);
+      warnings.push(
+        `${displayAgent(s.agent)}'s session has been active for ${Math.floor(minutes)} min (autoStaleSessionMinutes is ${config.autoStaleSessionMinutes}); end it, or start a new one.`,
+      );
     }
   }
   const stale = tx.handoffs.filter((h) => staleReason(h, config, now) !== null).map((h) => h.handoff_id);
-  if (stale.length) warnings.push(`${stale.length} open handoff(s) are stale: ${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}.`);
+  if (stale.length)
+    warnings.push(`${stale.length} open handoff(s) are stale: ${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}.`);
 
   const summary = summarizeHandoffs(tx.handoffs);
   const mine = ctx.agent ? tx.handoffs.filter((h) => !isTerminal(h.status) && h.to_agents.includes(ctx.agent)) : null;

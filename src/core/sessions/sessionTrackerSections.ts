@@ -112,7 +112,8 @@ export function setCurrentHealth(text: string, health: HealthReport): string {
 
 export function setHotFiles(text: string, hotFiles: readonly string[]): string {
   const shown = hotFiles.slice(0, MAX_HOT_FILES_SHOWN).map((f) => `- ${codeSpan(f)}`);
-  if (hotFiles.length > MAX_HOT_FILES_SHOWN) shown.push(`- … and ${hotFiles.length - MAX_HOT_FILES_SHOWN} more (state.json lists them all)`);
+  if (hotFiles.length > MAX_HOT_FILES_SHOWN)
+    shown.push(`- … and ${hotFiles.length - MAX_HOT_FILES_SHOWN} more (state.json lists them all)`);
   return editSection(text, HOT_FILES, (body) => replaceBody(body, shown.length ? shown : ['*None*']));
 }
 

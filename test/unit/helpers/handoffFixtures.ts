@@ -97,6 +97,16 @@ export function handoffIn(status: HandoffStatus, overrides: Partial<Handoff> = {
 }
 
 /** A minimal valid completion report (seed 003). */
-export function completionReport(decision: 'PROCEED' | 'STOP' | 'CLARIFY' = 'PROCEED', extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { status: decision === 'PROCEED' ? 'complete' : 'blocked', decision, findings: {}, context_summary: 'Checked the refresh path; no regression.', issues: [], ...extra };
+export function completionReport(
+  decision: 'PROCEED' | 'STOP' | 'CLARIFY' = 'PROCEED',
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    status: decision === 'PROCEED' ? 'complete' : 'blocked',
+    decision,
+    findings: {},
+    context_summary: 'Checked the refresh path; no regression.',
+    issues: [],
+    ...extra,
+  };
 }

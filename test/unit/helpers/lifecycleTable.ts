@@ -33,5 +33,7 @@ export function legalPairs(): [HandoffStatus, HandoffStatus][] {
 }
 
 export function illegalPairs(): [HandoffStatus, HandoffStatus][] {
-  return ALL_STATUSES.flatMap((from) => ALL_STATUSES.filter((to) => !LEGAL[from].includes(to)).map((to) => [from, to] as [HandoffStatus, HandoffStatus]));
+  return ALL_STATUSES.flatMap((from) =>
+    ALL_STATUSES.filter((to) => !LEGAL[from].includes(to)).map((to) => [from, to] as [HandoffStatus, HandoffStatus]),
+  );
 }

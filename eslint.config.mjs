@@ -1,0 +1,50 @@
+// Lint configuration (ESLint flat config). TypeScript: typescript-eslint's type-aware recommended rules
+// (floating and misused promises, unsafe `any`, ...) over everything tsconfig.json compiles.
+// JavaScript (scripts, bench, the bin entry, test fixtures): ESLint's recommended rules with Node globals.
+// Line length is prettier's job (printWidth in .prettierrc.json), so no max-len rule here.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['out/**', 'dist/**', 'node_modules/**', '.editor-server/**', 'test-output/**', '.bench-tmp/**', 'demo/workspace/**'],
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2022, globals: { ...globals.node } },
+    // As for the TypeScript: `_`-prefixed names are deliberately unused.
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    // Code that runs in the editor's test host or a browser page as well as in Node.
+    files: ['test/editor/**/*.js', 'scripts/editor/**/*.mjs', 'test/integration/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.mocha } },
+  },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unsafe-argument': 'error',
+      '@typescript-eslint/no-unsafe-assignment': 'error',
+      '@typescript-eslint/no-unsafe-call': 'error',
+      '@typescript-eslint/no-unsafe-member-access': 'error',
+      '@typescript-eslint/no-unsafe-return': 'error',
+      // Passing a caught value on (`catch (e) { reject(e) }`) is allowed; new rejections must still be Errors.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // `_`-prefixed parameters and variables are deliberately unused (interface shapes, destructuring to omit a key).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+);
