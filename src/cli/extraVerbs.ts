@@ -5,6 +5,7 @@ import { mcpVerb } from './mcpVerb';
 import { mergeDriverVerb } from './mergeDriverVerb';
 import { trackerMergeVerb } from './trackerMergeVerb';
 import { hookVerb } from './hookVerb';
+import { passVerb, returnVerb } from './delegationVerbs';
 
 export const EXTRA_VERBS: Record<string, Verb> = {
   watch: watchVerb,
@@ -12,4 +13,6 @@ export const EXTRA_VERBS: Record<string, Verb> = {
   'merge-driver': mergeDriverVerb,
   'merge-tracker': trackerMergeVerb,
   hook: hookVerb,
+  pass: passVerb,
+  return: returnVerb,
 };

@@ -1,0 +1,114 @@
+// `agentsync pass`, `agentsync return` and `agentsync assign`: delegation from the terminal, each one request through
+// the dispatcher's passOver / returnHandoff / assignHandoff (docs/agentsync-documentation.md, "Pass over").
+import * as fs from 'node:fs';
+import type { Handoff } from '../core/handoffSchema';
+import { UsageError, type CliContext } from './cliContext';
+import { handoffLine } from './handoffFormat';
+import type { Verb } from './handoffVerbs';
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+function agentOf(values: Values): string {
+  const agent = (values.agent as string | undefined) ?? process.env.AGENTSYNC_AGENT;
+  if (!agent) throw new UsageError('--agent <id> is required (or set AGENTSYNC_AGENT)');
+  return agent;
+}
+
+function listOf(v: string | boolean | string[] | undefined): string[] | undefined {
+  if (v === undefined || typeof v === 'boolean') return undefined;
+  return (Array.isArray(v) ? v : [v])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function optionalId(positionals: string[]): string | undefined {
+  if (positionals.length > 1) throw new UsageError('expected at most one handoff id');
+  return positionals[0];
+}
+
+function requiredId(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError('expected exactly one handoff id');
+  return positionals[0];
+}
+
+async function resultOf(ctx: CliContext, raw: string | boolean | string[] | undefined): Promise<unknown> {
+  if (typeof raw !== 'string') return undefined;
+  const text = raw === '-' ? await ctx.io.readStdin() : fs.readFileSync(raw, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--result is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export const passVerb: Verb = {
+  usage:
+    '[<handoff-id>] --agent <id> (--to <agent> | --message "[pass_over: <agent>] ...") [--reason <text>] [--summary <text>] [--notes <text>] [--files <f1,f2>] [--no-return]',
+  summary:
+    'pass work to another agent, who returns it to you (passOver); with a handoff id the work continues that handoff, without one it is new',
+  options: {
+    agent: { type: 'string', short: 'a' },
+    to: { type: 'string' },
+    reason: { type: 'string' },
+    summary: { type: 'string' },
+    notes: { type: 'string' },
+    message: { type: 'string' },
+    files: { type: 'string', multiple: true },
+    'no-return': { type: 'boolean' },
+  },
+  run: async (ctx, v, pos) => {
+    if (v.to === undefined && v.message === undefined)
+      throw new UsageError('--to <agent> or --message "[pass_over: <agent>] ..." is required');
+    const id = optionalId(pos);
+    const files = listOf(v.files);
+    return ctx.report(
+      await ctx.dispatcher.dispatch({
+        action: 'passOver',
+        agent: agentOf(v),
+        ...(id !== undefined ? { handoffId: id } : {}),
+        ...(v.to !== undefined ? { to: v.to } : {}),
+        ...(v.reason !== undefined ? { reason: v.reason } : {}),
+        ...(v.summary !== undefined ? { summary: v.summary } : {}),
+        ...(v.notes !== undefined ? { notes: v.notes } : {}),
+        ...(v.message !== undefined ? { message: v.message } : {}),
+        ...(files ? { files } : {}),
+        ...(v['no-return'] ? { return_required: false } : {}),
+      }),
+      (r) => `passed ${handoffLine(r.data!.handoff as Handoff)}`,
+    );
+  },
+};
+
+export const returnVerb: Verb = {
+  usage: '<handoff-id> --agent <id> [--result <report.json | ->] [--message "[return_to: <agent>] ..."] [--expected-rev N]',
+  summary: 'complete a handoff passed to you and return it, with its report, to the agent that passed it (returnHandoff)',
+  options: {
+    agent: { type: 'string', short: 'a' },
+    result: { type: 'string' },
+    message: { type: 'string' },
+    'expected-rev': { type: 'string' },
+  },
+  run: async (ctx, v, pos) => {
+    const id = requiredId(pos);
+    const result = await resultOf(ctx, v.result);
+    const revRaw = v['expected-rev'] as string | undefined;
+    if (revRaw !== undefined && !/^\d+$/.test(revRaw)) throw new UsageError('--expected-rev takes a whole number');
+    return ctx.report(
+      await ctx.dispatcher.dispatch({
+        action: 'returnHandoff',
+        handoffId: id,
+        agent: agentOf(v),
+        ...(result !== undefined ? { result } : {}),
+        ...(v.message !== undefined ? { message: v.message } : {}),
+        ...(revRaw !== undefined ? { expected_rev: Number(revRaw) } : {}),
+      }),
+      (r) => {
+        const returned = r.data!.returned as Handoff | null;
+        return [`returned ${handoffLine(r.data!.handoff as Handoff)}`, ...(returned ? [`back to ${handoffLine(returned)}`] : [])].join(
+          '\n',
+        );
+      },
+    );
+  },
+};

@@ -1,0 +1,127 @@
+// `agentsync pass`, `return` and `assign` (issue 9) as a user runs them: the real CLI as a child process, the
+// store on disk, each verb going through the dispatcher's action of the same meaning.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Handoff } from '../../src/core/handoffSchema';
+import { CLI, runCliSync, tempWorkspace } from './processHarness';
+
+interface Body {
+  ok: boolean;
+  action: string;
+  reason?: string;
+  data: { handoff: Handoff; returned?: Handoff | null };
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(ws: string, args: string[], input?: string): Run {
+  const r = spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { encoding: 'utf8', input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function json(ws: string, args: string[], input?: string): { run: Run; body: Body } {
+  const run = cli(ws, ['--json', ...args], input);
+  return { run, body: JSON.parse(run.stdout) as Body };
+}
+
+/** The seeds' agents (alice, audit, tester, bob, scout) configured, plus a named human reviewer. */
+export function configureAgents(ws: string): void {
+  const file = path.join(ws, '.agentsync.json');
+  const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  config.agentCapabilities = {
+    alice: ['code_patch'],
+    audit: ['pr_review'],
+    tester: ['test_authoring'],
+    bob: ['code_patch'],
+    scout: ['research'],
+  };
+  config.humans = ['dana'];
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+}
+
+const report = { status: 'complete', decision: 'PROCEED', context_summary: 'reviewed, two nits', findings: {}, issues: [] };
+
+describe('agentsync pass / return (issue 9)', function () {
+  this.timeout(120_000);
+  let ws: string;
+
+  beforeEach(() => {
+    ws = tempWorkspace('deleg');
+    runCliSync(['--dir', ws, 'init']);
+    configureAgents(ws);
+  });
+  afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('pass --help and return --help describe the verbs', () => {
+    const pass = cli(ws, ['pass', '--help']);
+    assert.equal(pass.code, 0, pass.stderr);
+    assert.match(pass.stdout, /agentsync pass .*--to <agent>/);
+    assert.match(pass.stdout, /passOver/);
+    const ret = cli(ws, ['return', '--help']);
+    assert.equal(ret.code, 0, ret.stderr);
+    assert.match(ret.stdout, /agentsync return <handoff-id> --agent <id>/);
+  });
+
+  it('alice passes to audit, audit claims and returns with a report from stdin: the report reaches alice', () => {
+    const passed = json(ws, [
+      'pass',
+      '--agent',
+      'alice',
+      '--to',
+      'audit',
+      '--reason',
+      'code_review',
+      '--summary',
+      'review login',
+      '--files',
+      'src/a.ts',
+    ]);
+    assert.equal(passed.run.code, 0, passed.run.stdout + passed.run.stderr);
+    const h = passed.body.data.handoff;
+    assert.equal(h.status, 'queued');
+    assert.deepEqual(h.to_agents, ['audit']);
+    assert.equal(h.return_to, 'alice');
+    assert.deepEqual(h.files, ['src/a.ts']);
+
+    assert.equal(cli(ws, ['claim', h.handoff_id, '--agent', 'audit']).code, 0);
+    const returned = json(ws, ['return', h.handoff_id, '--agent', 'audit', '--result', '-'], JSON.stringify(report));
+    assert.equal(returned.run.code, 0, returned.run.stdout + returned.run.stderr);
+    assert.equal(returned.body.action, 'returnHandoff');
+    const stored = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/handoffs.json'), 'utf8')) as { handoffs: Handoff[] };
+    const done = stored.handoffs.find((x) => x.handoff_id === h.handoff_id)!;
+    assert.deepEqual(done.result?.decision, 'PROCEED');
+    const back = returned.body.data.returned!;
+    assert.deepEqual(back.to_agents, ['alice'], 'the return handoff goes to alice');
+    assert.ok(stored.handoffs.some((x) => x.handoff_id === back.handoff_id));
+  });
+
+  it('pass takes its receiver from a [pass_over: x] message', () => {
+    const passed = json(ws, ['pass', '--agent', 'alice', '--message', '[pass_over: tester] run the suite\nReason: validation']);
+    assert.equal(passed.run.code, 0, passed.run.stdout + passed.run.stderr);
+    assert.deepEqual(passed.body.data.handoff.to_agents, ['tester']);
+  });
+
+  it('refusals and usage errors exit non-zero and change nothing', () => {
+    const before = fs.readFileSync(path.join(ws, '.agentsync/handoffs.json'), 'utf8');
+    const self = json(ws, ['pass', '--agent', 'alice', '--to', 'alice', '--reason', 'r', '--summary', 's']);
+    assert.equal(self.run.code, 1);
+    assert.equal(self.body.ok, false);
+    assert.equal(self.body.reason, 'CYCLE_DETECTED');
+    const noTo = cli(ws, ['pass', '--agent', 'alice', '--summary', 's']);
+    assert.equal(noTo.code, 2);
+    assert.match(noTo.stderr, /--to <agent>/);
+    const noId = cli(ws, ['return', '--agent', 'audit']);
+    assert.equal(noId.code, 2);
+    const notPassed = json(ws, ['create', '--from', 'alice', '--to', 'bob', '--summary', 'plain']);
+    const plain = json(ws, ['return', notPassed.body.data.handoff.handoff_id, '--agent', 'bob']);
+    assert.equal(plain.run.code, 1);
+    assert.equal(plain.body.reason, 'RETURN_CONTEXT_LOST');
+    assert.notEqual(before, '', 'store existed');
+  });
+});
