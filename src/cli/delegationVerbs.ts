@@ -112,3 +112,24 @@ export const returnVerb: Verb = {
     );
   },
 };
+
+export const assignVerb: Verb = {
+  usage: '<handoff-id> --to <a>[,<b>] --agent <human> [--reason <text>]',
+  summary: 'a human assigns a blocked or queued handoff to one agent (single) or two (shared); blocked moves to queued (assignHandoff)',
+  options: { agent: { type: 'string', short: 'a' }, to: { type: 'string', multiple: true }, reason: { type: 'string' } },
+  run: async (ctx, v, pos) => {
+    const id = requiredId(pos);
+    const to = listOf(v.to);
+    if (!to?.length) throw new UsageError('--to <agent>[,<agent>] is required');
+    return ctx.report(
+      await ctx.dispatcher.dispatch({
+        action: 'assignHandoff',
+        handoffId: id,
+        agent: agentOf(v),
+        to_agents: to,
+        ...(v.reason !== undefined ? { reason: v.reason } : {}),
+      }),
+      (r) => `assigned ${handoffLine(r.data!.handoff as Handoff)}`,
+    );
+  },
+};

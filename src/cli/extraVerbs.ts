@@ -5,7 +5,7 @@ import { mcpVerb } from './mcpVerb';
 import { mergeDriverVerb } from './mergeDriverVerb';
 import { trackerMergeVerb } from './trackerMergeVerb';
 import { hookVerb } from './hookVerb';
-import { passVerb, returnVerb } from './delegationVerbs';
+import { assignVerb, passVerb, returnVerb } from './delegationVerbs';
 
 export const EXTRA_VERBS: Record<string, Verb> = {
   watch: watchVerb,
@@ -15,4 +15,5 @@ export const EXTRA_VERBS: Record<string, Verb> = {
   hook: hookVerb,
   pass: passVerb,
   return: returnVerb,
+  assign: assignVerb,
 };

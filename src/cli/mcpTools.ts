@@ -22,6 +22,8 @@ const DESCRIPTIONS: Record<ActionName, string> = {
     'Return a passed-over handoff to the agent that passed it, as `agent`, with an optional result and message. Answers { handoff, returned } (returned: the new handoff back to the originator).',
   clearConflicts:
     'Clear the merge conflicts recorded on a handoff (its `conflicts`: what a git merge of the store could not decide on its own), after a person checked what the merge chose. Only a human agent may; others are refused with not_assigned. Answers { handoff, cleared }.',
+  assignHandoff:
+    'Assign a blocked or queued handoff to one agent (single) or two (shared) in to_agents, as a human `agent` ("human" or one in humans of .agentsync.json); a blocked handoff moves to queued. Others are refused with not_assigned. Answers { handoff }.',
   heartbeat: 'Renew the lease `agent` holds on a claimed handoff, so it is not expired and released. Answers { handoff }.',
   updateTodos: 'Replace the todo list of a handoff as `agent` (each todo: id, content, status). Answers { handoff }.',
   expireLeases:

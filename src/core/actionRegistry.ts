@@ -9,6 +9,7 @@ import { heartbeat, updateTodos } from './actions/updateHandoffFields';
 import { passOver } from './actions/passOver';
 import { expireLeases } from './actions/expireLeases';
 import { returnHandoff } from './actions/returnHandoff';
+import { assignHandoff } from './actions/assignHandoff';
 import { handoffRefOf, paramSchemas, type ActionName, type ParamsOf } from './requestParams';
 import { endSession, healthResult, prepareEndSession, prepareHealth, startSession, type SessionEnv } from './sessions/sessionActions';
 import { sessionStatus } from './sessions/sessionStatus';
@@ -59,6 +60,12 @@ export const ACTIONS: Registry = {
     needsAgent: true,
     run: (tx, ctx, p) =>
       returnHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, message: p.message, expected_rev: p.expected_rev }),
+  },
+  assignHandoff: {
+    readOnly: false,
+    needsAgent: true,
+    run: (tx, ctx, p) =>
+      assignHandoff(tx, ctx, { ref: handoffRefOf(p), to_agents: p.to_agents, reason: p.reason, expected_rev: p.expected_rev }),
   },
   expireLeases: { readOnly: false, needsAgent: false, run: (tx, ctx) => expireLeases(tx, ctx) },
   heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },

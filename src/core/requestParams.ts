@@ -121,6 +121,12 @@ export const paramSchemas = {
     message: z.string().max(LIMITS.notes).optional(),
     ...expectedRev,
   }),
+  assignHandoff: withHandoffRef({
+    agent: agentParam,
+    to_agents: z.array(agentParam).min(1).max(2),
+    reason: z.string().max(LIMITS.reason).optional(),
+    ...expectedRev,
+  }),
   // Sessions (AgentSync 0.3's drop-zone actions, DESIGN §8, §10).
   startSession: z.strictObject({ ...envelope, ...handoffRef, agent: agentParam, goal: z.string().max(LIMITS.summary).optional() }),
   endSession: z.strictObject({

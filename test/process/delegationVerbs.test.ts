@@ -125,3 +125,29 @@ describe('agentsync pass / return (issue 9)', function () {
     assert.notEqual(before, '', 'store existed');
   });
 });
+
+describe('agentsync assign (issue 9)', function () {
+  this.timeout(120_000);
+  let ws: string;
+
+  before(() => {
+    ws = tempWorkspace('assign');
+    runCliSync(['--dir', ws, 'init']);
+    configureAgents(ws);
+  });
+  after(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('a human assigns a blocked handoff; an agent is refused', () => {
+    const created = json(ws, ['create', '--from', 'alice', '--caps', 'gpu_tuning', '--summary', 'tune the kernel']);
+    const h = created.body.data.handoff;
+    assert.equal(h.status, 'blocked');
+    const refused = json(ws, ['assign', h.handoff_id, '--to', 'bob', '--agent', 'bob']);
+    assert.equal(refused.run.code, 1);
+    assert.equal(refused.body.reason, 'not_assigned');
+    const ok = json(ws, ['assign', h.handoff_id, '--to', 'bob,tester', '--agent', 'human']);
+    assert.equal(ok.run.code, 0, ok.run.stdout + ok.run.stderr);
+    assert.equal(ok.body.data.handoff.status, 'queued');
+    assert.deepEqual(ok.body.data.handoff.to_agents, ['bob', 'tester']);
+    assert.equal(ok.body.data.handoff.owner_mode, 'shared');
+  });
+});
