@@ -1,25 +1,12 @@
 // .agentsync.json (DESIGN §7): AgentSync 0.3's keys plus routing and pass-over policy.
 import { z } from 'zod';
 import { ActionError } from './errors';
-import { agentIdSchema, capabilitySchema } from './handoffSchema';
+import { agentIdSchema, capabilitySchema, passOverPolicySchema } from './handoffSchema';
 
 const commandSchema = z.union([z.string().min(1).max(1_000), z.array(z.string().max(1_000)).min(1).max(50)]);
 
-export const passOverPolicySchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  auto_return: z.boolean().optional(),
-  auto_apply: z.boolean().optional(),
-  require_user_approval: z.boolean().optional(),
-  timeout_ms: z
-    .number()
-    .int()
-    .positive()
-    .max(7 * 24 * 3_600_000)
-    .optional(),
-  max_chain_depth: z.number().int().min(1).max(20).optional(),
-  notify_on_return: z.union([z.boolean(), z.enum(['always', 'only_issues', 'never'])]).optional(),
-  can_receive_passes: z.boolean().optional(),
-});
+// The policy keys live with the handoff record, which stores the resolved policy (DESIGN §6).
+export { passOverPolicySchema };
 
 export const configSchema = z.object({
   $schema: z.string().optional(),

@@ -91,6 +91,23 @@ export const completionResultSchema = z.strictObject({
     .optional(),
 });
 
+/** The pass-over policy keys (DESIGN §6): a layer of .agentsync.json → passOver, an inline override, or the policy stored on a handoff. */
+export const passOverPolicySchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  auto_return: z.boolean().optional(),
+  auto_apply: z.boolean().optional(),
+  require_user_approval: z.boolean().optional(),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 3_600_000)
+    .optional(),
+  max_chain_depth: z.number().int().min(1).max(20).optional(),
+  notify_on_return: z.union([z.boolean(), z.enum(['always', 'only_issues', 'never'])]).optional(),
+  can_receive_passes: z.boolean().optional(),
+});
+
 export const handoffSchema = z
   .strictObject({
     // The plan's fields (seed 004), names unchanged.
@@ -130,6 +147,8 @@ export const handoffSchema = z
     /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
     previous_findings: z.string().max(20_000).nullable().optional(),
     todos: z.array(todoSchema).max(LIMITS.todos).optional(),
+    /** The pass-over policy resolved when the work was passed (inline override included); governs its lease and return (DESIGN §6). */
+    policy: passOverPolicySchema.nullable().optional(),
     conflicts: z.array(conflictSchema).max(100).optional(),
   })
   .superRefine((h, ctx) => {

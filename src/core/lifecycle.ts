@@ -62,7 +62,17 @@ export function findMove(from: HandoffStatus, to: HandoffStatus): Move {
   return move;
 }
 
+/** A handoff made by createReturnHandoff: it carries passed-over work back (reason "return", no return of its own). */
+export function isReturnedWork(h: Handoff): boolean {
+  return h.reason === 'return' && !h.return_to && !!h.parent_uid && h.to_agents.length === 1;
+}
+
+/**
+ * Who reviews the work: the agent it returns to. Returned work is reviewed by the agent it came back to
+ * (docs/agentsync-documentation.md, "Who reviews returned work"), any other by whoever handed it out.
+ */
 export function originatorOf(h: Handoff): string {
+  if (isReturnedWork(h)) return h.to_agents[0];
   return h.return_to ?? h.from_agent;
 }
 
@@ -73,6 +83,13 @@ export function isInvolved(h: Handoff, agent: string): boolean {
 /** Throws not_assigned unless `agent` holds the authority the move needs. Humans may do anything. */
 export function assertAuthority(h: Handoff, authority: Authority, agent: string, humans: readonly string[], verb: string): void {
   if (isHuman(agent, humans)) return;
+  if (authority === 'originator' && h.policy?.require_user_approval) {
+    throw new ActionError(
+      'not_assigned',
+      `${agent} may not ${verb} ${h.handoff_id}: its pass-over policy has require_user_approval, so only a human may. Ask a human.`,
+      { handoff_id: h.handoff_id, agent, allowed: [...humans], policy: 'require_user_approval' },
+    );
+  }
   const allowed =
     authority === 'owner' ? h.to_agents.includes(agent) : authority === 'originator' ? originatorOf(h) === agent : isInvolved(h, agent);
   if (allowed) return;

@@ -114,6 +114,9 @@ export const paramSchemas = {
     files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
     return_required: z.boolean().optional(),
     override: passOverPolicySchema.optional(),
+    // Used when the pass goes back to the work's return_to, which makes it the return (DESIGN §6).
+    result: resultParam.optional(),
+    ...expectedRev,
   }),
   returnHandoff: withHandoffRef({
     agent: agentParam,

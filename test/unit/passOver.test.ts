@@ -92,10 +92,12 @@ describe('passOver', () => {
       'E003',
       'CYCLE_DETECTED',
       async (ws) => {
+        // audit passing back to alice is the return; alice passing the returned work out to audit again is the ping-pong.
         const h = await claimed(ws, 'alice', 'audit');
-        return pass(ws, 'audit', 'alice', h.handoff_id);
+        const back = await claimed(ws, 'audit', 'alice', h.handoff_id);
+        return pass(ws, 'alice', 'audit', back.handoff_id);
       },
-      /alice → audit → alice/,
+      /alice → audit → alice → audit/,
     ],
     [
       'E002',

@@ -7,9 +7,14 @@ import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff } from '../handoffSchema';
 import type { StoreTransaction } from '../storeTransaction';
 
-/** A passed-over handoff's lease is its pair's timeout_ms; any other uses leaseMinutes from the config. */
+/**
+ * A passed-over handoff's lease is the timeout_ms of the policy stored when it was passed (inline override included),
+ * else its pair's; any other uses leaseMinutes from the config.
+ */
 export function leaseUntil(tx: StoreTransaction, from: Date, h: Handoff, holder: string): string {
-  const ms = h.return_to ? resolvePassOverPolicy(tx.config, h.return_to, holder).timeout_ms : tx.config.leaseMinutes * 60_000;
+  const ms = h.return_to
+    ? (h.policy?.timeout_ms ?? resolvePassOverPolicy(tx.config, h.return_to, holder).timeout_ms)
+    : tx.config.leaseMinutes * 60_000;
   return new Date(from.getTime() + ms).toISOString();
 }
 

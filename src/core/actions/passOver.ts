@@ -7,7 +7,8 @@ import { newUid } from '../handoffIds';
 import { parsePassOverTag } from '../handoffTags';
 import { resolvePassOverPolicy } from '../passOverPolicy';
 import { requireHandoff } from './findHandoff';
-import { isTerminal, LIMITS, type Handoff } from '../handoffSchema';
+import { returnHandoff } from './returnHandoff';
+import { isTerminal, LIMITS, type CompletionResult, type Handoff } from '../handoffSchema';
 import { assertAuthority } from '../lifecycle';
 import type { StoreTransaction } from '../storeTransaction';
 
@@ -35,6 +36,16 @@ export interface PassOverInput {
   notes?: string;
   return_required?: boolean;
   override?: PassOverPolicy;
+  /** The completion report, used when the pass goes back to the work's return_to (that pass is the return). */
+  result?: CompletionResult;
+  expected_rev?: number;
+}
+
+export interface PassOverOutput {
+  handoff: Handoff;
+  /** Set when the pass went back to the work's return_to: the completed work and the handoff carrying it back. */
+  returned?: Handoff | null;
+  completed?: Handoff;
 }
 
 /** Checks a proposed chain (agents so far, then the receiver) against the loop rules. */
@@ -60,7 +71,7 @@ export function checkChain(chain: readonly string[], maxDepth: number): void {
   }
 }
 
-export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverInput): { handoff: Handoff } {
+export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverInput): PassOverOutput {
   const tag = p.message ? parsePassOverTag(p.message) : null;
   if (p.message && !tag && !p.to) {
     throw new ActionError(
@@ -86,6 +97,13 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
       { to },
     );
   }
+  const parent = p.handoffId ? requireHandoff(tx, p.handoffId) : undefined;
+  // A pass back to the work's return_to is the return (seed 001: "alice → audit → alice, return to origin is OK";
+  // docs/agentsync-documentation.md, "Pass over and return"): same effect as returnHandoff, report included.
+  if (parent?.return_to && parent.return_to === to && from !== to && !isTerminal(parent.status)) {
+    const back = returnHandoff(tx, ctx, { ref: parent.handoff_id, result: p.result, note: summary || null, expected_rev: p.expected_rev });
+    return { handoff: back.returned ?? back.handoff, returned: back.returned, completed: back.handoff };
+  }
   if (!summary)
     throw new ActionError('invalid_request', 'summary is required: say what is being passed over (or put it after the tag in message).', {
       field: 'summary',
@@ -95,7 +113,6 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
       field: 'reason',
     });
 
-  const parent = p.handoffId ? requireHandoff(tx, p.handoffId) : undefined;
   if (parent) {
     if (isTerminal(parent.status)) {
       throw new ActionError(
@@ -152,6 +169,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     reason,
     lease_expires_at: null,
     ...(parent?.result?.context_summary ? { previous_findings: parent.result.context_summary } : {}),
+    policy,
   };
   tx.insert(record);
   tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), ts));

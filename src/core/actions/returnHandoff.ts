@@ -10,7 +10,7 @@ import type { StoreTransaction } from '../storeTransaction';
 export function returnHandoff(
   tx: StoreTransaction,
   ctx: ActionContext,
-  p: { ref: string; result?: CompletionResult; message?: string; expected_rev?: number },
+  p: { ref: string; result?: CompletionResult; message?: string; note?: string | null; expected_rev?: number },
 ): { handoff: Handoff; returned: Handoff | null } {
   const h = requireHandoff(tx, p.ref);
   if (!h.return_to) {
@@ -31,6 +31,11 @@ export function returnHandoff(
       },
     );
   }
-  const out = completeHandoff(tx, ctx, { ref: p.ref, result: p.result, expected_rev: p.expected_rev, note: tag?.summary ?? null });
+  const out = completeHandoff(tx, ctx, {
+    ref: p.ref,
+    result: p.result,
+    expected_rev: p.expected_rev,
+    note: tag?.summary ?? p.note ?? null,
+  });
   return { handoff: out.handoff, returned: out.returned ?? null };
 }

@@ -8,7 +8,8 @@ import type { StoreTransaction } from '../storeTransaction';
 /** Creates the handoff that carries `done`'s result back to `done.return_to`. */
 export function createReturnHandoff(tx: StoreTransaction, ctx: ActionContext, done: Handoff, note: string | null): Handoff {
   const to = done.return_to!;
-  const policy = resolvePassOverPolicy(tx.config, to, ctx.agent);
+  // The policy stored at pass time (inline override included) governs the return; older records resolve it now.
+  const policy = done.policy ?? resolvePassOverPolicy(tx.config, to, ctx.agent);
   const status = policy.auto_return ? 'ready_for_review' : 'queued';
   const now = tx.now();
   const ts = now.toISOString();
@@ -39,6 +40,8 @@ export function createReturnHandoff(tx: StoreTransaction, ctx: ActionContext, do
     reason: 'return',
     result: done.result ?? null,
     previous_findings: done.result?.context_summary ?? null,
+    // Carried so its review follows the same policy (require_user_approval, docs/agentsync-documentation.md).
+    policy,
     ...(status === 'ready_for_review' ? { claimed_by: to } : {}),
   };
   tx.insert(record);
