@@ -99,6 +99,11 @@ export class HandoffStore {
     return this.configCache.loaded;
   }
 
+  /** Drops audit month files older than `audit.retention_days` (none by default); returns the names removed. */
+  pruneAudit(now = this.now()): string[] {
+    return this.audit.prune(this.config().config.audit.retention_days, now);
+  }
+
   /** Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout). */
   auditRefusal(entry: import('./auditLog').AuditEntry): void {
     this.audit.append([entry]);

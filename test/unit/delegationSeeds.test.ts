@@ -150,3 +150,23 @@ describe('delegation: who reviews returned work, and the stored policy', () => {
     assert.equal(Date.parse(h.lease_expires_at!) - Date.parse(h.claimed_at!), 60_000);
   });
 });
+
+describe('delegation: returned work cannot be forged by a pass', () => {
+  after(removeTempDirs);
+
+  it('a pass whose reason is "return" is refused (it would let the receiver approve work it was handed)', async () => {
+    const ws = new TestWorkspace();
+    const r = await ws.dispatch({
+      action: 'passOver',
+      agent: 'alice',
+      to: 'audit',
+      reason: 'return',
+      summary: 'x',
+      return_required: false,
+    });
+    assert.deepEqual([r.ok, r.reason, r.field], [false, 'invalid_request', 'reason']);
+    assert.match(String(r.message), /reserved for work handed back/);
+    const list = await ws.dispatch({ action: 'listHandoffs' });
+    assert.equal(list.data?.count, 0, 'nothing was written');
+  });
+});

@@ -112,6 +112,16 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     throw new ActionError('invalid_request', 'reason is required, e.g. "code_review" (or a "Reason:" line in message).', {
       field: 'reason',
     });
+  // `return` marks work handed back to its origin, which that origin may review (lifecycle.ts isReturnedWork): a pass
+  // must not forge it, or any receiver could approve work it was handed.
+  if (reason === 'return')
+    throw new ActionError(
+      'invalid_request',
+      'reason "return" is reserved for work handed back to its origin; to hand work back, use returnHandoff (or pass it to its return_to).',
+      {
+        field: 'reason',
+      },
+    );
 
   if (parent) {
     if (isTerminal(parent.status)) {

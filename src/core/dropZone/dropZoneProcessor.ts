@@ -33,6 +33,8 @@ export interface DropZoneStats {
   recovered: number;
 }
 
+const DAY_MS = 86_400_000;
+
 const silent: DropZoneLogger = { info: () => undefined, warn: () => undefined };
 
 export class DropZoneProcessor {
@@ -46,6 +48,7 @@ export class DropZoneProcessor {
   private watcher: DropZoneWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private pruneTimer: NodeJS.Timeout | null = null;
   private readonly leaseSweepMs: number;
   private scheduled = false;
   private recoverDue = true;
@@ -88,6 +91,7 @@ export class DropZoneProcessor {
 
   /** Processes what is there now (including orphaned claims) and waits until every answer is written. */
   async processOnce(): Promise<DropZoneStats> {
+    this.pruneAudit();
     this.scan(true);
     await this.drain();
     return { ...this.stats };
@@ -105,6 +109,9 @@ export class DropZoneProcessor {
     this.timer = setInterval(() => this.trigger(true), this.rescanMs);
     // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (DESIGN §6 liveness).
     if (this.leaseSweepMs > 0) this.sweepTimer = setInterval(() => void this.sweepLeases(), this.leaseSweepMs);
+    // ...and applies audit.retention_days, at start and daily (docs/agentsync-documentation.md, "Audit log").
+    this.pruneAudit();
+    this.pruneTimer = setInterval(() => this.pruneAudit(), DAY_MS);
     this.scan(true);
     this.watcher = new DropZoneWatcher(
       this.layout,
@@ -113,6 +120,15 @@ export class DropZoneProcessor {
     );
     // A stop() before the watcher is ready closes it, and chokidar then never says "ready": settle on either.
     await Promise.race([this.watcher.ready(), stopped]);
+  }
+
+  private pruneAudit(): void {
+    try {
+      const removed = this.dispatcher.store.pruneAudit();
+      if (removed.length) this.logger.info(`audit retention: removed ${removed.join(', ')}`);
+    } catch (e) {
+      this.logger.warn(`audit retention: ${(e as Error).message}`);
+    }
   }
 
   private async sweepLeases(): Promise<void> {
@@ -128,9 +144,11 @@ export class DropZoneProcessor {
     this.onStopped?.();
     this.onStopped = null;
     if (this.timer) clearInterval(this.timer);
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.timer = null;
     this.sweepTimer = null;
+    this.pruneTimer = null;
     const w = this.watcher;
     this.watcher = null;
     await w?.close();
