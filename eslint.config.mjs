@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     // Code that runs in the editor's test host or a browser page as well as in Node.
-    files: ['test/editor/**/*.js', 'scripts/editor/**/*.mjs', 'test/integration/**/*.mjs'],
+    files: ['scripts/editor/**/*.mjs', 'test/integration/**/*.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.mocha } },
   },
   {

@@ -14,10 +14,11 @@ import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerProvider';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
+import { testSeam } from './vscode/testSeam';
 import { TrustState } from './vscode/trustState';
 import { registerWorkspaceCommands } from './vscode/workspaceCommands';
 
-/** What activate() returns: the integration suite drives the running extension through it. */
+/** The integration suite's handles on the running extension; exported only to the suite (see vscode/testSeam.ts). */
 export interface AgentSyncApi {
   services: FolderServices;
   tree: HandoffTreeProvider;
@@ -34,7 +35,7 @@ export interface AgentSyncApi {
 
 let hosts: DropZoneHosts | undefined;
 
-export function activate(context: vscode.ExtensionContext): AgentSyncApi {
+export function activate(context: vscode.ExtensionContext): AgentSyncApi | undefined {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('AgentSync', { log: true });
   const trust = new TrustState();
@@ -113,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi {
     `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
-  return { services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs };
+  return testSeam({ services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

@@ -18,8 +18,6 @@ import type { StoreTransaction } from './storeTransaction';
 
 export interface ActionSpec<A extends ActionName> {
   readOnly: boolean;
-  /** Whether the request must name the acting agent. */
-  needsAgent: boolean;
   /** Slow I/O (git, health checks) done BEFORE the store lock is taken; its result is passed to run. */
   prepare?(env: ActionEnv, params: ParamsOf<A>): Promise<unknown>;
   run(tx: StoreTransaction, ctx: ActionContext, params: ParamsOf<A>, prepared?: unknown): object;
@@ -33,68 +31,57 @@ const envOnly = (env: ActionEnv): Promise<ActionEnv> => Promise.resolve(env);
 type Registry = { [A in ActionName]: ActionSpec<A> };
 
 export const ACTIONS: Registry = {
-  createHandoff: { readOnly: false, needsAgent: false, run: (tx, ctx, p) => createHandoff(tx, ctx, p) },
-  listHandoffs: { readOnly: true, needsAgent: false, run: (tx, _ctx, p) => listHandoffs(tx, p) },
+  createHandoff: { readOnly: false, run: (tx, ctx, p) => createHandoff(tx, ctx, p) },
+  listHandoffs: { readOnly: true, run: (tx, _ctx, p) => listHandoffs(tx, p) },
   claimHandoff: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) => claimHandoff(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }),
   },
   transitionHandoff: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) => transitionHandoff(tx, ctx, { ref: handoffRefOf(p), to: p.to, reason: p.reason, expected_rev: p.expected_rev }),
   },
   completeHandoff: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) => completeHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, expected_rev: p.expected_rev }),
   },
   passOver: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) => passOver(tx, ctx, { ...p, handoffId: p.handoffId ?? p.handoff_id }),
   },
   returnHandoff: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) =>
       returnHandoff(tx, ctx, { ref: handoffRefOf(p), result: p.result, message: p.message, expected_rev: p.expected_rev }),
   },
   assignHandoff: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) =>
       assignHandoff(tx, ctx, { ref: handoffRefOf(p), to_agents: p.to_agents, reason: p.reason, expected_rev: p.expected_rev }),
   },
-  expireLeases: { readOnly: false, needsAgent: false, run: (tx, ctx) => expireLeases(tx, ctx) },
-  heartbeat: { readOnly: false, needsAgent: true, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
+  expireLeases: { readOnly: false, run: (tx, ctx) => expireLeases(tx, ctx) },
+  heartbeat: { readOnly: false, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
   clearConflicts: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) => clearConflicts(tx, ctx, { ref: handoffRefOf(p), expected_rev: p.expected_rev }),
   },
   updateTodos: {
     readOnly: false,
-    needsAgent: true,
     run: (tx, ctx, p) => updateTodos(tx, ctx, { ref: handoffRefOf(p), todos: p.todos, expected_rev: p.expected_rev }),
   },
   startSession: {
     readOnly: false,
-    needsAgent: true,
     prepare: envOnly,
     run: (tx, ctx, p, env) => startSession(tx, ctx, p, env as ActionEnv),
   },
   endSession: {
     readOnly: false,
-    needsAgent: true,
     prepare: prepareEndSession,
     run: (tx, ctx, p, prep) => endSession(tx, ctx, p, prep as Awaited<ReturnType<typeof prepareEndSession>>),
   },
-  status: { readOnly: true, needsAgent: false, prepare: envOnly, run: (tx, ctx, _p, env) => sessionStatus(tx, ctx, env as ActionEnv) },
+  status: { readOnly: true, prepare: envOnly, run: (tx, ctx, _p, env) => sessionStatus(tx, ctx, env as ActionEnv) },
   health: {
     readOnly: true,
-    needsAgent: false,
     prepare: prepareHealth,
     run: (_tx, _ctx, _p, report) => healthResult(report as Awaited<ReturnType<typeof prepareHealth>>),
   },

@@ -63,14 +63,13 @@ export class StoreTransaction {
   }
 
   /** Marks the start of one request's work, so a failure undoes only that request. */
-  begin(): { commit(): void; rollback(): void } {
+  begin(): { rollback(): void } {
     const mark = this.undo.length;
     const auditMark = this.audit.length;
     const decisionsMark = this.decisions.length;
     const afterMark = this.afterCommit.length;
     const ledgerMark = this.ledger.length;
     return {
-      commit: () => undefined,
       rollback: () => {
         while (this.undo.length > mark) this.undo.pop()!();
         this.audit.length = auditMark;

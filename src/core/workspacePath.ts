@@ -18,11 +18,3 @@ export const workspaceRelativePath = z.string().superRefine((p, ctx) => {
   const problem = checkWorkspaceRelative(p);
   if (problem) ctx.addIssue({ code: 'custom', message: `path ${JSON.stringify(p.slice(0, 80))} ${problem}` });
 });
-
-/** Resolves a relative path inside root, or null if it would land outside. */
-export function resolveInside(root: string, rel: string): string | null {
-  const abs = path.resolve(root, rel);
-  const relBack = path.relative(root, abs);
-  if (relBack.startsWith('..') || path.isAbsolute(relBack)) return null;
-  return abs;
-}

@@ -17,9 +17,11 @@ export function workspaceRoot(): string {
 }
 
 export async function api(): Promise<AgentSyncApi> {
-  const ext = vscode.extensions.getExtension<AgentSyncApi>(EXTENSION_ID);
+  const ext = vscode.extensions.getExtension<AgentSyncApi | undefined>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
-  return ext.isActive ? ext.exports : await ext.activate();
+  const handles = ext.isActive ? ext.exports : await ext.activate();
+  assert.ok(handles, 'the extension exported no test handles: run the suite through test/integration/run.mjs');
+  return handles;
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -29,6 +29,8 @@ const passes = [
   { name: 'uninitialized', initialized: false },
 ].filter((p) => !opt.only || p.name === opt.only);
 
+// The extension hands its internals (vscode/testSeam.ts) only to a window started with this variable.
+process.env.AGENTSYNC_INTEGRATION_SUITE = '1';
 let failed = 0;
 for (const pass of passes) {
   const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
