@@ -48,8 +48,10 @@ function rand(): number {
 }
 const int = (n: number) => Math.floor(rand() * n);
 const chance = (p: number) => rand() < p;
+/** A random item; objects and arrays come as fresh copies, so a later mutation of a request never edits the pools. */
 function pick<T>(items: readonly T[]): T {
-  return items[int(items.length)];
+  const item = items[int(items.length)];
+  return item !== null && typeof item === 'object' ? structuredClone(item) : item;
 }
 
 const HUGE = {
@@ -561,6 +563,19 @@ function fingerprint(layout: WorkspaceLayout): string {
 describe('RequestDispatcher fuzz', function () {
   this.timeout(300_000);
   before(() => console.log(`      dispatcher fuzz seed ${SEED} (replay with AGENTSYNC_FUZZ_SEED=${SEED})`));
+
+  it('a seed replays its run: the same seed generates the same requests, another seed others', () => {
+    const fx: Fixture = { queued: 'HO-20260101-001', inProgress: 'HO-20260101-002', review: 'HO-20260101-003', merged: 'HO-20260101-004' };
+    const run = (seed: number) => {
+      reseed(seed);
+      const hash = createHash('sha256');
+      for (let i = 0; i < 2_000; i++) hash.update(JSON.stringify(refusedRequest(fx)) ?? 'undefined').update('\n');
+      return hash.digest('hex');
+    };
+    const first = run(SEED);
+    assert.equal(run(SEED + 1) === first, false, 'another seed gives another run');
+    assert.equal(run(SEED), first, `seed ${SEED} replays the same requests`);
+  });
 
   it(`answers ${REFUSED_COUNT + MIXED_COUNT} generated requests without throwing, polluting, or changing the store on refusal (seed ${SEED})`, async () => {
     reseed(SEED);
