@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError } from './errors';
+import { processAlive } from './processAlive';
 import { storageError } from './storageErrors';
 
 let counter = 0;
@@ -112,12 +113,7 @@ export function removeOrphanTempFiles(dir: string): number {
   for (const name of names) {
     const m = /^\..+\.(\d+)\.[0-9a-z]+\.\d+\.tmp$/.exec(name);
     if (!m || Number(m[1]) === process.pid) continue;
-    try {
-      process.kill(Number(m[1]), 0);
-      continue; // its writer is alive
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EPERM') continue;
-    }
+    if (processAlive(Number(m[1]))) continue; // its writer is alive
     fs.rmSync(path.join(dir, name), { force: true });
     removed++;
   }

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { processAlive } from './processAlive';
 import { ActionError } from './errors';
 
 const HOST = os.hostname();
@@ -43,15 +44,6 @@ function parseOwner(text: string): LockOwner | null {
     return { pid: o.pid, host: o.host, ns: o.ns, token: o.token };
   } catch {
     return null;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

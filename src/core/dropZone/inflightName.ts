@@ -4,6 +4,7 @@
 // whose claim it is, so a claim whose process died can be taken over.
 import { createHash } from 'node:crypto';
 import * as os from 'node:os';
+import { processAlive } from '../processAlive';
 
 /** q: a file from requests/; s: the single request.json (answered in result.json). */
 export type ClaimKind = 'q' | 's';
@@ -28,15 +29,6 @@ export function parseInflightName(name: string): InflightName | null {
   const m = PATTERN.exec(name);
   if (!m) return null;
   return { ulid: m[1], pid: Number(m[2]), host: m[3], kind: m[4] as ClaimKind, original: m[5] };
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** A claim from another host cannot be checked for liveness: it is taken over after this long. */
