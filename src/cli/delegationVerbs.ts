@@ -1,45 +1,14 @@
 // `agentsync pass`, `agentsync return` and `agentsync assign`: delegation from the terminal, each one request through
 // the dispatcher's passOver / returnHandoff / assignHandoff (docs/agentsync-documentation.md, "Pass over").
-import * as fs from 'node:fs';
 import type { Handoff } from '../core/handoffSchema';
-import { UsageError, type CliContext } from './cliContext';
+import { UsageError } from './cliContext';
 import { handoffLine } from './handoffFormat';
 import type { Verb } from './handoffVerbs';
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-function agentOf(values: Values): string {
-  const agent = (values.agent as string | undefined) ?? process.env.AGENTSYNC_AGENT;
-  if (!agent) throw new UsageError('--agent <id> is required (or set AGENTSYNC_AGENT)');
-  return agent;
-}
-
-function listOf(v: string | boolean | string[] | undefined): string[] | undefined {
-  if (v === undefined || typeof v === 'boolean') return undefined;
-  return (Array.isArray(v) ? v : [v])
-    .flatMap((s) => s.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+import { agentOf, list, one, resultOf } from './verbArgs';
 
 function optionalId(positionals: string[]): string | undefined {
   if (positionals.length > 1) throw new UsageError('expected at most one handoff id');
   return positionals[0];
-}
-
-function requiredId(positionals: string[]): string {
-  if (positionals.length !== 1) throw new UsageError('expected exactly one handoff id');
-  return positionals[0];
-}
-
-async function resultOf(ctx: CliContext, raw: string | boolean | string[] | undefined): Promise<unknown> {
-  if (typeof raw !== 'string') return undefined;
-  const text = raw === '-' ? await ctx.io.readStdin() : fs.readFileSync(raw, 'utf8');
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--result is not valid JSON: ${(e as Error).message}`);
-  }
 }
 
 export const passVerb: Verb = {
@@ -61,7 +30,7 @@ export const passVerb: Verb = {
     if (v.to === undefined && v.message === undefined)
       throw new UsageError('--to <agent> or --message "[pass_over: <agent>] ..." is required');
     const id = optionalId(pos);
-    const files = listOf(v.files);
+    const files = list(v.files);
     return ctx.report(
       await ctx.dispatcher.dispatch({
         action: 'passOver',
@@ -90,7 +59,7 @@ export const returnVerb: Verb = {
     'expected-rev': { type: 'string' },
   },
   run: async (ctx, v, pos) => {
-    const id = requiredId(pos);
+    const id = one(pos, 'handoff id');
     const result = await resultOf(ctx, v.result);
     const revRaw = v['expected-rev'] as string | undefined;
     if (revRaw !== undefined && !/^\d+$/.test(revRaw)) throw new UsageError('--expected-rev takes a whole number');
@@ -118,8 +87,8 @@ export const assignVerb: Verb = {
   summary: 'a human assigns a blocked or queued handoff to one agent (single) or two (shared); blocked moves to queued (assignHandoff)',
   options: { agent: { type: 'string', short: 'a' }, to: { type: 'string', multiple: true }, reason: { type: 'string' } },
   run: async (ctx, v, pos) => {
-    const id = requiredId(pos);
-    const to = listOf(v.to);
+    const id = one(pos, 'handoff id');
+    const to = list(v.to);
     if (!to?.length) throw new UsageError('--to <agent>[,<agent>] is required');
     return ctx.report(
       await ctx.dispatcher.dispatch({

@@ -1,14 +1,13 @@
 // The friendly verbs: each builds a request and sends it through the same dispatcher as `request`.
-import * as fs from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { initWorkspace } from '../core/workspaceInit';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine } from './handoffFormat';
+import { agentOf, list, one, resultOf, rev, type Values } from './verbArgs';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Values = Record<string, string | boolean | string[] | undefined>;
 
 export interface Verb {
   usage: string;
@@ -20,32 +19,6 @@ export interface Verb {
 
 const agentOpt: Options = { agent: { type: 'string', short: 'a' } };
 const revOpt: Options = { 'expected-rev': { type: 'string' } };
-
-function agentOf(values: Values): string {
-  const agent = (values.agent as string | undefined) ?? process.env.AGENTSYNC_AGENT;
-  if (!agent) throw new UsageError('--agent <id> is required (or set AGENTSYNC_AGENT)');
-  return agent;
-}
-
-function one(positionals: string[], what: string): string {
-  if (positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
-  return positionals[0];
-}
-
-function list(v: string | boolean | string[] | undefined): string[] | undefined {
-  if (v === undefined || typeof v === 'boolean') return undefined;
-  return (Array.isArray(v) ? v : [v])
-    .flatMap((s) => s.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-function rev(values: Values): number | undefined {
-  const raw = values['expected-rev'] as string | undefined;
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new UsageError('--expected-rev takes a whole number');
-  return Number(raw);
-}
 
 const showHandoff = (r: { data?: Record<string, unknown> }) => handoffDetails(r.data!.handoff as Handoff);
 
@@ -204,15 +177,7 @@ export const VERBS: Record<string, Verb> = {
     summary: 'complete a handoff you hold, optionally with the protocol report (DESIGN §6)',
     options: { ...agentOpt, ...revOpt, result: { type: 'string' } },
     run: async (ctx, v, pos) => {
-      let result: unknown;
-      if (typeof v.result === 'string') {
-        const text = v.result === '-' ? await ctx.io.readStdin() : fs.readFileSync(v.result, 'utf8');
-        try {
-          result = JSON.parse(text);
-        } catch (e) {
-          throw new UsageError(`--result is not valid JSON: ${(e as Error).message}`);
-        }
-      }
+      const result = await resultOf(ctx, v.result);
       return ctx.report(
         await ctx.dispatcher.dispatch({
           action: 'completeHandoff',
