@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
 import { WorkspaceLayout } from '../../src/core/workspaceLayout';
-import { FIXTURES, jsonLines, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
+import { auditLines, FIXTURES, jsonLines, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
 
 const BARRIER = path.join(FIXTURES, 'barrierCli.js');
 
@@ -29,14 +29,6 @@ function readStore(layout: WorkspaceLayout): Handoff[] {
   const parsed = handoffsFileSchema.safeParse(JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')));
   assert.ok(parsed.success, `handoffs.json must match the schema: ${!parsed.success && parsed.error.message}`);
   return parsed.data.handoffs;
-}
-
-function auditLines(layout: WorkspaceLayout): Record<string, unknown>[] {
-  return fs
-    .readdirSync(layout.auditDir)
-    .filter((n) => n.endsWith('.jsonl'))
-    .flatMap((n) => fs.readFileSync(path.join(layout.auditDir, n), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('concurrent processes on one workspace', function () {

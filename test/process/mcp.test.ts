@@ -11,21 +11,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ACTION_NAMES } from '../../src/core/actionRegistry';
 import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
 import { WorkspaceLayout } from '../../src/core/workspaceLayout';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
+import { auditLines, CLI, runCliSync, tempWorkspace } from './processHarness';
 
 function readStore(layout: WorkspaceLayout): Handoff[] {
   const parsed = handoffsFileSchema.safeParse(JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')));
   assert.ok(parsed.success, `handoffs.json must match the schema: ${!parsed.success && parsed.error.message}`);
   return parsed.data.handoffs;
-}
-
-function auditLines(layout: WorkspaceLayout): Record<string, unknown>[] {
-  if (!fs.existsSync(layout.auditDir)) return [];
-  return fs
-    .readdirSync(layout.auditDir)
-    .filter((n) => n.endsWith('.jsonl'))
-    .flatMap((n) => fs.readFileSync(path.join(layout.auditDir, n), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** The response envelope a tool call answered with (its one text content, parsed). */

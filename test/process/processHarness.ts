@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { WorkspaceLayout } from '../../src/core/workspaceLayout';
 
 /** The checkout root (tests compile to out/test/process/, fixtures stay in test/process/fixtures/). */
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -74,4 +75,14 @@ export function startChild(script: string, args: string[], options: { ipc?: bool
 /** Lines that are JSON objects (the CLI's --json output), parsed. */
 export function jsonLines(lines: readonly string[]): Record<string, unknown>[] {
   return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Every line of the workspace's committed audit log (all month files), parsed; none when there is no audit yet. */
+export function auditLines(layout: WorkspaceLayout): Record<string, unknown>[] {
+  if (!fs.existsSync(layout.auditDir)) return [];
+  return fs
+    .readdirSync(layout.auditDir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .flatMap((n) => fs.readFileSync(path.join(layout.auditDir, n), 'utf8').split('\n').filter(Boolean))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }

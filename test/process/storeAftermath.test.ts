@@ -7,16 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceLayout } from '../../src/core/workspaceLayout';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
-
-function auditLines(layout: WorkspaceLayout): Record<string, unknown>[] {
-  if (!fs.existsSync(layout.auditDir)) return [];
-  return fs
-    .readdirSync(layout.auditDir)
-    .filter((n) => n.endsWith('.jsonl'))
-    .flatMap((n) => fs.readFileSync(path.join(layout.auditDir, n), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+import { auditLines, CLI, runCliSync, tempWorkspace } from './processHarness';
 
 function git(dir: string, args: string[]): string {
   const r = spawnSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' });

@@ -74,16 +74,7 @@ describe('disk full and read-only checkouts (issue 7 item 8)', () => {
   it('a full disk is refused as disk_full, leaves no temp file, changes nothing, and works again once space is freed', async () => {
     const layout = new WorkspaceLayout(root);
     const before = fs.readFileSync(layout.handoffsFile);
-    const filler = path.join(mountPoint, 'filler');
-    const fd = fs.openSync(filler, 'w');
-    try {
-      const block = Buffer.alloc(16 * 1024, 1);
-      for (;;) fs.writeSync(fd, block);
-    } catch (e) {
-      assert.equal((e as NodeJS.ErrnoException).code, 'ENOSPC');
-    } finally {
-      fs.closeSync(fd);
-    }
+    const filler = fillDisk();
     const r = await dispatcher.dispatch(create('x'.repeat(1_500)));
     assert.equal(r.ok, false);
     assert.equal(r.reason, 'disk_full', JSON.stringify(r));
