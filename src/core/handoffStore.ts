@@ -15,7 +15,10 @@ import { StoreTransaction } from './storeTransaction';
 import { appendMissingDecisions, derivedFilesStale, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
 import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from './gitActivity';
 import { storageError } from './storageErrors';
-import { contentHash, stampFor, stampMatches } from './storeStamp';
+import { stampFor, stampMatches } from './storeStamp';
+import { storeHashOfBytes, storeHashOfChunks } from './storeHash';
+import { archiveDue } from './archive/archivePass';
+import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from './workspaceLayout';
 
 export const MAX_STORE_BYTES = 200 * 1024 * 1024;
@@ -61,6 +64,7 @@ export class HandoffStore {
   private loadedKey = 'missing';
   private gitIndexLock: string | null | undefined;
   private readonly journal: AuditJournal;
+  private readonly archive: ArchiveReader;
   private configCache: { key: string; loaded: LoadedConfig } | null = null;
   private reportedConfigProblem: string | null = null;
   private queue: Pending[] = [];
@@ -77,6 +81,7 @@ export class HandoffStore {
     this.audit = new AuditLog(layout);
     this.journal = new AuditJournal(layout.auditJournalFile, this.audit);
     this.logger = options.logger ?? silent;
+    this.archive = new ArchiveReader(layout, (m) => this.logger.warn(m));
     this.now = options.now ?? (() => new Date());
     this.maxBatch = options.maxBatch ?? 256;
   }
@@ -162,7 +167,7 @@ export class HandoffStore {
           if (isActionError(e) && e.reason === 'store_missing' && Date.now() < missingDeadline) continue;
           throw e;
         }
-        const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now);
+        const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now, this.archive);
         results = [];
         for (const p of batch) {
           const step = tx.begin();
@@ -201,7 +206,7 @@ export class HandoffStore {
     return new Promise<T>((resolve, reject) => {
       setImmediate(() => {
         try {
-          const tx = new StoreTransaction(this.load(), this.config().config, () => this.ledger.index(), this.now);
+          const tx = new StoreTransaction(this.load(), this.config().config, () => this.ledger.index(), this.now, this.archive);
           const step = tx.begin();
           const value = work(tx);
           if (tx.changed) {
@@ -283,8 +288,10 @@ export class HandoffStore {
       return;
     }
     ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+    // Only a batch that writes the store anyway archives: a refusal changes nothing, not even the archive.
+    this.archiveDue(tx);
     const chunks = tx.snapshot.serializeChunks();
-    const hash = contentHash(chunks);
+    const hash = storeHashOfChunks(chunks);
     if (tx.audit.length) this.journal.write(hash, tx.audit);
     const loadedKey = this.loadedKey;
     try {
@@ -325,6 +332,22 @@ export class HandoffStore {
     this.runAfterCommit(tx);
     for (const l of this.listeners) {
       this.bestEffort('a change listener', () => l(tx.snapshot));
+    }
+  }
+
+  /**
+   * Moves finished handoffs past `archive.after_days` to the archive before the store is written (archivePass.ts).
+   * Best effort: when it fails the records simply stay in the store, and the next write tries again.
+   */
+  private archiveDue(tx: StoreTransaction): void {
+    try {
+      const report = archiveDue(this.layout, tx.snapshot, tx.config, this.now());
+      if (!report) return;
+      const repaired = report.repairedFiles.length ? `; cut a line a crash left unfinished in ${report.repairedFiles.join(', ')}` : '';
+      const again = report.alreadyArchived ? ` (${report.alreadyArchived} already there from an interrupted pass)` : '';
+      this.logger.info(`archived ${report.appended + report.alreadyArchived} handoff(s)${again}${repaired}`);
+    } catch (e) {
+      this.logger.warn(`could not archive old handoffs now (${(e as Error).message}); they stay in handoffs.json until the next write`);
     }
   }
 
@@ -372,7 +395,7 @@ export class HandoffStore {
 
   private cachedHash(): string | null {
     if (!this.cached || this.cached.key === 'missing') return null;
-    this.cached.hash ??= contentHash(fs.readFileSync(this.layout.handoffsFile));
+    this.cached.hash ??= storeHashOfBytes(fs.readFileSync(this.layout.handoffsFile)).hash;
     return this.cached.hash;
   }
 
@@ -409,8 +432,9 @@ export class HandoffStore {
     this.loadedKey = key;
     if (this.cached?.key === key) return this.cached.snapshot;
     const bytes = fs.readFileSync(this.layout.handoffsFile);
-    const hash = contentHash(bytes);
-    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), stampMatches(readStamp(this.layout.validatedStampFile), hash));
+    const { hash, chunks } = storeHashOfBytes(bytes);
+    const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
+    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, chunks);
     this.cached = { key, snapshot, hash };
     return snapshot;
   }

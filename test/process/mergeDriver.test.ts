@@ -47,7 +47,8 @@ function commit(dir: string, message: string): void {
 }
 
 const ATTRS =
-  '.agentsync/handoffs.json merge=agentsync\nAgentTracker.md merge=agentsync-tracker\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n';
+  '.agentsync/handoffs.json merge=agentsync\nAgentTracker.md merge=agentsync-tracker\n.agentsync/audit/*.jsonl merge=union\n' +
+  '.agentsync/archive/*.jsonl merge=union\ndecisions.md merge=union\n';
 
 /** Commits everything AgentSync leaves for git (its .gitignore keeps the runtime files out). */
 function commitAll(dir: string, message: string): void {
@@ -83,13 +84,14 @@ describe('agentsync merge-driver with git', function () {
     assert.equal(gitOk(dir, 'config', 'merge.agentsync.name').trim(), 'AgentSync handoffs merge');
     // Not on PATH: a shim in .git that finds the CLI at merge time (an upgrade moves it), never this install's path.
     const shim = path.join(fs.realpathSync(dir), '.git', 'agentsync', 'cli.cjs');
-    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${shim} merge-driver %O %A %B`);
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${shim} merge-driver %O %A %B %P`);
     assert.equal(gitOk(dir, 'config', 'merge.agentsync-tracker.driver').trim(), `node ${shim} merge-tracker %O %A %B %P`);
     assert.match(fs.readFileSync(shim, 'utf8'), new RegExp(JSON.stringify(CLI).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     assert.equal((cli(dir, 'init', '--git').data as { git: { gitattributes: string } }).git.gitattributes, 'unchanged');
     assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), ATTRS);
     assert.match(gitOk(dir, 'check-attr', 'merge', 'AgentTracker.md'), /merge: agentsync-tracker/);
     assert.match(gitOk(dir, 'check-attr', 'merge', 'decisions.md'), /merge: union/);
+    assert.match(gitOk(dir, 'check-attr', 'merge', '.agentsync/archive/2026-01.jsonl'), /merge: union/);
     assert.match(gitOk(dir, 'check-attr', 'merge', '.agentsync/handoffs.json'), /merge: agentsync/);
   });
 
@@ -301,7 +303,7 @@ describe('agentsync merge-driver with git', function () {
       env: { ...GIT_ENV, PATH: `${bin}${path.delimiter}${GIT_ENV.PATH}` },
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), 'agentsync merge-driver %O %A %B');
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), 'agentsync merge-driver %O %A %B %P');
     assert.equal(gitOk(dir, 'config', 'merge.agentsync-tracker.driver').trim(), 'agentsync merge-tracker %O %A %B %P');
     assert.equal(fs.existsSync(path.join(dir, '.git', 'agentsync')), false);
   });

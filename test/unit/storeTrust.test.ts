@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { StoreSnapshot } from '../../src/core/storeSnapshot';
-import { contentHash, stampFor } from '../../src/core/storeStamp';
+import { stampFor } from '../../src/core/storeStamp';
+import { storeHashOfBytes } from '../../src/core/storeHash';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('validated-store stamp', () => {
@@ -22,7 +23,7 @@ describe('validated-store stamp', () => {
   it('a write leaves a stamp keyed to the exact bytes it wrote, and a fresh store reads that file', async () => {
     const ws = await seeded();
     const stamp = fs.readFileSync(ws.layout.validatedStampFile, 'utf8');
-    assert.equal(stamp, stampFor(contentHash(ws.storeBytes())));
+    assert.equal(stamp, stampFor(storeHashOfBytes(ws.storeBytes()).hash));
     assert.doesNotMatch(stamp, /^\d+:\d+:/, 'not a stat key anyone can compute');
     const fresh = ws.newStore();
     assert.equal(fresh.read().handoffs.length, 1);
@@ -80,7 +81,7 @@ describe('validated-store stamp', () => {
           const st = fs.statSync(ws.layout.handoffsFile);
           return `${st.ino}:${st.size}:${st.mtimeMs}`; // what the old stat-key stamp held
         })(),
-        contentHash(Buffer.from(text)), // an unkeyed hash of the bytes
+        storeHashOfBytes(Buffer.from(text)).hash, // an unkeyed hash of the bytes
       ]) {
         fs.writeFileSync(ws.layout.validatedStampFile, forged);
         const r = await ws.secondDispatcher().dispatch({
