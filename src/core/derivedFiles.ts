@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import { appendLines, assertRegularOrMissing, writeFileAtomic, type AtomicWriteOptions } from './atomicFile';
 import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
-import { updateTrackerText } from './trackerRenderer';
+import { contentHash } from './storeStamp';
+import { spliceHandoffs } from './trackerRenderer';
 import type { Handoff } from './handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from './workspaceLayout';
@@ -34,18 +35,56 @@ export interface DerivedWriteOptions {
   beforeRename?: () => void;
 }
 
-export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[], options: DerivedWriteOptions = {}): void {
-  editTrackerFile(layout, (text) => updateTrackerText(text, handoffs), { durable: false, beforeRename: options.beforeRename });
+/**
+ * Where the last render put the `## Agent Handoffs` section, and the SHA-256 of the whole file it wrote (kept in
+ * state.json as `trackerSection`). A tracker whose bytes still hash to it is that file, so the section is where it
+ * says, and the next render skips the Markdown parse; any edit (a human's, a session section's) changes the hash.
+ */
+export interface TrackerSectionProof {
+  sha256: string;
+  start: number;
+  end: number;
 }
 
+function proofOf(v: unknown): TrackerSectionProof | null {
+  const p = v as Partial<TrackerSectionProof> | null;
+  const ok = p && typeof p.sha256 === 'string' && Number.isInteger(p.start) && Number.isInteger(p.end) && p.start! <= p.end!;
+  return ok ? (p as TrackerSectionProof) : null;
+}
+
+/** Renders the section into AgentTracker.md (a fresh one if missing); returns where it is now, for the next render. */
+export function renderTrackerFile(
+  layout: WorkspaceLayout,
+  handoffs: readonly Handoff[],
+  options: DerivedWriteOptions = {},
+  previous: unknown = null,
+): TrackerSectionProof {
+  assertRegularOrMissing(layout.trackerFile);
+  let bytes: Buffer | null = null;
+  try {
+    bytes = fs.readFileSync(layout.trackerFile);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const text = bytes ? bytes.toString('utf8') : '# Agent Tracker\n\n';
+  const proof = proofOf(previous);
+  const known = proof && bytes && proof.end <= text.length && contentHash(bytes) === proof.sha256 ? proof : undefined;
+  const out = spliceHandoffs(text, handoffs, known);
+  const outBytes = Buffer.from(out.text);
+  if (!bytes || !outBytes.equals(bytes)) writeFileAtomic(layout.trackerFile, outBytes, { durable: false, beforeRename: options.beforeRename });
+  return { sha256: contentHash(outBytes), ...out.section };
+}
+
+/** `previous`: state.json as the caller already read it (it is read once per write). */
 export function writeStateSummary(
   layout: WorkspaceLayout,
   handoffs: readonly Handoff[],
   patch: Record<string, unknown> = {},
   options: DerivedWriteOptions = {},
+  previous: Record<string, unknown> = readStateFile(layout.stateFile),
 ): void {
   const hash = options.storeHash ? { storeHash: options.storeHash } : {};
-  const state = mergeState(readStateFile(layout.stateFile), { ...summarizeHandoffs(handoffs), ...patch, ...hash });
+  const state = mergeState(previous, { ...summarizeHandoffs(handoffs), ...patch, ...hash });
   writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false, beforeRename: options.beforeRename });
 }
 
@@ -61,10 +100,13 @@ export function derivedFilesStale(layout: WorkspaceLayout, storeHash: string): b
 /** Rebuilds the tracker section and state.json from the store (a crash or a failure cut off the last rebuild). */
 export function rebuildDerivedFiles(layout: WorkspaceLayout, handoffs: readonly Handoff[], options: DerivedWriteOptions): string[] {
   const problems: string[] = [];
-  attemptEach(problems, 'AgentTracker.md', () => renderTrackerFile(layout, handoffs, options));
+  const state = readStateFile(layout.stateFile);
+  let trackerSection: TrackerSectionProof | null = null;
+  attemptEach(problems, 'AgentTracker.md', () => (trackerSection = renderTrackerFile(layout, handoffs, options, state.trackerSection)));
   // state.json last: its storeHash says the rebuild finished, so it names the store only when the tracker was written.
   const stateOptions = problems.length === 0 ? options : { ...options, storeHash: 'incomplete' };
-  attemptEach(problems, '.agentsync/state.json', () => writeStateSummary(layout, handoffs, {}, stateOptions));
+  const patch = trackerSection ? { trackerSection } : {};
+  attemptEach(problems, '.agentsync/state.json', () => writeStateSummary(layout, handoffs, patch, stateOptions, state));
   return problems;
 }
 

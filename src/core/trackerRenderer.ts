@@ -3,7 +3,7 @@
 // Agent text can never add or break a line.
 import { displayAgent } from './agentId';
 import type { Handoff } from './handoffSchema';
-import { findSection } from './markdownSections';
+import { findSection, type SectionRange } from './markdownSections';
 
 export { findSection } from './markdownSections';
 
@@ -49,18 +49,21 @@ export function renderHandoffLines(h: Handoff): string[] {
   return lines;
 }
 
-/** Rendered lines per record, by object identity: records are replaced, never mutated, so only changed ones re-render. */
-const renderedLines = new WeakMap<Handoff, string[]>();
+/** A record's lines, each ended, per line ending, by object identity: records are replaced, never mutated. */
+const renderedBlocks = { '\n': new WeakMap<Handoff, string>(), '\r\n': new WeakMap<Handoff, string>() };
 
-function cachedLines(h: Handoff): string[] {
-  let lines = renderedLines.get(h);
-  if (!lines) renderedLines.set(h, (lines = renderHandoffLines(h)));
-  return lines;
+function cachedBlock(h: Handoff, eol: string): string {
+  const cache = eol === '\r\n' ? renderedBlocks['\r\n'] : renderedBlocks['\n'];
+  let block = cache.get(h);
+  if (block === undefined) cache.set(h, (block = renderHandoffLines(h).join(eol) + eol));
+  return block;
 }
 
 export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'): string {
-  const body = handoffs.length ? handoffs.flatMap(cachedLines) : ['_No handoffs yet._'];
-  return [HANDOFFS_HEADING, '', ...body, ''].join(eol) + eol;
+  if (handoffs.length === 0) return [HANDOFFS_HEADING, '', '_No handoffs yet._', ''].join(eol) + eol;
+  let body = '';
+  for (const h of handoffs) body += cachedBlock(h, eol);
+  return HANDOFFS_HEADING + eol + eol + body + eol;
 }
 
 export function detectEol(text: string): string {
@@ -86,10 +89,24 @@ export function spliceSection(text: string, heading: string, renderedSection: st
 }
 
 export function updateTrackerText(text: string, handoffs: readonly Handoff[]): string {
+  return spliceHandoffs(text, handoffs).text;
+}
+
+/**
+ * The tracker with its `## Agent Handoffs` section rendered from `handoffs`, and where that section now is.
+ * `known`: where the section is in `text`, when the caller can prove `text` is one this function returned (it
+ * spares the Markdown parse, the largest cost of a write to a big tracker; derivedFiles.ts keeps the proof).
+ */
+export function spliceHandoffs(text: string, handoffs: readonly Handoff[], known?: SectionRange): { text: string; section: SectionRange } {
+  const found = known ?? findSection(text, HANDOFFS_HEADING);
+  if (found) {
+    const rendered = renderHandoffsSection(handoffs, detectEol(text));
+    return { text: text.slice(0, found.start) + rendered + text.slice(found.end), section: { start: found.start, end: found.start + rendered.length } };
+  }
   // Appending after a lone CR would fuse it with the next LF into CRLF and change the line ending on the next pass:
   // complete it to CRLF first, so the output renders the same way again.
-  const found = findSection(text, HANDOFFS_HEADING);
-  if (found) return text.slice(0, found.start) + renderHandoffsSection(handoffs, detectEol(text)) + text.slice(found.end);
   const base = text.endsWith('\r') ? `${text}\n` : text;
-  return spliceSection(base, HANDOFFS_HEADING, renderHandoffsSection(handoffs, detectEol(base)));
+  const rendered = renderHandoffsSection(handoffs, detectEol(base));
+  const out = spliceSection(base, HANDOFFS_HEADING, rendered);
+  return { text: out, section: { start: out.length - rendered.length, end: out.length } };
 }

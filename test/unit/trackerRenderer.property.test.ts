@@ -4,12 +4,14 @@
 //  (b) re-parsing the file finds exactly N handoff header lines in the section;
 //  (c) everything outside the section is byte-identical;
 //  (d) rendering twice is stable;
+//  (e) the section's place that spliceHandoffs reports is where a Markdown parser finds it, so the next render may
+//      use it instead of parsing (derivedFiles.ts) and writes the same file;
 // and, because files are shown as code spans: each one parses back (CommonMark rules) to its own name.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { checkWorkspaceRelative } from '../../src/core/workspacePath';
 import { handoffSchema, STATUSES, type Handoff } from '../../src/core/handoffSchema';
-import { findSection, HANDOFFS_HEADING, updateTrackerText } from '../../src/core/trackerRenderer';
+import { findSection, HANDOFFS_HEADING, spliceHandoffs, updateTrackerText } from '../../src/core/trackerRenderer';
 
 /** 500 by default; AGENTSYNC_PROPERTY_RUNS=20000 for a deeper search. */
 const RUNS = Number(process.env.AGENTSYNC_PROPERTY_RUNS) || 500;
@@ -289,6 +291,14 @@ function isWellFormed(s: string): boolean {
   return Buffer.from(s, 'utf8').toString('utf8') === s;
 }
 
+/** (e): the reported section is the parsed one, and rendering other handoffs into it by that place equals a parse. */
+function assertSectionKnown(file: string, hs: Handoff[]): void {
+  const spliced = spliceHandoffs(file, hs);
+  assert.deepEqual(spliced.section, findSection(spliced.text, HANDOFFS_HEADING));
+  const next = [...hs.slice(1), ...hs.slice(0, 1)].reverse();
+  assert.equal(spliceHandoffs(spliced.text, next, spliced.section).text, updateTrackerText(spliced.text, next));
+}
+
 describe('tracker renderer: properties over arbitrary agent and human text', function () {
   this.timeout(60_000);
   const handoffs = fc.array(handoffInput, { maxLength: 5 }).map(buildHandoffs);
@@ -317,6 +327,8 @@ describe('tracker renderer: properties over arbitrary agent and human text', fun
         assert.equal(countHeaders(out), hs.length);
         // (d)
         assert.equal(updateTrackerText(out, hs), out);
+        // (e)
+        assertSectionKnown(file, hs);
         if (isWellFormed(file)) assert.ok(isWellFormed(out), 'well-formed text stays well-formed (no split surrogate pairs)');
       }),
       { numRuns: RUNS },
@@ -353,6 +365,8 @@ describe('tracker renderer: properties over arbitrary agent and human text', fun
         assert.equal(countHeaders(out), hs.length);
         // (d)
         assert.equal(updateTrackerText(out, hs), out);
+        // (e)
+        assertSectionKnown(human, hs);
       }),
       { numRuns: RUNS },
     );
