@@ -17,7 +17,8 @@ import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from './gitActiv
 import { storageError } from './storageErrors';
 import { stampFor, stampMatches } from './storeStamp';
 import { storeHashOfBytes, storeHashOfChunks } from './storeHash';
-import { archiveDue } from './archive/archivePass';
+import { archiveDue, dueForArchive } from './archive/archivePass';
+import type { Handoff } from './handoffSchema';
 import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from './workspaceLayout';
 
@@ -168,6 +169,7 @@ export class HandoffStore {
           throw e;
         }
         const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now, this.archive);
+        const archivable = dueForArchive(snapshot.handoffs, tx.config, this.now());
         results = [];
         for (const p of batch) {
           const step = tx.begin();
@@ -179,7 +181,7 @@ export class HandoffStore {
           }
         }
         try {
-          this.commit(tx);
+          this.commit(tx, archivable);
           break;
         } catch (e) {
           // git (or a hand) replaced the store after we read it: apply the whole batch again to the new file.
@@ -275,7 +277,7 @@ export class HandoffStore {
    * failure logged and repaired by the next batch (the journal holds the audit lines, state.json's storeHash
    * says whether the derived files are current).
    */
-  private commit(tx: StoreTransaction): void {
+  private commit(tx: StoreTransaction, archivable: readonly Handoff[]): void {
     // Fencing: a process whose lock was taken over (its lease expired while it was frozen) writes nothing.
     this.lock.assertHeld();
     if (!tx.changed) {
@@ -289,7 +291,7 @@ export class HandoffStore {
     }
     ensureSafeDirectory(this.layout.root, this.layout.dataDir);
     // Only a batch that writes the store anyway archives: a refusal changes nothing, not even the archive.
-    this.archiveDue(tx);
+    this.archiveDue(tx, archivable);
     const chunks = tx.snapshot.serializeChunks();
     const hash = storeHashOfChunks(chunks);
     if (tx.audit.length) this.journal.write(hash, tx.audit);
@@ -339,9 +341,9 @@ export class HandoffStore {
    * Moves finished handoffs past `archive.after_days` to the archive before the store is written (archivePass.ts).
    * Best effort: when it fails the records simply stay in the store, and the next write tries again.
    */
-  private archiveDue(tx: StoreTransaction): void {
+  private archiveDue(tx: StoreTransaction, archivable: readonly Handoff[]): void {
     try {
-      const report = archiveDue(this.layout, tx.snapshot, tx.config, this.now());
+      const report = archiveDue(this.layout, tx.snapshot, archivable);
       if (!report) return;
       const repaired = report.repairedFiles.length ? `; cut a line a crash left unfinished in ${report.repairedFiles.join(', ')}` : '';
       const again = report.alreadyArchived ? ` (${report.alreadyArchived} already there from an interrupted pass)` : '';
