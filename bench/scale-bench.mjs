@@ -90,7 +90,8 @@ function record(i, status, ageDays, perDay) {
 }
 
 /** 1,000 open handoffs from the last 10 days (ids HO-<day>-0001…). */
-const openRecords = (n) => Array.from({ length: n }, (_, i) => record(i, OPEN_STATUSES[i % OPEN_STATUSES.length], Math.floor(i / 100), 100));
+const openRecords = (n) =>
+  Array.from({ length: n }, (_, i) => record(i, OPEN_STATUSES[i % OPEN_STATUSES.length], Math.floor(i / 100), 100));
 
 /** Finished handoffs, 400 a day going back from 30 days ago: what the archive pass would have moved. */
 function* finishedRecords(n) {
@@ -208,10 +209,13 @@ async function firstWriteMs(total) {
   const { ms } = await timed(dispatcher, createRequest('first'));
   const left = JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')).handoffs.length;
   const lines = fs.existsSync(layout.archiveDir)
-    ? fs.readdirSync(layout.archiveDir).reduce((n, f) => n + fs.readFileSync(path.join(layout.archiveDir, f), 'utf8').split('\n').length - 1, 0)
+    ? fs
+        .readdirSync(layout.archiveDir)
+        .reduce((n, f) => n + fs.readFileSync(path.join(layout.archiveDir, f), 'utf8').split('\n').length - 1, 0)
     : 0;
   fs.rmSync(dir, { recursive: true, force: true });
-  if (left + lines !== total + 1) throw new Error(`first write of ${total}: ${left} in the store + ${lines} archived, expected ${total + 1}`);
+  if (left + lines !== total + 1)
+    throw new Error(`first write of ${total}: ${left} in the store + ${lines} archived, expected ${total + 1}`);
   return ms;
 }
 

@@ -66,7 +66,13 @@ export const mergeDriverVerb: Verb = {
       const base = readVersion(basePath, 'base');
       const ours = readVersion(oursPath, 'ours');
       const theirs = readVersion(theirsPath, 'theirs');
-      const result = mergeStores(base, ours, theirs, new Date(), archiveOf(pos[3], (m) => ctx.io.err(`agentsync merge-driver: ${m}`)));
+      const result = mergeStores(
+        base,
+        ours,
+        theirs,
+        new Date(),
+        archiveOf(pos[3], (m) => ctx.io.err(`agentsync merge-driver: ${m}`)),
+      );
       const checked = handoffsFileSchema.safeParse(result.file);
       if (!checked.success) throw new InputError(`the merged file would not be valid (${describeIssues(checked.error)})`);
       text = JSON.stringify(checked.data, null, 2) + '\n';

@@ -71,7 +71,8 @@ export function renderTrackerFile(
   const known = proof && bytes && proof.end <= text.length && contentHash(bytes) === proof.sha256 ? proof : undefined;
   const out = spliceHandoffs(text, handoffs, known);
   const outBytes = Buffer.from(out.text);
-  if (!bytes || !outBytes.equals(bytes)) writeFileAtomic(layout.trackerFile, outBytes, { durable: false, beforeRename: options.beforeRename });
+  if (!bytes || !outBytes.equals(bytes))
+    writeFileAtomic(layout.trackerFile, outBytes, { durable: false, beforeRename: options.beforeRename });
   return { sha256: contentHash(outBytes), ...out.section };
 }
 
@@ -140,15 +141,46 @@ export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction,
 export function appendMissingDecisions(layout: WorkspaceLayout, handoffs: readonly Handoff[]): number {
   const terminal = handoffs.filter((h) => h.status === 'merged' || h.status === 'escalated');
   if (terminal.length === 0) return 0;
-  const text = readRegularFile(layout.decisionsFile) ?? '';
-  const recorded = new Set<string>();
-  for (const m of text.matchAll(/^[^|\n]*\| (HO-\d{8}-\d+) \|/gm)) recorded.add(m[1]);
+  const { recorded, empty } = recordedDecisions(layout.decisionsFile, new Set(terminal.map((h) => h.handoff_id)));
   const missing = terminal.filter((h) => !recorded.has(h.handoff_id));
   if (missing.length === 0) return 0;
   const lines = missing.map((h) => {
     const last = [...h.state_history].reverse().find((e) => e.status === h.status);
     return decisionLine(h, last?.agent ?? h.from_agent, last?.timestamp ?? h.updated_at);
   });
-  appendLines(layout.decisionsFile, (text ? '' : DECISIONS_HEADER) + lines.join(''));
+  appendLines(layout.decisionsFile, (empty ? DECISIONS_HEADER : '') + lines.join(''));
   return missing.length;
+}
+
+const DECISION_ID = /^[^|\n]*\| (HO-\d{8}-\d+) \|/gm;
+
+/**
+ * The ids decisions.md has a line for, among `wanted`. decisions.md grows with the whole history, while the handoffs
+ * that can miss a line finished recently (they are still in handoffs.json): it is read from its end back, a window
+ * at a time, only as far as it takes to find them all, so a cold start does not read years of decisions.
+ */
+function recordedDecisions(file: string, wanted: ReadonlySet<string>): { recorded: Set<string>; empty: boolean } {
+  assertRegularOrMissing(file);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    return { recorded: new Set(), empty: true };
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const recorded = new Set<string>();
+    for (let window = 256 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const buf = Buffer.alloc(size - start);
+      fs.readSync(fd, buf, 0, buf.length, start);
+      let text = buf.toString('utf8');
+      if (start > 0) text = text.slice(text.indexOf('\n') + 1); // the first line may be cut
+      for (const m of text.matchAll(DECISION_ID)) if (wanted.has(m[1])) recorded.add(m[1]);
+      if (start === 0 || recorded.size === wanted.size) return { recorded, empty: size === 0 };
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -101,7 +101,10 @@ export function spliceHandoffs(text: string, handoffs: readonly Handoff[], known
   const found = known ?? findSection(text, HANDOFFS_HEADING);
   if (found) {
     const rendered = renderHandoffsSection(handoffs, detectEol(text));
-    return { text: text.slice(0, found.start) + rendered + text.slice(found.end), section: { start: found.start, end: found.start + rendered.length } };
+    return {
+      text: text.slice(0, found.start) + rendered + text.slice(found.end),
+      section: { start: found.start, end: found.start + rendered.length },
+    };
   }
   // Appending after a lone CR would fuse it with the next LF into CRLF and change the line ending on the next pass:
   // complete it to CRLF first, so the output renders the same way again.

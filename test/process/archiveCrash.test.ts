@@ -100,7 +100,8 @@ const storeUids = (layout: WorkspaceLayout) =>
   (JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')) as { handoffs: Handoff[] }).handoffs.map((h) => h.uid!);
 
 describe('the archive under SIGKILL', function () {
-  this.timeout(300_000);
+  // About 30 s on an idle 2-core machine; the bound leaves room for a machine busy with other test runs.
+  this.timeout(600_000);
   const live = new Set<Child>();
   afterEach(() => {
     for (const c of live) c.proc.kill('SIGKILL');
@@ -202,14 +203,16 @@ describe('the archive under SIGKILL', function () {
     fs.writeFileSync(layout.handoffsFile, JSON.stringify({ version: 1, handoffs: [old] }, null, 2) + '\n');
     runCliSync(['--dir', dir, 'create', '--from', 'codex', '--to', 'claude', '--mode', 'single', '--summary', 'new work']);
     assert.match(fs.readFileSync(path.join(layout.archiveDir, '2025-05.jsonl'), 'utf8'), new RegExp(old.uid!));
-    const shown = JSON.parse(runCliSync(['--dir', dir, '--json', 'show', old.handoff_id])) as { data: { handoff: Handoff; archived: boolean } };
+    const shown = JSON.parse(runCliSync(['--dir', dir, '--json', 'show', old.handoff_id])) as {
+      data: { handoff: Handoff; archived: boolean };
+    };
     assert.deepEqual(shown.data.handoff, old);
     assert.equal(shown.data.archived, true);
     assert.match(runCliSync(['--dir', dir, 'show', old.uid!]), /archived: read-only/);
     const listed = (all: boolean) =>
-      (JSON.parse(runCliSync(['--dir', dir, '--json', 'list', ...(all ? ['--archived'] : [])])) as { data: { handoffs: Handoff[] } }).data.handoffs.map(
-        (h) => h.handoff_id,
-      );
+      (
+        JSON.parse(runCliSync(['--dir', dir, '--json', 'list', ...(all ? ['--archived'] : [])])) as { data: { handoffs: Handoff[] } }
+      ).data.handoffs.map((h) => h.handoff_id);
     assert.deepEqual(listed(false).includes(old.handoff_id), false);
     assert.deepEqual(listed(true)[0], old.handoff_id);
     fs.rmSync(dir, { recursive: true, force: true });

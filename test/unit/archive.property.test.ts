@@ -27,7 +27,9 @@ const recordInput = fc.record({
 });
 
 /** Records with unique ids (numbered per day of creation), any status, finished at any age. */
-function buildRecords(inputs: { status: Handoff['status']; ageMinutes: number; createdDaysEarlier: number; conflicted: boolean; notes: string }[]): Handoff[] {
+function buildRecords(
+  inputs: { status: Handoff['status']; ageMinutes: number; createdDaysEarlier: number; conflicted: boolean; notes: string }[],
+): Handoff[] {
   const perDay = new Map<string, number>();
   return inputs.map((r) => {
     const updated = NOW - r.ageMinutes * 60_000;
@@ -87,7 +89,12 @@ describe('the archive: properties over arbitrary stores', function () {
             const places = store.handoffs.filter((s) => s.uid === h.uid).length + lines.filter((a) => a.uid === h.uid).length;
             assert.equal(places, 1, `${h.handoff_id} is in exactly one place`);
           }
-          for (const a of lines) assert.deepEqual(a, records.find((h) => h.uid === a.uid), 'archived byte for byte');
+          for (const a of lines)
+            assert.deepEqual(
+              a,
+              records.find((h) => h.uid === a.uid),
+              'archived byte for byte',
+            );
 
           // (b)
           const all = await ws.dispatch({ action: 'listHandoffs', archived: true });

@@ -73,7 +73,10 @@ describe('the archive', () => {
 
     const ws = new TestWorkspace({ handoffs: [conflicted] });
     await ws.dispatch(create('x'));
-    assert.ok(storeFile(ws).handoffs.some((h) => h.handoff_id === 'HO-20260221-004'), 'waits for a human');
+    assert.ok(
+      storeFile(ws).handoffs.some((h) => h.handoff_id === 'HO-20260221-004'),
+      'waits for a human',
+    );
     const cleared = await ws.dispatch({ action: 'clearConflicts', handoffId: 'HO-20260221-004', agent: 'human' });
     assert.equal(cleared.ok, true, JSON.stringify(cleared));
     ws.clock.advance(15 * 86_400_000);

@@ -55,7 +55,11 @@ function appendMonth(file: string, group: readonly Handoff[], report: AppendRepo
       report.repairedFiles.push(path.basename(file));
     }
     const lines = group.map((h) => JSON.stringify(h) + '\n');
-    const present = tailLines(fd, size, lines.reduce((n, l) => n + Buffer.byteLength(l), 0));
+    const present = tailLines(
+      fd,
+      size,
+      lines.reduce((n, l) => n + Buffer.byteLength(l), 0),
+    );
     const fresh = lines.filter((l) => !present.has(l.slice(0, -1)));
     report.alreadyArchived += lines.length - fresh.length;
     if (fresh.length) writeWhole(fd, Buffer.from(fresh.join('')));
@@ -72,7 +76,7 @@ function appendMonth(file: string, group: readonly Handoff[], report: AppendRepo
 /** The offset just past the file's last newline (0 when it has none): where its whole lines end. */
 function lastWholeLineEnd(fd: number, size: number): number {
   const block = Buffer.alloc(64 * 1024);
-  for (let end = size; end > 0; ) {
+  for (let end = size; end > 0;) {
     const start = Math.max(0, end - block.length);
     const n = fs.readSync(fd, block, 0, end - start, start);
     const at = block.subarray(0, n).lastIndexOf(NEWLINE);
@@ -97,7 +101,7 @@ function tailLines(fd: number, size: number, bytes: number): Set<string> {
 }
 
 function writeWhole(fd: number, buf: Buffer): void {
-  for (let done = 0; done < buf.length; ) done += fs.writeSync(fd, buf, done, buf.length - done);
+  for (let done = 0; done < buf.length;) done += fs.writeSync(fd, buf, done, buf.length - done);
 }
 
 /** Makes a new file's name durable too; folders cannot be opened for fsync on Windows, where this is skipped. */

@@ -47,7 +47,12 @@ export class ArchiveReader {
       if (idMonth) return this.validBest(this.readMonth(idMonth).filter((r) => r.handoff_id === ref));
       const uidMonth = monthOfUid(ref);
       if (!uidMonth) return undefined;
-      for (const month of [uidMonth, ...this.months().reverse().filter((m) => m !== uidMonth)]) {
+      for (const month of [
+        uidMonth,
+        ...this.months()
+          .reverse()
+          .filter((m) => m !== uidMonth),
+      ]) {
         const found = this.validBest(this.readMonth(month).filter((r) => r.uid === ref));
         if (found) return found;
       }
@@ -119,7 +124,8 @@ export class ArchiveReader {
   private validate(r: Raw): Handoff | undefined {
     const checked = handoffSchema.safeParse(r);
     if (checked.success) return checked.data;
-    this.skip(`the archived record ${String(r.handoff_id ?? '?').slice(0, 40)} (${describeIssues(checked.error)})`);
+    const id = typeof r.handoff_id === 'string' ? r.handoff_id.slice(0, 40) : '(no handoff_id)';
+    this.skip(`the archived record ${id} (${describeIssues(checked.error)})`);
     return undefined;
   }
 
@@ -132,7 +138,9 @@ export class ArchiveReader {
     if (this.skipped.size === 0) return;
     const what = [...this.skipped].slice(0, 5).map(([where, n]) => (n > 1 ? `${where}: ${n} lines` : where));
     this.skipped.clear();
-    this.warn(`the archive has lines that are not valid handoff records, skipped: ${what.join('; ')}. Fix or remove them (git log shows who wrote them).`);
+    this.warn(
+      `the archive has lines that are not valid handoff records, skipped: ${what.join('; ')}. Fix or remove them (git log shows who wrote them).`,
+    );
   }
 }
 
