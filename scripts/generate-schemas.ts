@@ -4,8 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { configSchema } from '../src/core/configSchema';
-import { handoffsFileSchema } from '../src/core/handoffSchema';
+import { configSchema } from '../src/core/domain/configSchema';
+import { handoffsFileSchema } from '../src/core/domain/handoffSchema';
 import { languageModelToolContributions } from '../src/vscode/languageModelToolCatalog';
 
 const outDir = path.resolve(__dirname, '..', '..', 'schemas');

@@ -1,8 +1,8 @@
 // The friendly verbs: each builds a request and sends it through the same dispatcher as `request`.
 import type { ParseArgsConfig } from 'node:util';
-import { initWorkspace } from '../core/workspaceInit';
+import { initWorkspace } from '../core/workspace/workspaceInit';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
-import type { Handoff } from '../core/handoffSchema';
+import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine } from './handoffFormat';
 import { agentOf, list, one, resultOf, rev, type Values } from './verbArgs';

@@ -2,8 +2,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ActionError } from '../core/errors';
-import { MAX_REQUEST_BYTES } from '../core/requestDispatcher';
+import { ActionError } from '../core/domain/errors';
+import { MAX_REQUEST_BYTES } from '../core/requests/requestDispatcher';
 import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestDispatcher, RequestResponse } from '../core/requestDispatcher';
+import type { RequestDispatcher, RequestResponse } from '../core/requests/requestDispatcher';
 import type { CliContext } from './cliContext';
 import { CappedStdioServerTransport } from './mcpStdioTransport';
 import { mcpTools } from './mcpTools';

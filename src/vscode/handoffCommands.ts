@@ -1,8 +1,8 @@
 // Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record, and the
 // List Handoffs quick pick. Each builds a request and sends it through the folder's one dispatcher.
 import * as vscode from 'vscode';
-import { isTerminal, type CompletionResult } from '../core/handoffSchema';
-import type { RequestResponse } from '../core/requestDispatcher';
+import { isTerminal, type CompletionResult } from '../core/domain/handoffSchema';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
 import type { FolderServices } from './folderServices';
 import { allowsEscalate, allowsVerb, handoffChoice, resolveHandoff, type HandoffTarget } from './handoffTarget';

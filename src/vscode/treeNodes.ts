@@ -1,8 +1,8 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
 // Grouping and staleness come from the core (handoffAttention); this file only arranges them.
 import type { FolderService } from './folderService';
-import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/handoffAttention';
-import type { Handoff, Todo } from '../core/handoffSchema';
+import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
+import type { Handoff, Todo } from '../core/domain/handoffSchema';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
 

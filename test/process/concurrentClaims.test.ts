@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { auditLines, FIXTURES, jsonLines, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
 
 const BARRIER = path.join(FIXTURES, 'barrierCli.js');

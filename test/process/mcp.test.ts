@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ACTION_NAMES } from '../../src/core/actionRegistry';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { ACTION_NAMES } from '../../src/core/requests/actionRegistry';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { auditLines, CLI, runCliSync, tempWorkspace } from './processHarness';
 
 function readStore(layout: WorkspaceLayout): Handoff[] {

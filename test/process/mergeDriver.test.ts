@@ -4,8 +4,8 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { findSection, HANDOFFS_HEADING, renderHandoffsSection } from '../../src/core/trackerRenderer';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { findSection, HANDOFFS_HEADING, renderHandoffsSection } from '../../src/core/domain/trackerRenderer';
 import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
 /** git isolated from the machine's own config; `node` on PATH is the one running the tests (the driver runs `node`). */

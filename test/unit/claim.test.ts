@@ -1,8 +1,8 @@
 // Claim (DESIGN §4): first writer wins, already_claimed with claimedBy, idempotent re-claim by the holder,
 // and optimistic concurrency with expected_rev → stale_revision.
 import { strict as assert } from 'node:assert';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, rid, TestWorkspace } from './helpers/testWorkspace';
 

@@ -2,7 +2,7 @@
 // return for revision and maxAttempts → escalated, decisions.md and state.json.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport, handoffIn, makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -3,9 +3,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadConfig, parseConfigText } from '../../src/core/configLoader';
-import { DEFAULT_CONFIG, knownAgents } from '../../src/core/configSchema';
-import { defaultConfigText } from '../../src/core/workspaceInit';
+import { loadConfig, parseConfigText } from '../../src/core/workspace/configLoader';
+import { DEFAULT_CONFIG, knownAgents } from '../../src/core/domain/configSchema';
+import { defaultConfigText } from '../../src/core/workspace/workspaceInit';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
-import { MAX_REQUEST_BYTES, type RequestResponse } from '../../src/core/requestDispatcher';
+import { MAX_REQUEST_BYTES, type RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

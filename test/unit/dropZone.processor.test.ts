@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
 import { formatInflightName, parseInflightName } from '../../src/core/dropZone/inflightName';
-import { newUid } from '../../src/core/handoffIds';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import { newUid } from '../../src/core/domain/handoffIds';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const create = (summary: string, extra: Record<string, unknown> = {}) => ({

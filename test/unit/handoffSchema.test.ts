@@ -2,8 +2,8 @@
 // overwritten by a request.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { handoffsFileSchema, describeIssues, type Handoff } from '../../src/core/handoffSchema';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
+import { handoffsFileSchema, describeIssues, type Handoff } from '../../src/core/domain/handoffSchema';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
 import { makeHandoff, SEED_EXAMPLE_STORE } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

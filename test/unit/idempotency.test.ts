@@ -2,7 +2,7 @@
 // the same id with different parameters → request_id_reused. Sequential, from another store, and within one batch.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

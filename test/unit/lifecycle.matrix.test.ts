@@ -2,7 +2,7 @@
 // RequestDispatcher on a real store in a temp folder.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff, HandoffStatus } from '../../src/core/handoffSchema';
+import type { Handoff, HandoffStatus } from '../../src/core/domain/handoffSchema';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { ALL_STATUSES, authorityOf, illegalPairs, LEGAL, legalPairs } from './helpers/lifecycleTable';
 import { removeTempDirs, rid, TestWorkspace } from './helpers/testWorkspace';

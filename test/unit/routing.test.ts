@@ -2,8 +2,8 @@
 // normalization and the configured-agents check.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

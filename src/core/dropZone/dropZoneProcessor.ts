@@ -6,14 +6,14 @@
 // a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isActionError } from '../errors';
-import { newUid } from '../handoffIds';
-import { MAX_REQUEST_BYTES, type RequestDispatcher } from '../requestDispatcher';
+import { isActionError } from '../domain/errors';
+import { newUid } from '../domain/handoffIds';
+import { MAX_REQUEST_BYTES, type RequestDispatcher } from '../requests/requestDispatcher';
 import { ClaimAnswerer, type DropZoneAnswer, type DropZoneLogger } from './claimAnswerer';
 import { claimFile, DropZonePaths, isRequestName, recoverOrphans, rejectEntry, type Claim } from './dropZoneClaims';
 import { DropZoneWatcher } from './dropZoneWatcher';
 import { ACTIVE_CLAIMS } from './inflightName';
-import type { WorkspaceLayout } from '../workspaceLayout';
+import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
 export type { DropZoneAnswer, DropZoneLogger };
 

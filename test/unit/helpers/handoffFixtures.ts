@@ -1,7 +1,7 @@
 // Handoff records for tests: the plan's own example (seed 004, copied verbatim) and a builder for a record
 // sitting in any lifecycle status with a plausible history.
-import { newUid } from '../../../src/core/handoffIds';
-import type { Handoff, HandoffStatus } from '../../../src/core/handoffSchema';
+import { newUid } from '../../../src/core/domain/handoffIds';
+import type { Handoff, HandoffStatus } from '../../../src/core/domain/handoffSchema';
 
 /** The "Data Model (source of truth)" block of seed 004_…, byte for byte. */
 export const SEED_EXAMPLE_STORE = `{
