@@ -1,4 +1,4 @@
-// Writes the JSON Schemas of handoffs.json and .agentsync.json from the zod schemas (DESIGN §7),
+// Writes the JSON Schemas of handoffs.json and .agentsync.json from the zod schemas (docs/contract.md §7),
 // so the editor checks hand edits with the same rules as the core (contributes.jsonValidation), and the input
 // schemas of the VS Code language-model tools into package.json (contributes.languageModelTools).
 import * as fs from 'node:fs';

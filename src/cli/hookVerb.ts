@@ -47,7 +47,7 @@ async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {
 
 async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unknown>): Promise<void> {
   const { config, problem } = loadConfig(ctx.layout.configFile);
-  // requireHandoffOnEndSession restricts, so a broken config fails closed (DESIGN §7).
+  // requireHandoffOnEndSession restricts, so a broken config fails closed (docs/contract.md §7).
   const required = problem !== null || config.requireHandoffOnEndSession;
   let held: Handoff[] = [];
   if (required) {

@@ -17,7 +17,7 @@ const GLOBAL_OPTIONS = {
 
 const requestVerb: Verb = {
   usage: '<file.json | ->',
-  summary: 'run one request object (DESIGN §8) through the dispatcher and print its response as JSON',
+  summary: 'run one request object (docs/contract.md §8) through the dispatcher and print its response as JSON',
   options: {},
   run: async (ctx, _v, pos) => {
     if (pos.length !== 1) throw new UsageError('expected one request file, or - for standard input');

@@ -1,4 +1,4 @@
-// `agentsync mcp`: an MCP server on stdio exposing every core action as a tool (DESIGN §1, §8). Each call goes
+// `agentsync mcp`: an MCP server on stdio exposing every core action as a tool (docs/contract.md §1, §8). Each call goes
 // through the one RequestDispatcher of the --dir workspace, so MCP callers get the same validation, lock, rules
 // and audit line as every other surface. stdout carries only the protocol; logs go to stderr. Ends when stdin closes.
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Copilot agent mode's way in (DESIGN §10a; docs/agentsync-documentation.md "Tools for agents"): each tool of the
+// Copilot agent mode's way in (docs/contract.md §10a; docs/agentsync-documentation.md "Tools for agents"): each tool of the
 // catalog registered with vscode.lm.registerTool. A call goes through the folder's one dispatcher (surface
 // "lm-tool"), so it gets the same validation, lock, rules and audit as every surface, and answers the response
 // envelope as JSON text. Tools that change the store ask the user first (prepareInvocation).

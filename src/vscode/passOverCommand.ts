@@ -1,4 +1,4 @@
-// Pass Over (DESIGN §6/§10): hand the work of an open handoff to another agent, with return to me.
+// Pass Over (docs/contract.md §6/§10): hand the work of an open handoff to another agent, with return to me.
 // Prompts only; the loop rules and policies are the core's passOver action.
 import { displayAgent } from '../core/domain/agentId';
 import type { RequestResponse } from '../core/requests/requestDispatcher';

@@ -1,4 +1,4 @@
-// Merge conflicts in the tree (DESIGN §3 `conflicts`): after a git pull leaves conflicts on a record, the handoff
+// Merge conflicts in the tree (docs/contract.md §3 `conflicts`): after a git pull leaves conflicts on a record, the handoff
 // shows a warning and one child per conflict (field, ours, theirs, kept); a human clears them from the conflict node.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

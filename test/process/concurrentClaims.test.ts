@@ -1,4 +1,4 @@
-// Many real `agentsync` processes on one workspace at the same moment (DESIGN §12): exactly one claim wins,
+// Many real `agentsync` processes on one workspace at the same moment (docs/contract.md §12): exactly one claim wins,
 // and concurrent creates lose nothing and never reuse an id.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

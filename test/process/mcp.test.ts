@@ -1,4 +1,4 @@
-// `agentsync mcp` driven by the real MCP SDK client over stdio (DESIGN §1, §8): every action is a tool, calls go
+// `agentsync mcp` driven by the real MCP SDK client over stdio (docs/contract.md §1, §8): every action is a tool, calls go
 // through the one dispatcher (same store, same refusals, audit surface "mcp"), stdout carries only the protocol,
 // and the server exits by itself when its stdin closes.
 import * as assert from 'node:assert/strict';

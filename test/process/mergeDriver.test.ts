@@ -1,4 +1,4 @@
-// The merge driver with real git (DESIGN §8): `agentsync init --git` registers it, and a merge of two branches
+// The merge driver with real git (docs/contract.md §8): `agentsync init --git` registers it, and a merge of two branches
 // that both created handoffs and both claimed the same one goes through without conflict markers.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';

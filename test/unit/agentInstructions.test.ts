@@ -1,4 +1,4 @@
-// init's marked sections in AGENTS.md, CLAUDE.md and .github/copilot-instructions.md (DESIGN §10a): the user's text
+// init's marked sections in AGENTS.md, CLAUDE.md and .github/copilot-instructions.md (docs/contract.md §10a): the user's text
 // byte for byte, one section per file, replaced in place on the next run, broken markers and symlinks refused.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

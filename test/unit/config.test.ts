@@ -1,4 +1,4 @@
-// .agentsync.json (DESIGN §7): missing → defaults; broken → one clear problem naming the key, and the
+// .agentsync.json (docs/contract.md §7): missing → defaults; broken → one clear problem naming the key, and the
 // defaults serve; nothing crashes; a fixed file is picked up.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -9,7 +9,7 @@ import { defaultConfigText } from '../../src/core/workspace/workspaceInit';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
-describe('.agentsync.json (DESIGN §7)', () => {
+describe('.agentsync.json (docs/contract.md §7)', () => {
   after(removeTempDirs);
 
   it('the defaults are AgentSync 0.3 values plus the new keys', () => {

@@ -1,4 +1,4 @@
-// Delegation as the seeds describe it (DESIGN §6, issue 9), every step through the real dispatcher:
+// Delegation as the seeds describe it (docs/contract.md §6, issue 9), every step through the real dispatcher:
 // a pass back to return_to is the return, who reviews returned work, the stored policy governing lease and return.
 import * as assert from 'node:assert/strict';
 import type { Handoff } from '../../src/core/domain/handoffSchema';

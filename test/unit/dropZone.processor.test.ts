@@ -1,4 +1,4 @@
-// The drop zone's contract (DESIGN §8): request.json → result.json, requests/*.json → responses/<request_id>.json
+// The drop zone's contract (docs/contract.md §8): request.json → result.json, requests/*.json → responses/<request_id>.json
 // with request_file echoed, request_id idempotency, claims taken over from dead processors answered exactly once,
 // and the watcher (not the periodic rescan) answering requests as they arrive.
 import { strict as assert } from 'node:assert';

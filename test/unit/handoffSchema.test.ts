@@ -1,4 +1,4 @@
-// handoffs.json (DESIGN §3): what loads and what is refused, with the field named; a refused store is never
+// handoffs.json (docs/contract.md §3): what loads and what is refused, with the field named; a refused store is never
 // overwritten by a request.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -32,7 +32,7 @@ function variant(patch: Record<string, unknown>): Record<string, unknown> {
   return base;
 }
 
-describe('handoffs.json schema (DESIGN §3)', () => {
+describe('handoffs.json schema (docs/contract.md §3)', () => {
   after(removeTempDirs);
 
   describe('accepts', () => {

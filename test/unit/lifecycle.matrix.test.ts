@@ -1,4 +1,4 @@
-// DESIGN §4: every legal move of the table and every illegal (from, to) pair of the 7×7 matrix, through the
+// docs/contract.md §4: every legal move of the table and every illegal (from, to) pair of the 7×7 matrix, through the
 // RequestDispatcher on a real store in a temp folder.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -18,7 +18,7 @@ function sorted(a: readonly string[]): string[] {
   return [...a].sort();
 }
 
-describe('lifecycle: the transition matrix (DESIGN §4)', () => {
+describe('lifecycle: the transition matrix (docs/contract.md §4)', () => {
   after(removeTempDirs);
 
   describe('every legal transition, through transitionHandoff', () => {

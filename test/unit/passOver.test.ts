@@ -1,4 +1,4 @@
-// Pass-over delegation (DESIGN §6): lineage, return to the originator, loop prevention, policies, tags.
+// Pass-over delegation (docs/contract.md §6): lineage, return to the originator, loop prevention, policies, tags.
 import * as assert from 'node:assert/strict';
 import { parsePassOverTag, parseReturnTag } from '../../src/core/domain/handoffTags';
 import { resolvePassOverPolicy } from '../../src/core/domain/passOverPolicy';

@@ -1,4 +1,4 @@
-// Routing rules 1-6 of DESIGN §5, one by one, through createHandoff on a real store; plus agent-name
+// Routing rules 1-6 of docs/contract.md §5, one by one, through createHandoff on a real store; plus agent-name
 // normalization and the configured-agents check.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -35,7 +35,7 @@ function busy(agent: string, n: number, start: number): Handoff[] {
   );
 }
 
-describe('routing (DESIGN §5)', () => {
+describe('routing (docs/contract.md §5)', () => {
   after(removeTempDirs);
 
   describe('rule 1: explicit to_agents win, no capability lookup', () => {

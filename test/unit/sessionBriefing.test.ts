@@ -1,4 +1,4 @@
-// startSession's briefing (DESIGN §10a): the agent's open and claimable handoffs, returns waiting for it, the latest
+// startSession's briefing (docs/contract.md §10a): the agent's open and claimable handoffs, returns waiting for it, the latest
 // decisions.md lines, other agents' active leases and the files they hold.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

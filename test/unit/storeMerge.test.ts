@@ -1,4 +1,4 @@
-// mergeStores (the git merge driver's core, DESIGN §3/§8): one test per merge rule, and every merged file must
+// mergeStores (the git merge driver's core, docs/contract.md §3/§8): one test per merge rule, and every merged file must
 // validate against the handoffs.json schema.
 import { strict as assert } from 'node:assert';
 import { newUid } from '../../src/core/domain/handoffIds';

@@ -1,4 +1,4 @@
-// Property test for the tracker renderer (DESIGN §11: agent-supplied text can never break the structure).
+// Property test for the tracker renderer (docs/contract.md §11: agent-supplied text can never break the structure).
 // Arbitrary agent text in every field the section shows, arbitrary human text around the section:
 //  (a) the section has exactly 3 lines per handoff (4 when skipped), each with its expected prefix;
 //  (b) re-parsing the file finds exactly N handoff header lines in the section;

@@ -1,4 +1,4 @@
-// The `## Agent Handoffs` section of AgentTracker.md (DESIGN §11): the seed's exact format, the humans' text
+// The `## Agent Handoffs` section of AgentTracker.md (docs/contract.md §11): the seed's exact format, the humans' text
 // kept byte for byte, CRLF files, a missing section appended; on disk through the store as well.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -10,7 +10,7 @@ import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const seedRecord = () => StoreSnapshot.parse(SEED_EXAMPLE_STORE).handoffs[0];
 
-describe('tracker renderer (DESIGN §11)', () => {
+describe('tracker renderer (docs/contract.md §11)', () => {
   after(removeTempDirs);
 
   describe('format', () => {

@@ -1,11 +1,11 @@
-// .agentsync.json (DESIGN §7): AgentSync 0.3's keys plus routing and pass-over policy.
+// .agentsync.json (docs/contract.md §7): AgentSync 0.3's keys plus routing and pass-over policy.
 import { z } from 'zod';
 import { ActionError } from './errors';
 import { agentIdSchema, capabilitySchema, passOverPolicySchema } from './handoffSchema';
 
 const commandSchema = z.union([z.string().min(1).max(1_000), z.array(z.string().max(1_000)).min(1).max(50)]);
 
-// The policy keys live with the handoff record, which stores the resolved policy (DESIGN §6).
+// The policy keys live with the handoff record, which stores the resolved policy (docs/contract.md §6).
 export { passOverPolicySchema };
 
 export const configSchema = z.object({
@@ -39,7 +39,7 @@ export const configSchema = z.object({
 export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema'>;
 
 /**
- * Sections that restrict what agents may do fail closed when broken (DESIGN §7): a typo must never make AgentSync
+ * Sections that restrict what agents may do fail closed when broken (docs/contract.md §7): a typo must never make AgentSync
  * more permissive. Any other broken section falls back to its default.
  */
 export const RESTRICTIVE_SECTIONS = ['passOver', 'agentCapabilities', 'requireHandoffOnEndSession'] as const;

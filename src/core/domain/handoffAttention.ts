@@ -1,4 +1,4 @@
-// What needs whose attention: staleness (DESIGN §6) and the groups of the editor's Handoffs tree (DESIGN §10).
+// What needs whose attention: staleness (docs/contract.md §6) and the groups of the editor's Handoffs tree (docs/contract.md §10).
 // Pure functions over records and config, so every surface (tree, badge, CLI) agrees on "stale" and "mine".
 import { isHuman } from './agentId';
 import { isTerminal, type Handoff } from './handoffSchema';
@@ -48,7 +48,7 @@ export interface AttentionContext {
 /**
  * The one group an open handoff belongs to for `me`, or null for a finished one.
  * Blocked or stale work that concerns me comes first (it needs someone to act); a human sees every
- * blocked/stale handoff and every review, because a human may act on any of them (DESIGN §4).
+ * blocked/stale handoff and every review, because a human may act on any of them (docs/contract.md §4).
  */
 export function attentionGroupOf(h: Handoff, ctx: AttentionContext): AttentionGroup | null {
   if (isTerminal(h.status)) return null;

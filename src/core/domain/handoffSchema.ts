@@ -1,4 +1,4 @@
-// The handoff record and handoffs.json (DESIGN §3). Strict objects: an unknown key is an error, not data to drop.
+// The handoff record and handoffs.json (docs/contract.md §3). Strict objects: an unknown key is an error, not data to drop.
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from './agentId';
 import { workspaceRelativePath } from './workspacePath';
@@ -61,7 +61,7 @@ export const conflictSchema = z.strictObject({
   at: isoTimeSchema,
 });
 
-/** The receiver's completion report (DESIGN §6, seed 003). */
+/** The receiver's completion report (docs/contract.md §6, seed 003). */
 export const completionResultSchema = z.strictObject({
   status: z.enum(['complete', 'partial', 'blocked']),
   decision: z.enum(['PROCEED', 'STOP', 'CLARIFY']),
@@ -91,7 +91,7 @@ export const completionResultSchema = z.strictObject({
     .optional(),
 });
 
-/** The pass-over policy keys (DESIGN §6): a layer of .agentsync.json → passOver, an inline override, or the policy stored on a handoff. */
+/** The pass-over policy keys (docs/contract.md §6): a layer of .agentsync.json → passOver, an inline override, or the policy stored on a handoff. */
 export const passOverPolicySchema = z.strictObject({
   enabled: z.boolean().optional(),
   auto_return: z.boolean().optional(),
@@ -128,7 +128,7 @@ export const handoffSchema = z
     created_at: isoTimeSchema,
     updated_at: isoTimeSchema,
     state_history: z.array(historyEntrySchema).max(LIMITS.history).default([]),
-    // Additions (DESIGN §3), optional so AgentSync 0.3 files load.
+    // Additions (docs/contract.md §3), optional so AgentSync 0.3 files load.
     uid: z
       .string()
       .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'uid is a ULID')
@@ -147,12 +147,12 @@ export const handoffSchema = z
     /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
     previous_findings: z.string().max(20_000).nullable().optional(),
     todos: z.array(todoSchema).max(LIMITS.todos).optional(),
-    /** The pass-over policy resolved when the work was passed (inline override included); governs its lease and return (DESIGN §6). */
+    /** The pass-over policy resolved when the work was passed (inline override included); governs its lease and return (docs/contract.md §6). */
     policy: passOverPolicySchema.nullable().optional(),
     conflicts: z.array(conflictSchema).max(100).optional(),
   })
   .superRefine((h, ctx) => {
-    // Owner counts (DESIGN §3); a skipped handoff (no_handoff_reason) needs no owners.
+    // Owner counts (docs/contract.md §3); a skipped handoff (no_handoff_reason) needs no owners.
     if (h.no_handoff_reason !== null) return;
     const owners = new Set(h.to_agents).size;
     if (h.owner_mode === 'single' && h.to_agents.length !== 1) {

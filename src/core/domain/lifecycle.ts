@@ -1,4 +1,4 @@
-// The lifecycle (DESIGN §4): which status may follow which, and who may make the move.
+// The lifecycle (docs/contract.md §4): which status may follow which, and who may make the move.
 import { isHuman } from './agentId';
 import { ActionError } from './errors';
 import type { Handoff, HandoffStatus } from './handoffSchema';

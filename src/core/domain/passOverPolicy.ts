@@ -1,4 +1,4 @@
-// Pass-over policy resolution (DESIGN §6, seed 000 §5.4): inline override > pair > subagent > defaults > built-in.
+// Pass-over policy resolution (docs/contract.md §6, seed 000 §5.4): inline override > pair > subagent > defaults > built-in.
 import { assertSectionUsable, type AgentSyncConfig, type PassOverPolicy } from './configSchema';
 
 export type EffectivePolicy = Required<PassOverPolicy>;
@@ -14,7 +14,7 @@ export const BUILT_IN_POLICY: EffectivePolicy = {
   can_receive_passes: true,
 };
 
-/** A broken passOver section fails closed (DESIGN §6, §7): E030 CONFIG_INVALID, never the permissive built-ins. */
+/** A broken passOver section fails closed (docs/contract.md §6, §7): E030 CONFIG_INVALID, never the permissive built-ins. */
 export function resolvePassOverPolicy(config: AgentSyncConfig, from: string, to: string, override: PassOverPolicy = {}): EffectivePolicy {
   assertSectionUsable(config, 'passOver');
   const layers = [

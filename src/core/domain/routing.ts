@@ -1,4 +1,4 @@
-// Routing (DESIGN §5): who receives a handoff, from explicit targets or from capabilities.
+// Routing (docs/contract.md §5): who receives a handoff, from explicit targets or from capabilities.
 import type { AgentSyncConfig } from './configSchema';
 import type { Handoff, OwnerMode } from './handoffSchema';
 

@@ -1,5 +1,5 @@
 // The one dispatcher every surface uses (CLI, drop zone, MCP, editor): validate, then run the action inside
-// the store transaction with idempotency by request_id, and answer with the envelope of DESIGN §8.
+// the store transaction with idempotency by request_id, and answer with the envelope of docs/contract.md §8.
 import { ACTION_NAMES, ACTIONS, isActionName, paramSchemas } from './actionRegistry';
 import { describeIssues } from '../domain/handoffSchema';
 import { ActionError, isActionError } from '../domain/errors';

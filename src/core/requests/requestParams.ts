@@ -1,4 +1,4 @@
-// The parameters of every request action (DESIGN §8). Names are part of the contract.
+// The parameters of every request action (docs/contract.md §8). Names are part of the contract.
 import { z } from 'zod';
 import { normalizeAgentId } from '../domain/agentId';
 import {
@@ -114,7 +114,7 @@ export const paramSchemas = {
     files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
     return_required: z.boolean().optional(),
     override: passOverPolicySchema.optional(),
-    // Used when the pass goes back to the work's return_to, which makes it the return (DESIGN §6).
+    // Used when the pass goes back to the work's return_to, which makes it the return (docs/contract.md §6).
     result: resultParam.optional(),
     ...expectedRev,
   }),
@@ -130,7 +130,7 @@ export const paramSchemas = {
     reason: z.string().max(LIMITS.reason).optional(),
     ...expectedRev,
   }),
-  // Sessions (AgentSync 0.3's drop-zone actions, DESIGN §8, §10).
+  // Sessions (AgentSync 0.3's drop-zone actions, docs/contract.md §8, §10).
   startSession: z.strictObject({ ...envelope, ...handoffRef, agent: agentParam, goal: z.string().max(LIMITS.summary).optional() }),
   endSession: z.strictObject({
     ...envelope,

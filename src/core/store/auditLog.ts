@@ -1,4 +1,4 @@
-// The audit log (DESIGN §9): one JSON line per action, accepted or refused, in .agentsync/audit/YYYY-MM.jsonl.
+// The audit log (docs/contract.md §9): one JSON line per action, accepted or refused, in .agentsync/audit/YYYY-MM.jsonl.
 import * as fs from 'node:fs';
 import { appendLines } from '../disk/atomicFile';
 import { assertSafeDirectory, ensureSafeDirectory } from '../workspace/safeDirectory';

@@ -1,6 +1,6 @@
 // HandoffStore: the one way to change handoffs.json. Requests queue up; each batch takes the cross-process
 // lock once, re-reads the store if another process changed it, applies every waiting request in order,
-// then writes the store, the ledger, the derived files and the audit once (DESIGN §12: one lock, one write).
+// then writes the store, the ledger, the derived files and the audit once (docs/contract.md §12: one lock, one write).
 import * as fs from 'node:fs';
 import { removeOrphanTempFiles, writeFileAtomic } from '../disk/atomicFile';
 import { AuditJournal } from './auditJournal';

@@ -1,4 +1,4 @@
-// Three-way merge of handoffs.json for the git merge driver (DESIGN §3, §8). Pure: no I/O, the clock is passed in.
+// Three-way merge of handoffs.json for the git merge driver (docs/contract.md §3, §8). Pure: no I/O, the clock is passed in.
 // Records are matched by uid (by handoff_id when a record has none); both sides' new handoffs survive; a record
 // changed on both sides is merged field by field, and what cannot be decided is resolved the same way every time
 // and written to the record's `conflicts` so a human sees it.

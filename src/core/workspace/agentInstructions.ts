@@ -1,4 +1,4 @@
-// The AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md (DESIGN §10a, docs/agentsync-documentation.md
+// The AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md (docs/contract.md §10a, docs/agentsync-documentation.md
 // "Instruction files"): one marked block per file, created after the user's text, replaced in place on the next run.
 // Everything outside the markers is the user's and is kept byte for byte.
 import * as fs from 'node:fs';

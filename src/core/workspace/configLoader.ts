@@ -1,4 +1,4 @@
-// Reads .agentsync.json (DESIGN §7; docs/agentsync-documentation.md, "Configuration"): missing → defaults. Each
+// Reads .agentsync.json (docs/contract.md §7; docs/agentsync-documentation.md, "Configuration"): missing → defaults. Each
 // top-level section is checked on its own, so one bad key never drops the rest: a broken convenience section falls
 // back to its default, a broken restrictive one fails closed (configSchema's RESTRICTIVE_SECTIONS), an unknown key
 // is reported with a "did you mean". Every problem goes into one message, which the store reports once.

@@ -1,4 +1,4 @@
-// Where every AgentSync file lives in a workspace (DESIGN §2).
+// Where every AgentSync file lives in a workspace (docs/contract.md §2).
 import * as path from 'node:path';
 
 export class WorkspaceLayout {

@@ -31,7 +31,7 @@ export const SEED_EXAMPLE_STORE = `{
   ]
 }`;
 
-/** The "Human View in AgentTracker.md" lines of seed 004_… (and DESIGN §11) for that record. */
+/** The "Human View in AgentTracker.md" lines of seed 004_… (and docs/contract.md §11) for that record. */
 export const SEED_EXAMPLE_TRACKER_LINES = [
   '- [ ] HO-20260221-001 | from: Codex | to: Claude,Copilot | mode: shared | status: queued',
   '  - task: AS-210 | files: `src/auth/session.ts`, `tests/auth/session.test.ts`',

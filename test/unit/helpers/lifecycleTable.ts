@@ -1,4 +1,4 @@
-// DESIGN §4's transition table, written out independently of src/core/domain/lifecycle.ts so the tests check the
+// docs/contract.md §4's transition table, written out independently of src/core/domain/lifecycle.ts so the tests check the
 // code against the contract rather than against itself.
 import type { HandoffStatus } from '../../../src/core/domain/handoffSchema';
 

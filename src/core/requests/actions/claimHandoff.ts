@@ -26,7 +26,7 @@ export function claimHandoff(
   const h = requireHandoff(tx, p.ref);
   if (h.status === 'in_progress') {
     if (h.claimed_by === ctx.agent) {
-      // Re-claim by the holder: nothing changes, but an accepted action still leaves its audit line (DESIGN §9).
+      // Re-claim by the holder: nothing changes, but an accepted action still leaves its audit line (docs/contract.md §9).
       tx.audit.push(auditEntry(ctx, h, h.status, h.status, 'already held by this agent', tx.now().toISOString()));
       return { handoff: h };
     }

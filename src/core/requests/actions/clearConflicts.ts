@@ -1,4 +1,4 @@
-// clearConflicts: a human acknowledges what the merge driver could not decide on its own (DESIGN §3 `conflicts`,
+// clearConflicts: a human acknowledges what the merge driver could not decide on its own (docs/contract.md §3 `conflicts`,
 // docs/agentsync-documentation.md "Merge conflicts"). Only a human may clear them: the merge picked a winner
 // deterministically, and it is a person who confirms that pick (or fixes the record) and makes the warning go.
 import { isHuman } from '../../domain/agentId';

@@ -21,10 +21,10 @@ function invalid(message: string, field: string): ActionError {
   return new ActionError('invalid_request', message, { field });
 }
 
-/** Routing rules 1-6 plus the owner-count rules of DESIGN §3. */
+/** Routing rules 1-6 plus the owner-count rules of docs/contract.md §3. */
 export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Ownership {
   const explicit = [...new Set(input.to_agents ?? [])];
-  // Every agent named (sender and owners) must be a configured one when a list is configured (DESIGN §5).
+  // Every agent named (sender and owners) must be a configured one when a list is configured (docs/contract.md §5).
   const known = knownAgents(tx.config);
   const unknown = known ? [...new Set([input.from_agent, ...explicit])].filter((a) => !known.has(a)) : [];
   if (unknown.length) {

@@ -1,5 +1,5 @@
 // expireLeases: in-progress handoffs whose lease ran out go back to the queue, with a history entry,
-// so work held by an agent that died is not stuck (DESIGN §6 liveness). Run periodically by watchers.
+// so work held by an agent that died is not stuck (docs/contract.md §6 liveness). Run periodically by watchers.
 import { leaseExpired } from '../../domain/handoffAttention';
 import { applyStatusChange, type ActionContext } from '../../store/handoffMutation';
 import type { Handoff } from '../../domain/handoffSchema';

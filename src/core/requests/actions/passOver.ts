@@ -1,4 +1,4 @@
-// passOver: agent A hands work to B, with return to A and loop prevention (DESIGN §6, seeds 000/001).
+// passOver: agent A hands work to B, with return to A and loop prevention (docs/contract.md §6, seeds 000/001).
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
 import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../../domain/configSchema';
 import { ActionError } from '../../domain/errors';

@@ -1,4 +1,4 @@
-// The handoff that carries passed-over work's result back to its originator (DESIGN §6).
+// The handoff that carries passed-over work's result back to its originator (docs/contract.md §6).
 import { auditEntry, requestMark, type ActionContext } from '../../store/handoffMutation';
 import { newUid } from '../../domain/handoffIds';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';

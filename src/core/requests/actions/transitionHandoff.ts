@@ -1,4 +1,4 @@
-// transitionHandoff: any legal move of DESIGN §4, with the side rules each move carries.
+// transitionHandoff: any legal move of docs/contract.md §4, with the side rules each move carries.
 import { ActionError } from '../../domain/errors';
 import { applyStatusChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority, findMove } from '../../domain/lifecycle';

@@ -1,4 +1,4 @@
-// The only way a request runs the configured commands (DESIGN §7, §8; docs/agentsync-documentation.md, "Health
+// The only way a request runs the configured commands (docs/contract.md §7, §8; docs/agentsync-documentation.md, "Health
 // checks" and "Trusting a workspace's commands"): never without the local user's consent (commandConsent), never
 // more than one run at a time per workspace (checkRunQueue), and `health` never deploys.
 import { consentState, untrustedCommandsError } from '../../workspace/commandConsent';

@@ -1,4 +1,4 @@
-// startSession / endSession / status / health (AgentSync 0.3's session actions, DESIGN §8, §10). Git and health checks
+// startSession / endSession / status / health (AgentSync 0.3's session actions, docs/contract.md §8, §10). Git and health checks
 // run in `prepare`, before the store lock; `run` applies the result under the lock: the handoff (through createHandoff),
 // then AgentTracker.md's session sections and state.json, so every writer of those files holds the same lock.
 // Those two files are written only after the store is (tx.afterCommit): a batch that fails or loses its lock

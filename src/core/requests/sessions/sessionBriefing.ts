@@ -1,4 +1,4 @@
-// What startSession hands an agent to begin with (DESIGN §10a; docs/agentsync-documentation.md, "startSession"):
+// What startSession hands an agent to begin with (docs/contract.md §10a; docs/agentsync-documentation.md, "startSession"):
 // its open and claimable handoffs, returns waiting for it, the latest decisions.md lines (seed 004 asks every
 // agent to read them at session start), other agents' active leases and the files those agents are working on.
 import * as fs from 'node:fs';
