@@ -3,11 +3,11 @@
 // (where the result goes) and theirs as temp files; exit 0 means merged, anything else makes git report a conflict.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../core/atomicFile';
-import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/handoffSchema';
-import { mergeStores } from '../core/storeMerge';
-import { ArchiveReader } from '../core/archive/archiveReader';
-import { WorkspaceLayout } from '../core/workspaceLayout';
+import { writeFileAtomic } from '../core/disk/atomicFile';
+import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/domain/handoffSchema';
+import { mergeStores } from '../core/store/storeMerge';
+import { ArchiveReader } from '../core/store/archive/archiveReader';
+import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
 

@@ -7,15 +7,15 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HandoffStore } from '../../src/core/handoffStore';
-import { newUid } from '../../src/core/handoffIds';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { RequestDispatcher } from '../../src/core/requestDispatcher';
-import { storeHashOfBytes } from '../../src/core/storeHash';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
-import { stampFor } from '../../src/core/storeStamp';
-import { initWorkspace } from '../../src/core/workspaceInit';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { HandoffStore } from '../../src/core/store/handoffStore';
+import { newUid } from '../../src/core/domain/handoffIds';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
+import { storeHashOfBytes } from '../../src/core/store/storeHash';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
+import { stampFor } from '../../src/core/store/storeStamp';
+import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { FIXTURES, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
 
 const KILLS = 200;

@@ -7,9 +7,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { ArchiveReader } from '../../src/core/archive/archiveReader';
-import { isTerminal, STATUSES, type Handoff, type HandoffsFile } from '../../src/core/handoffSchema';
-import { mergeStores } from '../../src/core/storeMerge';
+import { ArchiveReader } from '../../src/core/store/archive/archiveReader';
+import { isTerminal, STATUSES, type Handoff, type HandoffsFile } from '../../src/core/domain/handoffSchema';
+import { mergeStores } from '../../src/core/store/storeMerge';
 import { handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

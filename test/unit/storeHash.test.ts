@@ -2,8 +2,8 @@
 // later process reads back, for any store; any other byte string, however close, hashes differently.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { storeHashOfBytes, storeHashOfChunks } from '../../src/core/storeHash';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
+import { storeHashOfBytes, storeHashOfChunks } from '../../src/core/store/storeHash';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
 import { handoffIn } from './helpers/handoffFixtures';
 
 const RUNS = Number(process.env.AGENTSYNC_PROPERTY_RUNS) || 200;

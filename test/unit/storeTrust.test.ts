@@ -2,9 +2,9 @@
 // pass; any other file, including a hand edit of ours with a hand-written stamp, is validated in full.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
-import { stampFor } from '../../src/core/storeStamp';
-import { storeHashOfBytes } from '../../src/core/storeHash';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
+import { stampFor } from '../../src/core/store/storeStamp';
+import { storeHashOfBytes } from '../../src/core/store/storeHash';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('validated-store stamp', () => {
