@@ -93,4 +93,30 @@ describe('validated-store stamp', () => {
       }
     });
   }
+
+  it('the stamp is rewritten in place, and never through a symlink', async () => {
+    const ws = await seeded();
+    const ino = fs.statSync(ws.layout.validatedStampFile).ino;
+    await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'two' },
+    });
+    assert.equal(fs.statSync(ws.layout.validatedStampFile).ino, ino, 'the same file, not a renamed one');
+    assert.equal(fs.readFileSync(ws.layout.validatedStampFile, 'utf8'), stampFor(storeHashOfBytes(ws.storeBytes()).hash));
+    const outside = `${ws.root}-outside-stamp`;
+    fs.writeFileSync(outside, 'keep');
+    fs.rmSync(ws.layout.validatedStampFile);
+    fs.symlinkSync(outside, ws.layout.validatedStampFile);
+    const r = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'three' },
+    });
+    assert.equal(r.ok, true);
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'keep');
+    assert.ok(
+      ws.warnings.some((w) => /validated-store stamp/.test(w)),
+      ws.warnings.join(' | '),
+    );
+    fs.rmSync(outside);
+  });
 });

@@ -11,7 +11,14 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { checkWorkspaceRelative } from '../../src/core/domain/workspacePath';
 import { handoffSchema, STATUSES, type Handoff } from '../../src/core/domain/handoffSchema';
-import { findSection, HANDOFFS_HEADING, spliceHandoffs, updateTrackerText } from '../../src/core/domain/trackerRenderer';
+import {
+  adoptRenderedSection,
+  findSection,
+  HANDOFFS_HEADING,
+  renderHandoffsSection,
+  spliceHandoffs,
+  updateTrackerText,
+} from '../../src/core/domain/trackerRenderer';
 
 /** 500 by default; AGENTSYNC_PROPERTY_RUNS=20000 for a deeper search. */
 const RUNS = Number(process.env.AGENTSYNC_PROPERTY_RUNS) || 500;
@@ -367,6 +374,25 @@ describe('tracker renderer: properties over arbitrary agent and human text', fun
         assert.equal(updateTrackerText(out, hs), out);
         // (e)
         assertSectionKnown(human, hs);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it(`a section is adopted as the rendering of the handoffs it was rendered from, and only of those [${RUNS} runs]`, () => {
+    fc.assert(
+      fc.property(handoffs, fc.constantFrom('\n', '\r\n'), (hs, eol) => {
+        const section = renderHandoffsSection(hs, eol);
+        // Copies with other content but the same ids: once adopted, the old blocks are what they render to.
+        const copies = hs.map((h) => ({ ...h, summary: `${h.summary} (changed)`, notes: '' }));
+        assert.equal(adoptRenderedSection(section, copies, eol), hs.length > 0);
+        if (hs.length > 0) assert.equal(renderHandoffsSection(copies, eol), section, 'the blocks were reused');
+        // Another order, one handoff more or less: nothing is adopted.
+        if (hs.length > 1 && hs[0].handoff_id !== hs[hs.length - 1].handoff_id) {
+          const reversed = [...hs].reverse().map((h) => ({ ...h }));
+          assert.equal(adoptRenderedSection(section, reversed, eol), false);
+        }
+        assert.equal(adoptRenderedSection(section, [...hs.map((h) => ({ ...h })), ...hs.slice(0, 1)], eol), false);
       }),
       { numRuns: RUNS },
     );

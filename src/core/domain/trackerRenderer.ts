@@ -59,6 +59,34 @@ function cachedBlock(h: Handoff, eol: string): string {
   return block;
 }
 
+/** The version of the section's layout: a section written by another version is never adopted (adoptRenderedSection). */
+export const SECTION_FORMAT = 1;
+
+/**
+ * Takes a section this renderer wrote for `handoffs` (in this order) as the rendering of each of them, so a process
+ * that just started renders only the handoffs it changes (derivedFiles.ts adopts only a section it can prove is
+ * that one). Adopts nothing, and answers false, unless the section splits into one block per handoff, each starting
+ * with its own id. A block starts with "- [ ] HO-…" or "- [x] HO-…"; agent text never starts a line.
+ */
+export function adoptRenderedSection(section: string, handoffs: readonly Handoff[], eol: string): boolean {
+  const head = HANDOFFS_HEADING + eol + eol;
+  if (handoffs.length === 0 || !section.startsWith(head) || !section.endsWith(eol + eol)) return false;
+  const body = section.slice(head.length, section.length - eol.length);
+  const blocks: string[] = [];
+  let at = 0;
+  for (const h of handoffs) {
+    if (!body.startsWith(`- [ ] ${h.handoff_id} |`, at) && !body.startsWith(`- [x] ${h.handoff_id} |`, at)) return false;
+    const next = body.indexOf(`${eol}- [`, at);
+    const end = next < 0 ? body.length : next + eol.length;
+    blocks.push(body.slice(at, end));
+    at = end;
+  }
+  if (at !== body.length) return false;
+  const cache = eol === '\r\n' ? renderedBlocks['\r\n'] : renderedBlocks['\n'];
+  handoffs.forEach((h, i) => cache.set(h, blocks[i]));
+  return true;
+}
+
 export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'): string {
   if (handoffs.length === 0) return [HANDOFFS_HEADING, '', '_No handoffs yet._', ''].join(eol) + eol;
   let body = '';

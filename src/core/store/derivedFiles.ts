@@ -5,7 +5,7 @@ import { appendLines, assertRegularOrMissing, writeFileAtomic, type AtomicWriteO
 import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
 import { contentHash } from './storeStamp';
-import { spliceHandoffs } from '../domain/trackerRenderer';
+import { adoptRenderedSection, detectEol, SECTION_FORMAT, spliceHandoffs } from '../domain/trackerRenderer';
 import type { Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
@@ -32,6 +32,11 @@ export function editTrackerFile(layout: WorkspaceLayout, edit: (text: string) =>
 export interface DerivedWriteOptions {
   /** The SHA-256 of the store bytes these files are derived from, kept in state.json to tell when they are stale. */
   storeHash?: string;
+  /**
+   * The store as this process read it from disk, before the batch changed it: when state.json says the derived files
+   * were written from exactly that store, the tracker's section is its rendering, and each block is reused.
+   */
+  loaded?: { hash: string; handoffs: readonly Handoff[] };
   beforeRename?: () => void;
 }
 
@@ -44,6 +49,8 @@ export interface TrackerSectionProof {
   sha256: string;
   start: number;
   end: number;
+  /** trackerRenderer's SECTION_FORMAT when it was written. */
+  format?: number;
 }
 
 function proofOf(v: unknown): TrackerSectionProof | null {
@@ -52,12 +59,16 @@ function proofOf(v: unknown): TrackerSectionProof | null {
   return ok ? (p as TrackerSectionProof) : null;
 }
 
-/** Renders the section into AgentTracker.md (a fresh one if missing); returns where it is now, for the next render. */
+/**
+ * Renders the section into AgentTracker.md (a fresh one if missing); returns where it is now, for the next render.
+ * `renderedFrom`: the handoffs the proven section was rendered from, whose blocks are then reused.
+ */
 export function renderTrackerFile(
   layout: WorkspaceLayout,
   handoffs: readonly Handoff[],
   options: DerivedWriteOptions = {},
   previous: unknown = null,
+  renderedFrom?: readonly Handoff[],
 ): TrackerSectionProof {
   assertRegularOrMissing(layout.trackerFile);
   let bytes: Buffer | null = null;
@@ -69,11 +80,14 @@ export function renderTrackerFile(
   const text = bytes ? bytes.toString('utf8') : '# Agent Tracker\n\n';
   const proof = proofOf(previous);
   const known = proof && bytes && proof.end <= text.length && contentHash(bytes) === proof.sha256 ? proof : undefined;
+  if (known && renderedFrom && proof?.format === SECTION_FORMAT) {
+    adoptRenderedSection(text.slice(known.start, known.end), renderedFrom, detectEol(text));
+  }
   const out = spliceHandoffs(text, handoffs, known);
   const outBytes = Buffer.from(out.text);
   if (!bytes || !outBytes.equals(bytes))
     writeFileAtomic(layout.trackerFile, outBytes, { durable: false, beforeRename: options.beforeRename });
-  return { sha256: contentHash(outBytes), ...out.section };
+  return { sha256: contentHash(outBytes), ...out.section, format: SECTION_FORMAT };
 }
 
 /** `previous`: state.json as the caller already read it (it is read once per write). */
@@ -103,7 +117,12 @@ export function rebuildDerivedFiles(layout: WorkspaceLayout, handoffs: readonly 
   const problems: string[] = [];
   const state = readStateFile(layout.stateFile);
   let trackerSection: TrackerSectionProof | null = null;
-  attemptEach(problems, 'AgentTracker.md', () => (trackerSection = renderTrackerFile(layout, handoffs, options, state.trackerSection)));
+  const renderedFrom = options.loaded && state.storeHash === options.loaded.hash ? options.loaded.handoffs : undefined;
+  attemptEach(
+    problems,
+    'AgentTracker.md',
+    () => (trackerSection = renderTrackerFile(layout, handoffs, options, state.trackerSection, renderedFrom)),
+  );
   // state.json last: its storeHash says the rebuild finished, so it names the store only when the tracker was written.
   const stateOptions = problems.length === 0 ? options : { ...options, storeHash: 'incomplete' };
   const patch = trackerSection ? { trackerSection } : {};

@@ -15,7 +15,7 @@ import { StoreTransaction } from './storeTransaction';
 import { appendMissingDecisions, derivedFilesStale, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
 import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from '../git/gitActivity';
 import { storageError } from '../disk/storageErrors';
-import { stampFor, stampMatches } from './storeStamp';
+import { stampFor, stampMatches, writeStamp } from './storeStamp';
 import { storeHashOfBytes, storeHashOfChunks } from './storeHash';
 import { archiveDue, dueForArchive } from './archive/archivePass';
 import type { Handoff } from '../domain/handoffSchema';
@@ -63,6 +63,8 @@ export class HandoffStore {
   private cached: { key: string; snapshot: StoreSnapshot; hash: string | null } | null = null;
   /** The stat key of the store as the current batch read it, compared right before the rename. */
   private loadedKey = 'missing';
+  /** The store as last parsed from disk, until a write uses it to reuse the tracker's rendering (derivedFiles.ts). */
+  private freshlyLoaded: { hash: string; handoffs: readonly Handoff[] } | null = null;
   private gitIndexLock: string | null | undefined;
   private readonly journal: AuditJournal;
   private readonly archive: ArchiveReader;
@@ -318,11 +320,13 @@ export class HandoffStore {
     this.loadedKey = key;
     this.bestEffort('the validated-store stamp', () => {
       const stamp = stampFor(hash);
-      if (stamp) writeFileAtomic(this.layout.validatedStampFile, stamp, { durable: false });
+      if (stamp) writeStamp(this.layout.validatedStampFile, stamp);
     });
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const beforeRename = () => this.assertGitIdle();
-    for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename })) {
+    const loaded = this.freshlyLoaded ?? undefined;
+    this.freshlyLoaded = null;
+    for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename, loaded })) {
       this.logger.warn(`${problem} (rebuilt on the next write)`);
     }
     // On failure the journal written before the rename keeps the lines; the next batch appends them.
@@ -438,6 +442,7 @@ export class HandoffStore {
     const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
     const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, chunks);
     this.cached = { key, snapshot, hash };
+    this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };
     return snapshot;
   }
 }
