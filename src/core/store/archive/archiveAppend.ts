@@ -27,7 +27,9 @@ export function appendToArchive(layout: WorkspaceLayout, records: readonly Hando
   const byMonth = new Map<string, Handoff[]>();
   for (const h of records) {
     const month = archiveMonthOf(h);
-    byMonth.set(month, [...(byMonth.get(month) ?? []), h]);
+    const group = byMonth.get(month);
+    if (group) group.push(h);
+    else byMonth.set(month, [h]);
   }
   const report: AppendReport = { appended: 0, alreadyArchived: 0, repairedFiles: [] };
   for (const [month, group] of [...byMonth].sort(([a], [b]) => (a < b ? -1 : 1))) {
