@@ -188,6 +188,22 @@ describe('the archive', () => {
     );
   });
 
+  it('a whole record a hand left without its newline is read and kept; a line being appended is not an error', async () => {
+    const ws = new TestWorkspace({ handoffs: [merged, queued] });
+    fs.mkdirSync(ws.layout.archiveDir);
+    const file = path.join(ws.layout.archiveDir, '2026-02.jsonl');
+    fs.writeFileSync(file, JSON.stringify(escalated)); // no newline
+    const listed = await ws.dispatch({ action: 'listHandoffs', handoffId: escalated.handoff_id, archived: true });
+    assert.deepEqual(listed.data!.handoffs, [escalated]);
+    await ws.dispatch(create('next'));
+    assert.deepEqual(archiveLines(ws), [escalated, merged], 'kept, and the next line starts on its own line');
+
+    fs.appendFileSync(file, JSON.stringify(queued).slice(0, 50)); // what a reader sees mid-append
+    const during = await ws.dispatch({ action: 'listHandoffs', archived: true });
+    assert.equal(during.data!.archived, 2);
+    assert.deepEqual(ws.warnings, [], 'nothing to warn about');
+  });
+
   it('refuses to follow a symlinked archive folder: the records stay in handoffs.json', async () => {
     const ws = new TestWorkspace({ handoffs: [merged, queued] });
     const outside = fs.mkdtempSync(path.join(path.dirname(ws.root), 'outside-'));

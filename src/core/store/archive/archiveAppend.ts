@@ -9,6 +9,7 @@ import { assertRegularOrMissing } from '../../disk/atomicFile';
 import { storageError } from '../../disk/storageErrors';
 import type { Handoff } from '../../domain/handoffSchema';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
+import { archiveLine, parseArchiveLine } from './archiveLine';
 import { archiveFileOf, archiveMonthOf } from './archiveMonth';
 
 export interface AppendReport {
@@ -52,11 +53,20 @@ function appendMonth(file: string, group: readonly Handoff[], report: AppendRepo
     let size = fs.fstatSync(fd).size;
     const wholeTo = lastWholeLineEnd(fd, size);
     if (wholeTo < size) {
-      fs.ftruncateSync(fd, wholeTo);
-      size = wholeTo;
-      report.repairedFiles.push(path.basename(file));
+      // A last line without its newline: a kill cut it (a strict prefix of a one-object line never parses), or a hand
+      // wrote a whole record and no newline, which is kept.
+      const tail = Buffer.alloc(size - wholeTo);
+      fs.readSync(fd, tail, 0, tail.length, wholeTo);
+      if (parseArchiveLine(tail.toString('utf8'))) {
+        writeWhole(fd, Buffer.from('\n'));
+        size += 1;
+      } else {
+        fs.ftruncateSync(fd, wholeTo);
+        size = wholeTo;
+        report.repairedFiles.push(path.basename(file));
+      }
     }
-    const lines = group.map((h) => JSON.stringify(h) + '\n');
+    const lines = group.map(archiveLine);
     const present = tailLines(
       fd,
       size,

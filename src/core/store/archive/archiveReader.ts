@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { describeIssues, handoffSchema, type Handoff } from '../../domain/handoffSchema';
 import { assertSafeDirectory } from '../../workspace/safeDirectory';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
+import { parseArchiveLine } from './archiveLine';
 import { ARCHIVE_FILE_PATTERN, archiveFileOf, monthOfId, monthOfUid } from './archiveMonth';
 
 /** One archive file may hold a year of a busy team's handoffs, not more: a bigger one is refused, not read. */
@@ -102,15 +103,16 @@ export class ArchiveReader {
       return [];
     }
     const out: Raw[] = [];
-    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    // A last line without its newline that does not parse is being appended right now, or was cut by a kill (the next
+    // write cuts it off; its handoff is still in handoffs.json): not a record yet, and not an error.
+    const last = lines.pop()!;
+    if (parseArchiveLine(last)) lines.push(last);
+    for (const line of lines) {
       if (line.trim() === '') continue;
-      try {
-        const v: unknown = JSON.parse(line);
-        if (v && typeof v === 'object' && !Array.isArray(v)) out.push(v as Raw);
-        else this.skip(`archive/${month}.jsonl`);
-      } catch {
-        this.skip(`archive/${month}.jsonl`);
-      }
+      const record = parseArchiveLine(line);
+      if (record) out.push(record as Raw);
+      else this.skip(`archive/${month}.jsonl`);
     }
     return out;
   }
