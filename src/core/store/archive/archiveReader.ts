@@ -111,7 +111,7 @@ export class ArchiveReader {
     for (const line of lines) {
       if (line.trim() === '') continue;
       const record = parseArchiveLine(line);
-      if (record) out.push(record as Raw);
+      if (record) out.push(record);
       else this.skip(`archive/${month}.jsonl`);
     }
     return out;
