@@ -138,12 +138,16 @@ const createRequest = (n) => ({
 });
 const claimRequest = (id) => ({ action: 'claimHandoff', handoffId: id, agent: 'claude' });
 
+/** Wall time, and the CPU time this process spent (user + system): on a machine busy with other work the CPU time
+ * still says what a request costs, while the wall time also holds the waits for the CPU and the disk. */
 async function timed(dispatcher, request) {
+  const cpu = process.cpuUsage();
   const t = performance.now();
   const r = await dispatcher.dispatch(request);
   const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
   if (!r.ok) throw new Error(`${request.action} refused: ${r.reason}: ${r.message}`);
-  return { ms, id: r.data.handoff.handoff_id };
+  return { ms, cpuMs: (used.user + used.system) / 1000, id: r.data.handoff.handoff_id };
 }
 
 function spawnMs(args) {
@@ -163,10 +167,13 @@ async function benchSize(total) {
   for (let i = 0; i < 10; i++) await timed(dispatcher, claimRequest((await timed(dispatcher, createRequest(`warm ${i}`))).id));
   const creates = [];
   const claims = [];
+  const cpu = [];
   for (let i = 0; i < OPS; i++) {
     const c = await timed(dispatcher, createRequest(i));
+    const k = await timed(dispatcher, claimRequest(c.id));
     creates.push(c.ms);
-    claims.push((await timed(dispatcher, claimRequest(c.id))).ms);
+    claims.push(k.ms);
+    cpu.push(c.cpuMs, k.cpuMs);
   }
   // CLI: handoffs to claim, made in-process; then each `agentsync claim` is paired with a `node -e 0` right before it.
   const toClaim = [];
@@ -191,6 +198,7 @@ async function benchSize(total) {
     createP99: percentile(creates, 99),
     claimMed: median(claims),
     claimP99: percentile(claims, 99),
+    cpuMed: median(cpu),
     nodeMed: median(node),
     cliMed: median(cli),
     ratioMed: median(ratios),
@@ -248,6 +256,7 @@ const rows = [
   ['createHandoff p99 (ms)', (r) => f(r.createP99)],
   ['claimHandoff median (ms)', (r) => f(r.claimMed)],
   ['claimHandoff p99 (ms)', (r) => f(r.claimP99)],
+  ['CPU time per create or claim, median (ms)', (r) => f(r.cpuMed)],
   ['`node -e 0` median (ms)', (r) => f(r.nodeMed, 1)],
   ['`agentsync claim` median (ms)', (r) => f(r.cliMed, 1)],
   ['`agentsync claim` / `node -e 0` (median of pairs)', (r) => f(r.ratioMed)],

@@ -324,4 +324,39 @@ describe('agentsync merge-driver with git', function () {
     assert.match(r2.stderr, /ours version is not valid JSON/);
     assert.equal(fs.readFileSync(path.join(dir, 'ours.json'), 'utf8'), '{ not json');
   });
+
+  it('a handoff archived on one branch and claimed on the other: merged with the archived copy in the work tree, still merged', () => {
+    const dir = track(tempWorkspace('mergedrv-archive'));
+    gitOk(dir, 'init', '-q', '-b', 'main');
+    runCliSync(['--dir', dir, 'init', '--git']);
+    fs.writeFileSync(path.join(dir, '.agentsync.json'), JSON.stringify({ archive: { after_days: 0 } }));
+    const id = createHandoff(dir, 'archived on main, claimed on b');
+    commitAll(dir, 'base');
+
+    gitOk(dir, 'checkout', '-q', '-b', 'b');
+    cli(dir, 'claim', id, '--agent', 'codex');
+    commitAll(dir, 'b');
+
+    gitOk(dir, 'checkout', '-q', 'main');
+    cli(dir, 'claim', id, '--agent', 'claude');
+    cli(dir, 'complete', id, '--agent', 'claude');
+    cli(dir, 'approve', id, '--agent', 'copilot');
+    cli(dir, 'merge', id, '--agent', 'copilot');
+    createHandoff(dir, 'the next write, which archives it');
+    const onMain = handoffsFileSchema.parse(JSON.parse(readStore(dir)));
+    assert.ok(!onMain.handoffs.some((x) => x.handoff_id === id) && onMain.id_high_water === id, 'archived on main');
+    commitAll(dir, 'main: merged and archived');
+
+    const merge = git(dir, 'merge', '--no-edit', 'b');
+    assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
+    assert.match(merge.out, /archived on ours but changed on the other side/);
+    const store = handoffsFileSchema.parse(JSON.parse(readStore(dir)));
+    const h = store.handoffs.find((x) => x.handoff_id === id)!;
+    assert.equal(h.status, 'merged', 'the finished status stands');
+    assert.equal(h.conflicts?.[0].field, 'status', "b's claim is recorded for a human");
+    assert.equal(store.id_high_water, id);
+    const shown = cli(dir, 'show', id).data as { handoff: Handoff; archived: boolean };
+    assert.equal(shown.archived, false, 'the copy in handoffs.json is the one shown');
+    assert.equal(shown.handoff.rev, h.rev);
+  });
 });
