@@ -20,12 +20,27 @@ function hashWhole(parts: readonly Buffer[]): string {
   return h.digest('hex');
 }
 
+/** The parts last hashed and their digests side by side: the next write copies the runs of parts it did not change. */
+let last: { chunks: readonly Buffer[]; digests: Buffer } | null = null;
+
 /** The hash of the file that is exactly these parts concatenated, as storeSnapshot.serializeChunks returns them. */
 export function storeHashOfChunks(chunks: readonly Buffer[]): string {
   if (chunks.length < 3) return hashWhole(chunks);
   // One update of all the digests: thousands of small updates cost more than the hashing itself.
   const all = Buffer.allocUnsafe(chunks.length * 32);
-  chunks.forEach((c, i) => digestOf(c).copy(all, i * 32));
+  const prev = last;
+  for (let i = 0; i < chunks.length;) {
+    let j = i;
+    while (prev && j < chunks.length && j < prev.chunks.length && prev.chunks[j] === chunks[j]) j++;
+    if (j > i) {
+      prev!.digests.copy(all, i * 32, i * 32, j * 32);
+      i = j;
+    } else {
+      digestOf(chunks[i]).copy(all, i * 32);
+      i++;
+    }
+  }
+  last = { chunks, digests: all };
   return crypto.createHash('sha256').update('agentsync-store-parts-v1\n').update(all).digest('hex');
 }
 
