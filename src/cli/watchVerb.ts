@@ -1,6 +1,5 @@
 // `agentsync watch [--once] [--interval-ms N]`: the drop zone without an editor (DESIGN §8). Runs until SIGINT or
 // SIGTERM, then stops cleanly (requests already taken are answered first); --once answers what is there and exits.
-import { DropZoneProcessor } from '../core/dropZone/dropZoneProcessor';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
 
@@ -34,6 +33,9 @@ export const watchVerb: Verb = {
       info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${m}`),
       warn: (m: string) => ctx.io.err(`agentsync: ${m}`),
     };
+    // Loaded here, not at the top: the drop zone's file watcher (chokidar and the fs/promises and stream modules it
+    // needs) is for this verb only, and every other verb starts without it.
+    const { DropZoneProcessor } = await import('../core/dropZone/dropZoneProcessor');
     const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log });
     if (values.verbose) {
       processor.onDidAnswer((a) =>

@@ -3,7 +3,7 @@
 // back to its default, a broken restrictive one fails closed (configSchema's RESTRICTIVE_SECTIONS), an unknown key
 // is reported with a "did you mean". Every problem goes into one message, which the store reports once.
 import * as fs from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { configSchema, DEFAULT_CONFIG, RESTRICTIVE_SECTIONS, type AgentSyncConfig, type RestrictiveSection } from './configSchema';
 
 export interface LoadedConfig {

@@ -1,5 +1,5 @@
 // The parameters of every request action (DESIGN §8). Names are part of the contract.
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeAgentId } from './agentId';
 import {
   agentIdSchema,
