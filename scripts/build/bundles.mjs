@@ -2,6 +2,7 @@
 // build. The extension keeps `vscode` external (the editor provides it); the CLI's verbs share dist/cli.js, and
 // what only one verb needs is loaded when that verb runs (README.md, "Development": start-up).
 import { lazyEntities } from './lazyEntities.mjs';
+import { sharedBuiltins } from './sharedBuiltins.mjs';
 import { zodEnglishOnly } from './zodEnglishOnly.mjs';
 
 /** esbuild options of every bundle; `production` minifies and drops source maps (the VSIX build). */
@@ -14,7 +15,7 @@ export function bundles({ production }) {
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
-    plugins: [zodEnglishOnly, lazyEntities],
+    plugins: [zodEnglishOnly, lazyEntities, sharedBuiltins],
   };
   return [
     { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
