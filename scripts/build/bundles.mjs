@@ -1,6 +1,6 @@
 // What esbuild.mjs builds, shared with bench/bundle-size.mjs so that the sizes it prints are those of the real
 // build. The extension keeps `vscode` external (the editor provides it); the CLI's verbs share dist/cli.js, and
-// what only one verb needs is loaded when that verb runs (README.md, "Development": start-up).
+// what only one verb needs is loaded when that verb runs (README.md, "Development").
 import { lazyEntities } from './lazyEntities.mjs';
 import { sharedBuiltins } from './sharedBuiltins.mjs';
 import { zodEnglishOnly } from './zodEnglishOnly.mjs';

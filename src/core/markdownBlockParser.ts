@@ -1,7 +1,7 @@
 // A Markdown block parser: markdown-it's own block rules (CommonMark plus GitHub's tables, HTML blocks on), without
 // the rest of markdown-it. Finding tracker sections needs block structure only (src/core/markdownSections.ts), and
 // `new MarkdownIt()` would also bundle its inline parser, renderer, linkify-it, punycode and entity encoder: about
-// 70 KB of the extension bundle that never runs (docs/agentsync-documentation.md, "AgentTracker.md").
+// 70 KB of the extension bundle that never runs (docs/agentsync-documentation.md, "The tracker").
 import ParserBlock from 'markdown-it/lib/parser_block.mjs';
 import * as helpers from 'markdown-it/lib/helpers/index.mjs';
 import type MarkdownIt from 'markdown-it/lib/index.mjs';
