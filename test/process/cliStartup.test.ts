@@ -1,5 +1,6 @@
 // The CLI loads only what a verb needs (issue 10): `list` and `claim` start without the drop-zone watcher and
-// the Node modules it brings (fs/promises), which `watch` loads when it runs; and the HTML entity decoder, which
+// the Node modules it brings (fs/promises), which `watch` loads when it runs, and without child_process, which
+// git's callers load when they start git (`init --git`); and the HTML entity decoder, which
 // the bundle loads on first use, is still there when a tracker needs it. The CLI runs as a real process; a
 // preloaded script reports which Node modules the process loaded.
 import * as assert from 'node:assert/strict';
@@ -37,14 +38,22 @@ describe('CLI start-up: each verb loads what it needs (issue 10)', function () {
 
   after(() => fs.rmSync(ws, { recursive: true, force: true }));
 
-  it('list and claim do not load the drop-zone watcher; watch --once does', () => {
-    const watcherModule = 'NativeModule fs/promises';
+  it('list and claim load neither the drop-zone watcher nor child_process; watch and init --git load them', () => {
+    const watcher = 'NativeModule fs/promises';
+    const processes = 'NativeModule child_process';
     for (const args of [['list'], ['claim', id, '--agent', 'claude']]) {
       const loaded = loadedModules(ws, args);
       assert.ok(loaded.includes('NativeModule crypto'), `the report is live: ${args[0]} loads crypto for the store stamp`);
-      assert.ok(!loaded.includes(watcherModule), `${args[0]} loaded ${watcherModule} (the drop-zone watcher): ${loaded.join(' ')}`);
+      for (const m of [watcher, processes]) assert.ok(!loaded.includes(m), `${args[0]} loaded ${m}: ${loaded.join(' ')}`);
     }
-    assert.ok(loadedModules(ws, ['watch', '--once']).includes(watcherModule), 'watch loads the watcher when it runs');
+    assert.ok(loadedModules(ws, ['watch', '--once']).includes(watcher), 'watch loads the watcher when it runs');
+    const repo = tempWorkspace('startup-git');
+    try {
+      assert.equal(spawnSync('git', ['init', '-q', repo]).status, 0);
+      assert.ok(loadedModules(repo, ['init', '--git']).includes(processes), 'init --git loads child_process to run git');
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
   });
 
   it('a tracker with a named entity in a link definition keeps the human text below it (the decoder loads when used)', () => {
