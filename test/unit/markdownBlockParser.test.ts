@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { parseBlocks } from '../../src/core/markdownBlockParser';
+import { parseBlocks } from '../../src/core/domain/markdownBlockParser';
 
 const reference = new MarkdownIt('default', { html: true });
 reference.core.ruler.enableOnly(['normalize', 'block']);

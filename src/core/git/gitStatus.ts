@@ -1,0 +1,113 @@
+// What git says about the workspace at End Session: branch, commit and the hot files (unstaged, staged and untracked
+// changes), as paths relative to the workspace folder, also when that folder is a subfolder of the repository.
+import { childProcess } from '../disk/childProcess';
+
+export interface GitInfo {
+  isRepo: boolean;
+  branch: string | null;
+  commit: string | null;
+  hotFiles: string[];
+  /** Why git could not answer (not a repository, git missing, a time-out), for the response; null when it did. */
+  problem: string | null;
+}
+
+const GIT_TIMEOUT_MS = 15_000;
+
+/** Files AgentSync itself writes: counting them would make every session "hot" once it has started. */
+export function isAgentSyncOwnFile(rel: string): boolean {
+  return rel === 'AgentTracker.md' || rel === 'decisions.md' || rel === '.agentsync' || rel.startsWith('.agentsync/');
+}
+
+/**
+ * Options put before every git command AgentSync runs: a repository's own config must not make it run a program.
+ * `core.fsmonitor` names a command `git status` would run; hooks are switched off too (status runs none today, but
+ * no AgentSync call should ever run one). See docs/agentsync-documentation.md, "Hot files from git".
+ */
+export const SAFE_GIT_OPTIONS: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
+
+function git(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
+    childProcess().execFile(
+      'git',
+      [...SAFE_GIT_OPTIONS, ...args],
+      {
+        cwd,
+        timeout: GIT_TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'buffer',
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        windowsHide: true,
+      },
+      (err, stdout, stderr) => {
+        if (err) {
+          const text = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
+          reject(Object.assign(new Error(text || err.message), { code: (err as NodeJS.ErrnoException).code }));
+        } else resolve(stdout.toString('utf8'));
+      },
+    );
+  });
+}
+
+/**
+ * Parses `git status --porcelain=v1 -z` (paths relative to the repository root) into workspace-relative paths.
+ * A rename or copy entry is followed by its source path, which is skipped: the new name is what changed.
+ */
+export function parsePorcelainZ(output: string, prefix: string): string[] {
+  const fields = output.split('\0');
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i];
+    if (entry.length < 4) continue;
+    const xy = entry.slice(0, 2);
+    const repoPath = entry.slice(3);
+    if (xy.includes('R') || xy.includes('C')) i++;
+    if (!repoPath.startsWith(prefix)) continue;
+    const rel = repoPath.slice(prefix.length).replace(/\/$/, '');
+    if (!rel || isAgentSyncOwnFile(rel) || seen.has(rel)) continue;
+    seen.add(rel);
+    out.push(rel);
+  }
+  return out;
+}
+
+export async function readGitInfo(root: string): Promise<GitInfo> {
+  let prefix: string;
+  try {
+    prefix = (await git(root, ['rev-parse', '--show-prefix'])).trim();
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    return {
+      isRepo: false,
+      branch: null,
+      commit: null,
+      hotFiles: [],
+      problem: missing
+        ? 'git is not installed (or not on PATH); hot files are unknown'
+        : `not a git repository (${(e as Error).message.split('\n')[0]}); hot files are unknown`,
+    };
+  }
+  const [branch, commit, status] = await Promise.all([
+    git(root, ['symbolic-ref', '--short', '-q', 'HEAD']).then(
+      (s) => s.trim() || null,
+      () => null,
+    ),
+    git(root, ['rev-parse', '--short', 'HEAD']).then(
+      (s) => s.trim() || null,
+      () => null,
+    ), // null before the first commit
+    git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']).then(
+      (s) => ({ ok: true as const, text: s }),
+      (e: Error) => ({ ok: false as const, text: e.message }),
+    ),
+  ]);
+  if (!status.ok) return { isRepo: true, branch, commit, hotFiles: [], problem: `git status failed: ${status.text.split('\n')[0]}` };
+  return {
+    isRepo: true,
+    branch: branch ?? (commit ? 'HEAD' : null),
+    commit,
+    hotFiles: parsePorcelainZ(status.text, prefix),
+    problem: null,
+  };
+}
