@@ -58,7 +58,7 @@ function requestLine(h: Handoff): string | null {
     h.phase ? `phase: ${h.phase}` : '',
     r?.feature ? `feature: ${inlineText(r.feature, 200)}` : '',
     r?.spec_path ? `spec: ${codeSpan(r.spec_path)}` : '',
-    r?.expected_output ? `expects: ${r.expected_output}` : '',
+    r?.expected_output ? `expects: ${inlineText(r.expected_output)}` : '',
     r?.constraints?.length ? `constraints: ${inlineText(r.constraints.join('; '), 300)}` : '',
     r?.instructions ? `instructions: ${inlineText(r.instructions, 300)}` : '',
   ].filter(Boolean);

@@ -71,7 +71,9 @@ export function actOnNoteTag(tx: StoreTransaction, ctx: ActionContext, note: New
       return { outcome: { ...outcome, ok: true }, handoff: out.handoff };
     }
     const held = heldWorkReturningTo(tx, note.from_agent, back!.returnTo);
-    const out = returnHandoff(tx, author, { ref: held.handoff_id, message: text });
+    // The whole note, tag first, so its summary and notes both become the returned handoff's text.
+    const message = `[return_to: ${back!.returnTo}]\n${withoutTags(note.summary)}\n\n${withoutTags(note.notes ?? '')}`;
+    const out = returnHandoff(tx, author, { ref: held.handoff_id, message });
     return { outcome: { ...outcome, ok: true }, handoff: out.returned ?? out.handoff, completed: out.handoff };
   } catch (e) {
     if (!isActionError(e)) throw e;
