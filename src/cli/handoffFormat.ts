@@ -22,7 +22,8 @@ export function handoffDetails(h: Handoff): string {
   if (h.files.length) lines.push(`files:    ${h.files.map(v).join(', ')}`);
   if (h.required_capabilities.length) lines.push(`needs:    ${h.required_capabilities.join(', ')}`);
   if (h.no_handoff_reason) lines.push(`skipped:  ${v(h.no_handoff_reason)}`);
-  if (h.return_to || h.chain?.length) lines.push(`pass:     returns to ${h.return_to ?? '-'}    chain: ${(h.chain ?? []).join(' → ') || '-'}`);
+  if (h.return_to || h.chain?.length)
+    lines.push(`pass:     returns to ${h.return_to ?? '-'}    chain: ${(h.chain ?? []).join(' → ') || '-'}`);
   if (h.phase) lines.push(`phase:    ${h.phase}`);
   const r = h.request;
   if (r?.feature) lines.push(`feature:  ${v(r.feature)}`);

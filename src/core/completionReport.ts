@@ -27,11 +27,17 @@ export function reportInputRefusal(error: z.ZodError): ActionError | null {
   const field = [...first.path.map(String), ...(first.code === 'unrecognized_keys' ? first.keys.slice(0, 1) : [])].join('.');
   const what = describeIssues({ issues });
   if (first.code === 'too_big') {
-    return delegationError('CONTEXT_OVERFLOW', `${what}. Shorten it: long detail belongs in files the handoff names. Nothing was changed.`, {
-      field,
-    });
+    return delegationError(
+      'CONTEXT_OVERFLOW',
+      `${what}. Shorten it: long detail belongs in files the handoff names. Nothing was changed.`,
+      {
+        field,
+      },
+    );
   }
-  return delegationError('INVALID_WORK_OUTPUT', `${what}. ${REQUIRED}; see docs/agentsync-documentation.md. Nothing was changed.`, { field });
+  return delegationError('INVALID_WORK_OUTPUT', `${what}. ${REQUIRED}; see docs/agentsync-documentation.md. Nothing was changed.`, {
+    field,
+  });
 }
 
 /** Refuses a report over the limits (E012) or that does not fit the handoff it completes (E021); nothing is changed. */
@@ -55,11 +61,17 @@ export function checkReport(result: CompletionResult | undefined, h: Handoff): v
       { field: 'result.findings', bytes, limit: LIMITS.findingsBytes },
     );
   }
-  if (result.task_id !== undefined && h.task_id && result.task_id !== h.task_id) {
-    throw invalidOutput('result.task_id', `result.task_id is "${result.task_id}", but ${h.handoff_id} is task "${h.task_id}"; echo the task's id.`);
+  if (result.task_id && h.task_id && result.task_id !== h.task_id) {
+    throw invalidOutput(
+      'result.task_id',
+      `result.task_id is "${result.task_id}", but ${h.handoff_id} is task "${h.task_id}"; echo the task's id.`,
+    );
   }
   if (result.phase && h.phase && result.phase !== h.phase) {
-    throw invalidOutput('result.phase', `result.phase is "${result.phase}", but ${h.handoff_id} is a ${h.phase} handoff; report on the ${h.phase} phase.`);
+    throw invalidOutput(
+      'result.phase',
+      `result.phase is "${result.phase}", but ${h.handoff_id} is a ${h.phase} handoff; report on the ${h.phase} phase.`,
+    );
   }
   const phase = h.phase ?? result.phase;
   // A blocked report may say only why it is blocked; whatever findings it does carry are checked like any other.

@@ -65,7 +65,7 @@ export const conflictSchema = z.strictObject({
 /** The receiver's completion report (DESIGN §6, seed 003). */
 export const completionResultSchema = z.strictObject({
   // Echoes of the request (seed 003's response schema); checked against the handoff when given (completionReport.ts).
-  task_id: shortText.optional(),
+  task_id: shortText.nullable().optional(),
   phase: phaseSchema.optional(),
   status: z.enum(['complete', 'partial', 'blocked']),
   decision: z.enum(['PROCEED', 'STOP', 'CLARIFY']),

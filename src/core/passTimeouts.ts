@@ -62,7 +62,8 @@ export function dueTimeouts(handoffs: readonly Handoff[], config: AgentSyncConfi
 export function passesInFlight(handoffs: readonly Handoff[]): Set<string> {
   const out = new Set<string>();
   for (const c of handoffs) {
-    if (c.parent_uid && c.return_to && (c.status === 'queued' || c.status === 'in_progress' || c.status === 'blocked')) out.add(c.parent_uid);
+    if (c.parent_uid && c.return_to && (c.status === 'queued' || c.status === 'in_progress' || c.status === 'blocked'))
+      out.add(c.parent_uid);
   }
   return out;
 }

@@ -15,7 +15,11 @@ const research = z.looseObject({
     .optional(),
   conflicts: z
     .array(
-      z.looseObject({ type: z.enum(['naming', 'pattern', 'dependency']), description: text, severity: z.enum(['critical', 'warning', 'info']) }),
+      z.looseObject({
+        type: z.enum(['naming', 'pattern', 'dependency']),
+        description: text,
+        severity: z.enum(['critical', 'warning', 'info']),
+      }),
     )
     .max(500)
     .optional(),
@@ -93,7 +97,8 @@ export const PHASE_SHAPE_HINT: Readonly<Record<Phase, string>> = {
   research:
     'existing_implementations[{file, description, relevance: high|medium|low}], conflicts[{type: naming|pattern|dependency, ' +
     'description, severity: critical|warning|info}], patterns_found[{file, pattern, recommendation}], recommendations[string]',
-  write: 'files_created[{path, purpose}], files_modified[{path, changes}], tests_written[{path, test_count, coverage_areas?}], implementation_notes[string]',
+  write:
+    'files_created[{path, purpose}], files_modified[{path, changes}], tests_written[{path, test_count, coverage_areas?}], implementation_notes[string]',
   validate: 'checks{<name>: {passed: boolean, errors?, warnings?}} (at least one), overall_passed: boolean, blocking_issues?, warnings?',
   parallel: 'results[{task_id, passed: boolean, summary?}] (at least one), aggregation{total, passed, failed, overall_passed}',
 };

@@ -81,8 +81,8 @@ describe('pass timeouts through `agentsync request` (real clock)', function () {
         await sleep(100);
       }
       assert.equal(passed?.status, 'escalated', `handoffs.json on disk: ${JSON.stringify(storedHandoffs(ws))}`);
-      assert.match(String(passed!.state_history.at(-1)!.reason), /^E022 RETURN_TIMEOUT: nobody claimed it within timeout_ms 1500/);
-      const waited = Date.parse(passed!.state_history.at(-1)!.timestamp) - Date.parse(h.created_at);
+      assert.match(String(passed.state_history.at(-1)!.reason), /^E022 RETURN_TIMEOUT: nobody claimed it within timeout_ms 1500/);
+      const waited = Date.parse(passed.state_history.at(-1)!.timestamp) - Date.parse(h.created_at);
       assert.ok(waited >= TIMEOUT_MS, `not before its time (${waited} ms)`);
       assert.ok(storedHandoffs(ws).some((x) => x.parent_uid === h.uid && x.to_agents[0] === 'alice'));
     } finally {

@@ -72,10 +72,17 @@ describe('completion report: E012 CONTEXT_OVERFLOW and E021 INVALID_WORK_OUTPUT'
     const wrongPhase = await complete(completionReport('PROCEED', { phase: 'write', findings: { implementation_notes: [] } }), {
       phase: 'research',
     });
-    assert.deepEqual([wrongPhase.res.reason, wrongPhase.res.field], ['INVALID_WORK_OUTPUT', 'result.phase'], JSON.stringify(wrongPhase.res));
-    const echoed = await complete(completionReport('PROCEED', { task_id: 'AS-210', phase: 'research', findings: { recommendations: [] } }), {
-      phase: 'research',
-    });
+    assert.deepEqual(
+      [wrongPhase.res.reason, wrongPhase.res.field],
+      ['INVALID_WORK_OUTPUT', 'result.phase'],
+      JSON.stringify(wrongPhase.res),
+    );
+    const echoed = await complete(
+      completionReport('PROCEED', { task_id: 'AS-210', phase: 'research', findings: { recommendations: [] } }),
+      {
+        phase: 'research',
+      },
+    );
     assert.equal(echoed.res.ok, true, JSON.stringify(echoed.res));
     assert.deepEqual([echoed.ws.stored(ID).result?.task_id, echoed.ws.stored(ID).result?.phase], ['AS-210', 'research']);
   });
@@ -127,17 +134,41 @@ describe('completion report: findings checked against the shape of the phase (se
 
   const refused: [string, string, Record<string, unknown>, RegExp][] = [
     ['research', 'empty findings', {}, /none of existing_implementations, conflicts, patterns_found, recommendations is given/],
-    ['research', 'a relevance outside high|medium|low', { existing_implementations: [{ file: 'a', description: 'b', relevance: 'huge' }] }, /existing_implementations\.0\.relevance/],
+    [
+      'research',
+      'a relevance outside high|medium|low',
+      { existing_implementations: [{ file: 'a', description: 'b', relevance: 'huge' }] },
+      /existing_implementations\.0\.relevance/,
+    ],
     ['write', 'a test without its test_count', { tests_written: [{ path: 't.ts' }] }, /tests_written\.0\.test_count/],
     ['validate', 'no checks at all', { overall_passed: true }, /checks: /],
-    ['validate', 'a check that does not say whether it passed', { checks: { tests: { errors: [] } }, overall_passed: true }, /checks\.tests\.passed/],
-    ['validate', 'overall_passed true while a check failed', { checks: { tests: { passed: false }, lint: { passed: true } }, overall_passed: true }, /overall_passed: is true, but tests did not pass/],
-    ['parallel', 'an aggregation that does not add up', { ...SEED_FINDINGS.parallel, aggregation: { total: 2, passed: 2, failed: 0, overall_passed: true } }, /aggregation: says 2 total, 2 passed/],
+    [
+      'validate',
+      'a check that does not say whether it passed',
+      { checks: { tests: { errors: [] } }, overall_passed: true },
+      /checks\.tests\.passed/,
+    ],
+    [
+      'validate',
+      'overall_passed true while a check failed',
+      { checks: { tests: { passed: false }, lint: { passed: true } }, overall_passed: true },
+      /overall_passed: is true, but tests did not pass/,
+    ],
+    [
+      'parallel',
+      'an aggregation that does not add up',
+      { ...SEED_FINDINGS.parallel, aggregation: { total: 2, passed: 2, failed: 0, overall_passed: true } },
+      /aggregation: says 2 total, 2 passed/,
+    ],
   ];
   for (const [phase, what, findings, message] of refused) {
     it(`a ${phase} report with ${what} → E021 naming result.findings`, async () => {
       const { res, unchanged } = await complete(completionReport('PROCEED', { findings }), { phase: phase as Handoff['phase'] });
-      assert.deepEqual([res.ok, res.reason, res.code, res.field, res.phase], [false, 'INVALID_WORK_OUTPUT', 'E021', 'result.findings', phase], JSON.stringify(res));
+      assert.deepEqual(
+        [res.ok, res.reason, res.code, res.field, res.phase],
+        [false, 'INVALID_WORK_OUTPUT', 'E021', 'result.findings', phase],
+        JSON.stringify(res),
+      );
       assert.match(String(res.message), message);
       assert.match(String(res.message), new RegExp(`A ${phase} report has `), 'the message shows the shape to send');
       unchanged();

@@ -51,16 +51,25 @@ describe('pass timeouts: E010 SUBAGENT_TIMEOUT and E022 RETURN_TIMEOUT', () => {
     await ok(ws, { action: 'createHandoff', handoff: { from_agent: 'bob', owner_mode: 'single', to_agents: ['carol'], summary: 'other' } });
     assert.equal(ws.stored(h.handoff_id).status, 'in_progress', 'not before its lease ends');
     ws.clock.advance(1);
-    await ok(ws, { action: 'createHandoff', handoff: { from_agent: 'bob', owner_mode: 'single', to_agents: ['carol'], summary: 'other 2' } });
+    await ok(ws, {
+      action: 'createHandoff',
+      handoff: { from_agent: 'bob', owner_mode: 'single', to_agents: ['carol'], summary: 'other 2' },
+    });
     const closed = ws.stored(h.handoff_id);
     assert.equal(closed.status, 'escalated');
     const last = closed.state_history.at(-1)!;
     assert.equal(last.agent, 'agentsync');
-    assert.match(String(last.reason), /^E010 SUBAGENT_TIMEOUT: the lease of audit ran out at .* \(timeout_ms 5000\) before it finished; handed back to alice as HO-/);
+    assert.match(
+      String(last.reason),
+      /^E010 SUBAGENT_TIMEOUT: the lease of audit ran out at .* \(timeout_ms 5000\) before it finished; handed back to alice as HO-/,
+    );
     const back = returnOf(ws, closed);
     assert.deepEqual([back.status, back.to_agents, back.from_agent, back.return_to], ['queued', ['alice'], 'agentsync', null]);
     assert.match(back.summary, /^Timed out \(E010 SUBAGENT_TIMEOUT\): audit did not finish HO-\S+: alice to audit: review the auth module/);
-    assert.match(back.notes, /neither completed it nor renewed its lease \(heartbeat\) within timeout_ms 5000.*handed the work back to alice/s);
+    assert.match(
+      back.notes,
+      /neither completed it nor renewed its lease \(heartbeat\) within timeout_ms 5000.*handed the work back to alice/s,
+    );
     assert.match(String(back.state_history[0].reason), /^E010 SUBAGENT_TIMEOUT: handed back from /);
     assert.ok(last.reason!.includes(back.handoff_id), 'the pass names the handoff that carried it back');
     const audit = ws.auditEntries().filter((e) => e.action === 'passTimeout');
@@ -80,7 +89,10 @@ describe('pass timeouts: E010 SUBAGENT_TIMEOUT and E022 RETURN_TIMEOUT', () => {
     const list = await ok(ws, { action: 'listHandoffs' });
     const listed = (list.data!.handoffs as Handoff[]).find((x) => x.handoff_id === h.handoff_id)!;
     assert.equal(listed.status, 'escalated', 'the read already shows it handed back');
-    assert.match(String(listed.state_history.at(-1)!.reason), /^E022 RETURN_TIMEOUT: nobody claimed it within timeout_ms 5000 \(queued since /);
+    assert.match(
+      String(listed.state_history.at(-1)!.reason),
+      /^E022 RETURN_TIMEOUT: nobody claimed it within timeout_ms 5000 \(queued since /,
+    );
     const back = returnOf(ws, listed);
     assert.match(back.summary, /^Timed out \(E022 RETURN_TIMEOUT\): nobody claimed HO-/);
     assert.equal(list.data!.count, 2);
@@ -104,7 +116,10 @@ describe('pass timeouts: E010 SUBAGENT_TIMEOUT and E022 RETURN_TIMEOUT', () => {
   it('expireLeases answers with what timed out; ordinary handoffs are still released to the queue, passes are not', async () => {
     const ws = new TestWorkspace({ config: { leaseMinutes: 1 } });
     const h = await pass(ws);
-    const c = await ok(ws, { action: 'createHandoff', handoff: { from_agent: 'bob', owner_mode: 'single', to_agents: ['carol'], summary: 'plain' } });
+    const c = await ok(ws, {
+      action: 'createHandoff',
+      handoff: { from_agent: 'bob', owner_mode: 'single', to_agents: ['carol'], summary: 'plain' },
+    });
     const plain = (c.data!.handoff as Handoff).handoff_id;
     await ok(ws, { action: 'claimHandoff', handoffId: plain, agent: 'carol' });
     ws.clock.advance(60_000);
@@ -123,7 +138,14 @@ describe('pass timeouts: E010 SUBAGENT_TIMEOUT and E022 RETURN_TIMEOUT', () => {
     const late = await ws.dispatch({ action: 'completeHandoff', handoffId: h.handoff_id, agent: 'audit', result: completionReport() });
     assert.deepEqual([late.ok, late.reason], [false, 'illegal_transition']);
     const back = returnOf(ws, ws.stored(h.handoff_id));
-    const retry = await ok(ws, { action: 'passOver', agent: 'alice', to: 'audit', handoffId: back.handoff_id, reason: 'retry', summary: 'again' });
+    const retry = await ok(ws, {
+      action: 'passOver',
+      agent: 'alice',
+      to: 'audit',
+      handoffId: back.handoff_id,
+      reason: 'retry',
+      summary: 'again',
+    });
     assert.deepEqual((retry.data!.handoff as Handoff).chain, ['alice', 'audit']);
   });
 
@@ -146,7 +168,11 @@ describe('pass timeouts: E010 SUBAGENT_TIMEOUT and E022 RETURN_TIMEOUT', () => {
     assert.equal(Date.parse(held.lease_expires_at!) - Date.parse(now), TIMEOUT, 'and has a full timeout to act on what came back');
     ws.clock.advance(TIMEOUT);
     await ok(ws, { action: 'listHandoffs' });
-    assert.match(String(ws.stored(first.handoff_id).state_history.at(-1)!.reason), /^E010 SUBAGENT_TIMEOUT/, 'then its own timeout applies');
+    assert.match(
+      String(ws.stored(first.handoff_id).state_history.at(-1)!.reason),
+      /^E010 SUBAGENT_TIMEOUT/,
+      'then its own timeout applies',
+    );
   });
 
   it('a request refused in the same batch does not undo the sweep', async () => {

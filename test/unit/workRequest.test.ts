@@ -46,7 +46,14 @@ describe('the request side of the handoff protocol (seed 003)', () => {
     const ws = new TestWorkspace();
     const r = await ws.dispatch({
       action: 'createHandoff',
-      handoff: { from_agent: 'alice', owner_mode: 'single', to_agents: ['bob'], summary: 'Write it', phase: 'write', request: { feature: 'jwt' } },
+      handoff: {
+        from_agent: 'alice',
+        owner_mode: 'single',
+        to_agents: ['bob'],
+        summary: 'Write it',
+        phase: 'write',
+        request: { feature: 'jwt' },
+      },
     });
     assert.equal(r.ok, true, JSON.stringify(r));
     const h = ws.stored((r.data!.handoff as Handoff).handoff_id);
@@ -54,11 +61,26 @@ describe('the request side of the handoff protocol (seed 003)', () => {
   });
 
   const refused: [string, Record<string, unknown>, string, RegExp][] = [
-    ['a phase that does not match expected_output', { phase: 'write', request: { expected_output: 'validation_result' } }, 'request.expected_output', /belongs to the validate phase, but phase is "write"/],
+    [
+      'a phase that does not match expected_output',
+      { phase: 'write', request: { expected_output: 'validation_result' } },
+      'request.expected_output',
+      /belongs to the validate phase, but phase is "write"/,
+    ],
     ['a spec_path outside the workspace', { request: { spec_path: '../secrets.md' } }, 'request.spec_path', /could escape the workspace/],
     ['an unknown request field', { request: { feature: 'x', deadline: 'friday' } }, 'request.deadline', /unknown field\(s\) "deadline"/],
-    ['an expected_output outside seed 003’s four', { request: { expected_output: 'essay' } }, 'request.expected_output', /request\.expected_output: /],
-    ['more than 50 constraints', { request: { constraints: Array.from({ length: 51 }, (_, i) => `c${i}`) } }, 'request.constraints', /constraints/],
+    [
+      'an expected_output outside seed 003’s four',
+      { request: { expected_output: 'essay' } },
+      'request.expected_output',
+      /request\.expected_output: /,
+    ],
+    [
+      'more than 50 constraints',
+      { request: { constraints: Array.from({ length: 51 }, (_, i) => `c${i}`) } },
+      'request.constraints',
+      /constraints/,
+    ],
   ];
   for (const [what, extra, field, message] of refused) {
     it(`passOver with ${what} is refused naming ${field}, and nothing is stored`, async () => {
@@ -72,8 +94,9 @@ describe('the request side of the handoff protocol (seed 003)', () => {
 
   it('the previous hop’s context_summary reaches the next handoff in the chain as previous_findings', async () => {
     const ws = new TestWorkspace();
-    const research = (await ws.dispatch({ action: 'passOver', agent: 'alice', to: 'scout', reason: 'research', summary: 'Research', request: RESEARCH }))
-      .data!.handoff as Handoff;
+    const research = (
+      await ws.dispatch({ action: 'passOver', agent: 'alice', to: 'scout', reason: 'research', summary: 'Research', request: RESEARCH })
+    ).data!.handoff as Handoff;
     await ws.dispatch({ action: 'claimHandoff', handoffId: research.handoff_id, agent: 'scout' });
     const summary = 'Existing auth at src/lib/auth.ts (sessions). Extend auth.ts with JWT, create auth router.';
     const findings = { recommendations: ['Extend auth.ts'] };

@@ -94,13 +94,16 @@ export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: Param
   const request = storedRequest(input.request);
   // The note is checked as a note first (a bad one is refused whole); then its tag, if any, may make it that action.
   const tagged = actOnNoteTag(tx, ctx, input, own.to_agents);
-  if (tagged?.handoff) return { handoff: tagged.handoff, tag: tagged.outcome, ...(tagged.completed ? { completed: tagged.completed } : {}) };
+  if (tagged?.handoff)
+    return { handoff: tagged.handoff, tag: tagged.outcome, ...(tagged.completed ? { completed: tagged.completed } : {}) };
   const now = tx.now();
   const ts = now.toISOString();
   const actor = ctx.agent || input.from_agent;
   // A refused tag is part of the note's story: its first history entry says so, next to how it was routed.
   const t = tagged?.outcome;
-  const reason = t ? boundedReason(`${own.reason}; [${t.tag}: ${t.agent}] refused: ${t.reason}${t.code ? ` (${t.code})` : ''}`) : own.reason;
+  const reason = t
+    ? boundedReason(`${own.reason}; [${t.tag}: ${t.agent}] refused: ${t.reason}${t.code ? ` (${t.code})` : ''}`)
+    : own.reason;
   const record: Handoff = {
     handoff_id: tx.snapshot.ids.next(now),
     task_id: input.task_id ?? null,

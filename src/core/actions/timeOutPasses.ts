@@ -28,13 +28,21 @@ export function timeOutPasses(tx: StoreTransaction, ctx: ActionContext): TimedOu
     const text = explain(due, h);
     const back = createTimeoutReturn(tx, system, h, {
       summary: `Timed out (${text.label}): ${text.short}: ${h.summary}`,
-      notes: `${text.long} AgentSync handed the work back to ${h.return_to}. To go on: claim this handoff and do it, or pass it over again ` +
+      notes:
+        `${text.long} AgentSync handed the work back to ${h.return_to}. To go on: claim this handoff and do it, or pass it over again ` +
         `(to ${h.to_agents[0]} to retry, or to another agent).${h.notes ? `\n\nNotes of ${h.handoff_id}:\n${h.notes}` : ''}`,
       reason: `${text.label}: handed back from ${h.handoff_id} (${text.short})`,
     });
-    const closed = applyStatusChange(tx, system, h, 'escalated', boundedReason(`${text.label}: ${text.why}; handed back to ${h.return_to} as ${back.handoff_id}`), {
-      lease_expires_at: null,
-    });
+    const closed = applyStatusChange(
+      tx,
+      system,
+      h,
+      'escalated',
+      boundedReason(`${text.label}: ${text.why}; handed back to ${h.return_to} as ${back.handoff_id}`),
+      {
+        lease_expires_at: null,
+      },
+    );
     out.timed_out.push(closed);
     out.returned.push(back);
   }
