@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { CLI, runCliSync, startChild, tempWorkspace } from './processHarness';
 
 const TIMEOUT_MS = 1_500;

@@ -1,8 +1,8 @@
-// The completion report through the dispatcher (DESIGN §6, seed 000 §9, seed 003): over the limits → E012
+// The completion report through the dispatcher (docs/contract.md §6, seed 000 §9, seed 003): over the limits → E012
 // CONTEXT_OVERFLOW, missing or misshapen fields → E021 INVALID_WORK_OUTPUT, and `findings` checked against the shape
 // of the handoff's phase. Every refusal changes nothing.
 import { strict as assert } from 'node:assert';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -1,10 +1,10 @@
-// Timeouts of passed work (seed 000 §9, DESIGN §6) with the store's controllable clock, all through the dispatcher:
+// Timeouts of passed work (seed 000 §9, docs/contract.md §6) with the store's controllable clock, all through the dispatcher:
 // a receiver whose lease lapses → E010 SUBAGENT_TIMEOUT, work nobody claims within timeout_ms → E022 RETURN_TIMEOUT.
 // The pass is escalated with the code in its history and a queued handoff carries it back to its origin. No special
 // call is needed: the next write, a read, or expireLeases sweeps it.
 import { strict as assert } from 'node:assert';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { completionReport } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -1,9 +1,9 @@
-// Seed 003's request side (DESIGN §6): createHandoff and passOver take `request: { feature?, spec_path?, constraints?,
+// Seed 003's request side (docs/contract.md §6): createHandoff and passOver take `request: { feature?, spec_path?, constraints?,
 // instructions?, expected_output? }` and `phase`, stored on the record and shown in AgentTracker.md; the previous
 // hop's context_summary reaches the next handoff as previous_findings. Through the dispatcher, on disk.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -1,0 +1,29 @@
+// completeHandoff: the receiver's report; PROCEED → ready_for_review, STOP/CLARIFY → blocked for a human.
+// A passed-over handoff (return_to set) also sends its result back to the originator.
+import { checkReport } from '../../domain/completionReport';
+import { applyStatusChange, type ActionContext } from '../../store/handoffMutation';
+import { assertAuthority, findMove } from '../../domain/lifecycle';
+import { checkRevision, requireHandoff } from './findHandoff';
+import { createReturnHandoff } from './returnToOriginator';
+import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
+import type { StoreTransaction } from '../../store/storeTransaction';
+
+export function completeHandoff(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  p: { ref: string; result?: CompletionResult; expected_rev?: number; note?: string | null },
+): { handoff: Handoff; returned?: Handoff | null } {
+  const h = requireHandoff(tx, p.ref);
+  const stops = p.result !== undefined && p.result.decision !== 'PROCEED';
+  const to = stops ? 'blocked' : 'ready_for_review';
+  const move = findMove(h.status, h.status === 'in_progress' ? to : 'ready_for_review');
+  assertAuthority(h, move.authority, ctx.agent, tx.config.humans, 'complete');
+  checkRevision(h, p.expected_rev);
+  checkReport(p.result, h);
+  const reason = stops
+    ? `${p.result!.decision}: ${p.result!.issues.join('; ') || p.result!.context_summary || 'needs a human'}`.slice(0, 2_000)
+    : 'completed';
+  const handoff = applyStatusChange(tx, ctx, h, to, reason, { result: p.result ?? h.result ?? null, lease_expires_at: null });
+  if (stops || !handoff.return_to) return { handoff };
+  return { handoff, returned: createReturnHandoff(tx, ctx, handoff, p.note ?? null) };
+}
