@@ -3,6 +3,7 @@
 // hop's context_summary reaches the next handoff as previous_findings. Through the dispatcher, on disk.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import { handoffDetails } from '../../src/cli/handoffFormat';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
@@ -40,6 +41,31 @@ describe('the request side of the handoff protocol (seed 003)', () => {
       '  - request: phase: research | feature: jwt-authentication | spec: `specs/auth/requirements.md` | expects: structured\\_findings' +
         ' | constraints: no breaking changes; follow existing patterns | instructions: Find existing auth code and patterns for the new JWT feature',
     );
+  });
+
+  it('`agentsync show` prints the phase and each part of the request', async () => {
+    const ws = new TestWorkspace();
+    const r = await ws.dispatch({
+      action: 'passOver',
+      agent: 'alice',
+      to: 'scout',
+      reason: 'research',
+      summary: 'Research',
+      request: RESEARCH,
+    });
+    const text = handoffDetails(r.data!.handoff as Handoff);
+    for (const line of [
+      'pass:     returns to alice    chain: alice → scout',
+      'phase:    research',
+      'feature:  jwt-authentication',
+      'spec:     specs/auth/requirements.md',
+      'expects:  structured_findings',
+      'must:     no breaking changes',
+      'must:     follow existing patterns',
+      'do:       Find existing auth code and patterns for the new JWT feature',
+    ]) {
+      assert.ok(text.split('\n').includes(line), `${line}\n---\n${text}`);
+    }
   });
 
   it('createHandoff stores it too; a phase given explicitly is kept', async () => {
