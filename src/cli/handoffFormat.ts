@@ -2,6 +2,7 @@
 // newline cannot break the layout and an escape sequence cannot reach the terminal (see terminalText.ts).
 import { displayAgent } from '../core/domain/agentId';
 import type { Handoff } from '../core/domain/handoffSchema';
+import type { TagOutcome } from '../core/requests/actions/noteTags';
 import { visibleControls as v } from './terminalText';
 
 export function handoffLine(h: Handoff): string {
@@ -36,4 +37,11 @@ export function handoffDetails(h: Handoff): string {
   lines.push('history:');
   for (const e of h.state_history) lines.push(`  ${e.timestamp}  ${e.status.padEnd(16)} ${e.agent}${e.reason ? `  ${v(e.reason)}` : ''}`);
   return lines.join('\n');
+}
+
+/** What became of a tag in a created note ([pass_over: x] / [return_to: y]), as a second line, or nothing. */
+export function tagLine(tag: TagOutcome | undefined): string {
+  if (!tag) return '';
+  if (tag.ok) return `\n[${tag.tag}: ${tag.agent}] accepted: the note is the ${tag.action === 'passOver' ? 'pass over' : 'return'}`;
+  return `\n[${tag.tag}: ${tag.agent}] refused: ${tag.reason}${tag.code ? ` (${tag.code})` : ''}: ${v(tag.message ?? '')}`;
 }

@@ -3,6 +3,8 @@
 // returnHandoff message. An accepted tag makes the note that action's record; a refused one leaves the note stored as
 // written, and the answer's `tag` says what was refused and why.
 import { strict as assert } from 'node:assert';
+import { tagLine } from '../../src/cli/handoffFormat';
+import type { TagOutcome } from '../../src/core/requests/actions/noteTags';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -41,6 +43,11 @@ describe('tags in a handoff note', () => {
     const h = ws.stored((r.data!.handoff as Handoff).handoff_id);
     assert.deepEqual([h.status, h.to_agents, h.return_to, h.notes], ['queued', ['alice'], undefined, '[pass_over: alice]\nReason: later']);
     assert.match(String(h.state_history[0].reason), /\[pass_over: alice\] refused: CYCLE_DETECTED \(E003\)/);
+    // `agentsync create` prints it under the created line.
+    assert.equal(
+      tagLine(tag as unknown as TagOutcome),
+      '\n[pass_over: alice] refused: CYCLE_DETECTED (E003): alice cannot pass work to itself: alice → alice.',
+    );
   });
 
   it('a tag that names someone other than the note’s owner, or lacks a Reason, is refused like any pass', async () => {
