@@ -19,7 +19,8 @@ function keysOf(values: Values): Partial<Record<PolicyKey, unknown>> {
     const raw = values[flagOf(k)];
     if (typeof raw === 'string') out[k] = policyValue(raw);
   }
-  if (Object.keys(out).length === 0) throw new UsageError(`give at least one key to set: ${POLICY_KEYS.map((k) => `--${flagOf(k)} <value>`).join(', ')}`);
+  if (Object.keys(out).length === 0)
+    throw new UsageError(`give at least one key to set: ${POLICY_KEYS.map((k) => `--${flagOf(k)} <value>`).join(', ')}`);
   return out;
 }
 
@@ -53,8 +54,15 @@ function printList(ctx: CliContext, entries: PolicyListing[], problem: string | 
   const width = Math.max(...POLICY_KEYS.map((k) => k.length));
   const lines: string[] = [];
   for (const e of entries) {
-    lines.push(e.scope === 'defaults' ? 'defaults' : e.scope === 'pair' ? `pair ${e.name}` : `subagent ${e.name} (passes from any agent without a pair)`);
-    for (const k of POLICY_KEYS) lines.push(`  ${k.padEnd(width)}  ${String(e.policy[k]).padEnd(8)}  ${e.sources[k]}`);
+    lines.push(
+      e.scope === 'defaults'
+        ? 'defaults'
+        : e.scope === 'pair'
+          ? `pair ${e.name}`
+          : `subagent ${e.name} (passes from any agent without a pair)`,
+    );
+    // 11: the longest value ("only_issues"; a timeout_ms has at most 9 digits).
+    for (const k of POLICY_KEYS) lines.push(`  ${k.padEnd(width)}  ${String(e.policy[k]).padEnd(11)}  ${e.sources[k]}`);
   }
   ctx.io.out(lines.join('\n'));
   return 0;
@@ -66,7 +74,9 @@ function printEdit(ctx: CliContext, sub: string, edit: PolicyEdit): number {
     ctx.io.out(JSON.stringify({ ok: true, action: 'policy', timestamp: new Date().toISOString(), data: { command: sub, ...edit } }));
     return 0;
   }
-  ctx.io.out(edit.changed ? `${sub === 'reset' ? 'removed' : 'set'} ${edit.path} in .agentsync.json` : `nothing to reset: ${edit.path} is not set`);
+  ctx.io.out(
+    edit.changed ? `${sub === 'reset' ? 'removed' : 'set'} ${edit.path} in .agentsync.json` : `nothing to reset: ${edit.path} is not set`,
+  );
   return 0;
 }
 
@@ -97,7 +107,9 @@ function run(ctx: CliContext, values: Values, positionals: string[]): number {
 }
 
 export const policyVerb: Verb = {
-  usage: 'list | set-pair <from> <to> --<key> <value>… | set-default --<key> <value>… | set-subagent <agent> --<key> <value>… | reset [<from> <to> | --defaults | --subagent <agent>]',
+  usage:
+    'list | set-pair <from> <to> --<key> <value>… | set-default --<key> <value>… | set-subagent <agent> --<key> <value>… | ' +
+    'reset [<from> <to> | --defaults | --subagent <agent>]',
   summary: 'show or edit the pass-over policies of .agentsync.json (list, set-pair, set-default, set-subagent, reset)',
   details: [
     'list prints the resolved policy of the defaults, of each subagent and of each pair, and where each value comes from.',

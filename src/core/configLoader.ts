@@ -5,7 +5,14 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import { didYouMean } from './configKeyHints';
-import { configSchema, DEFAULT_CONFIG, RESTRICTIVE_SECTIONS, type AgentSyncConfig, type RestrictiveSection, type SectionProblem } from './configSchema';
+import {
+  configSchema,
+  DEFAULT_CONFIG,
+  RESTRICTIVE_SECTIONS,
+  type AgentSyncConfig,
+  type RestrictiveSection,
+  type SectionProblem,
+} from './configSchema';
 import { passOverProblems } from './passOverConsistency';
 
 export interface LoadedConfig {
@@ -121,7 +128,9 @@ export function parseConfigText(text: string): LoadedConfig {
         .map((p) => p.message)
         .join('; ');
       brokenSections.passOver = { ...found[0], message };
-      problems.push(`${message} (pass-overs are refused with ${found[0].code} ${found[0].code === 'E031' ? 'PREFERENCE_CONFLICT' : 'CONFIG_INVALID'} until you fix it)`);
+      problems.push(
+        `${message} (pass-overs are refused with ${found[0].code} ${found[0].code === 'E031' ? 'PREFERENCE_CONFLICT' : 'CONFIG_INVALID'} until you fix it)`,
+      );
     }
   }
   const config = { ...(out as AgentSyncConfig), ...(Object.keys(brokenSections).length ? { brokenSections } : {}) };

@@ -73,7 +73,8 @@ export function assertSectionUsable(config: AgentSyncConfig, section: Restrictiv
   if (problem === undefined) return;
   throw new ActionError(
     REFUSAL_OF[problem.code],
-    `.agentsync.json: ${problem.message}. The ${section} section is ${problem.code === 'E031' ? 'contradictory' : 'broken'}, so AgentSync refuses what it governs rather than guess; fix it in .agentsync.json and retry. Nothing was changed.`,
+    `.agentsync.json: ${problem.message}. The ${section} section is ${problem.code === 'E031' ? 'contradictory' : 'broken'}, ` +
+      'so AgentSync refuses what it governs rather than guess; fix it in .agentsync.json and retry. Nothing was changed.',
     { code: problem.code, key: section, path: problem.path },
   );
 }

@@ -26,7 +26,9 @@ function unknownAgents(config: Pick<AgentSyncConfig, 'passOver' | 'agentCapabili
   const problem = (path: string, id: string): SectionProblem => ({
     path,
     code: 'E030',
-    message: `${path}: "${id}" is not a configured agent${didYouMean(id, known)}; expected one of ${known.join(', ')} (agentCapabilities, humans or "human"), since a policy for an unknown agent never applies`,
+    message:
+      `${path}: "${id}" is not a configured agent${didYouMean(id, known)}; expected one of ${known.join(', ')} ` +
+      '(agentCapabilities, humans or "human"), since a policy for an unknown agent never applies',
   });
   const out: SectionProblem[] = [];
   for (const key of Object.keys(config.passOver.pairs ?? {})) {
@@ -53,7 +55,10 @@ function conflicts(passOver: AgentSyncConfig['passOver']): SectionProblem[] {
     // A disabled pair is never passed over (an inline override may not enable it), so how its return behaves can never apply.
     for (const k of ['auto_return', 'auto_apply'] as const) {
       if (policy.enabled === false && policy[k] === true)
-        conflict(`passOver.pairs.${key}`, `enabled is false (no pass from ${from} to ${to}) but ${k} is true; remove ${k} or enable the pair`);
+        conflict(
+          `passOver.pairs.${key}`,
+          `enabled is false (no pass from ${from} to ${to}) but ${k} is true; remove ${k} or enable the pair`,
+        );
     }
     if (policy.enabled === true && passOver.subagents?.[to]?.can_receive_passes === false)
       conflict(

@@ -84,7 +84,9 @@ export function resolveWithOverride(config: AgentSyncConfig, from: string, to: s
     if (loosens(k, value, policy)) {
       throw new ActionError(
         'PREFERENCE_CONFLICT',
-        `override.${k}: ${JSON.stringify(value)} would lift ${keySource(sources, k)} (${JSON.stringify(policy[k])}); an inline override may tighten a pass-over restriction, not loosen it. Drop override.${k}, or change .agentsync.json (agentsync policy set-pair ${from} ${to} ...). Nothing was changed.`,
+        `override.${k}: ${JSON.stringify(value)} would lift ${keySource(sources, k)} (${JSON.stringify(policy[k])}); ` +
+          `an inline override may tighten a pass-over restriction, not loosen it. Drop override.${k}, ` +
+          `or change .agentsync.json (agentsync policy set-pair ${from} ${to} ...). Nothing was changed.`,
         { code: 'E031', key: 'passOver', path: `override.${k}`, conflicts_with: keySource(sources, k) },
       );
     }
@@ -108,7 +110,8 @@ export interface PolicyListing {
  */
 export function listPolicies(config: AgentSyncConfig): PolicyListing[] {
   const out: PolicyListing[] = [{ scope: 'defaults', name: 'defaults', ...resolveConfiguredPolicy(config, '*', '*') }];
-  for (const id of Object.keys(config.passOver.subagents ?? {})) out.push({ scope: 'subagent', name: id, ...resolveConfiguredPolicy(config, '*', id) });
+  for (const id of Object.keys(config.passOver.subagents ?? {}))
+    out.push({ scope: 'subagent', name: id, ...resolveConfiguredPolicy(config, '*', id) });
   for (const pair of Object.keys(config.passOver.pairs ?? {})) {
     const [from, to] = pair.split('->');
     out.push({ scope: 'pair', name: pair, ...resolveConfiguredPolicy(config, from, to) });

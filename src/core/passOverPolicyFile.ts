@@ -9,7 +9,8 @@ import { ActionError } from './errors';
 import { POLICY_KEYS, type PolicyKey } from './passOverPolicy';
 
 /** Which layer of passOver an edit is about; `all` (reset only) is the whole section. */
-export type PolicyTarget = { kind: 'defaults' } | { kind: 'pair'; from: string; to: string } | { kind: 'subagent'; agent: string } | { kind: 'all' };
+export type PolicyTarget =
+  { kind: 'defaults' } | { kind: 'pair'; from: string; to: string } | { kind: 'subagent'; agent: string } | { kind: 'all' };
 
 export interface PolicyEdit {
   /** The key path edited, e.g. `passOver.pairs.alice->audit`. */
@@ -60,7 +61,11 @@ function refuse(message: string, path: string): never {
 function objectAt(parent: Record<string, unknown>, key: string, path: string): Record<string, unknown> {
   const v = parent[key];
   if (v === undefined) return (parent[key] = {});
-  if (!isObject(v)) refuse(`${path} is ${Array.isArray(v) ? 'an array' : JSON.stringify(v)}, expected an object; fix it by hand or run agentsync policy reset`, path);
+  if (!isObject(v))
+    refuse(
+      `${path} is ${Array.isArray(v) ? 'an array' : JSON.stringify(v)}, expected an object; fix it by hand or run agentsync policy reset`,
+      path,
+    );
   return v;
 }
 
@@ -82,7 +87,13 @@ function readRaw(configPath: string): { text: string | null; raw: Record<string,
 }
 
 /** Checks the edited file as the loader would and writes it atomically, unless the file changed meanwhile. */
-function commit(configPath: string, before: string | null, raw: Record<string, unknown>, indent: string | number, path: string): string | null {
+function commit(
+  configPath: string,
+  before: string | null,
+  raw: Record<string, unknown>,
+  indent: string | number,
+  path: string,
+): string | null {
   const text = JSON.stringify(raw, null, indent) + '\n';
   const loaded = parseConfigText(text);
   const broken = loaded.config.brokenSections?.passOver;
@@ -98,18 +109,29 @@ function commit(configPath: string, before: string | null, raw: Record<string, u
     beforeRename: () => {
       const now = fs.existsSync(configPath) ? fs.readFileSync(configPath, 'utf8') : null;
       if (now !== before)
-        throw new ActionError('store_busy', '.agentsync.json changed while it was being edited; nothing was written, run the command again.', { path });
+        throw new ActionError(
+          'store_busy',
+          '.agentsync.json changed while it was being edited; nothing was written, run the command again.',
+          { path },
+        );
     },
   });
   return loaded.problem;
 }
 
 /** Sets policy keys on one layer (defaults, a pair, a subagent); keys not named keep their values. */
-export function setPolicyKeys(configPath: string, target: Exclude<PolicyTarget, { kind: 'all' }>, values: Partial<Record<PolicyKey, unknown>>): PolicyEdit {
+export function setPolicyKeys(
+  configPath: string,
+  target: Exclude<PolicyTarget, { kind: 'all' }>,
+  values: Partial<Record<PolicyKey, unknown>>,
+): PolicyEdit {
   const { path, container, name } = pathOf(target);
   const { text, raw, indent } = readRaw(configPath);
   const passOver = objectAt(raw, 'passOver', 'passOver');
-  const layer = name === undefined ? objectAt(passOver, container!, path) : objectAt(objectAt(passOver, container!, `passOver.${container}`), name, path);
+  const layer =
+    name === undefined
+      ? objectAt(passOver, container!, path)
+      : objectAt(objectAt(passOver, container!, `passOver.${container}`), name, path);
   Object.assign(layer, values);
   return { path, changed: true, otherProblems: commit(configPath, text, raw, indent, path) };
 }

@@ -22,7 +22,8 @@ function workspaceWithMonths(retention: number | null): WorkspaceLayout {
   const config = JSON.parse(fs.readFileSync(layout.configFile, 'utf8')) as Record<string, unknown>;
   fs.writeFileSync(layout.configFile, JSON.stringify({ ...config, audit: { retention_days: retention } }, null, 2));
   fs.mkdirSync(layout.auditDir, { recursive: true });
-  for (const m of [monthsAgo(0), monthsAgo(1), monthsAgo(5), monthsAgo(14)]) fs.writeFileSync(path.join(layout.auditDir, `${m}.jsonl`), '{"ts":"x"}\n');
+  for (const m of [monthsAgo(0), monthsAgo(1), monthsAgo(5), monthsAgo(14)])
+    fs.writeFileSync(path.join(layout.auditDir, `${m}.jsonl`), '{"ts":"x"}\n');
   fs.writeFileSync(path.join(layout.auditDir, 'notes.txt'), 'not an audit month file');
   return layout;
 }

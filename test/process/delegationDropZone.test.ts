@@ -10,7 +10,13 @@ interface Answer {
   ok: boolean;
   request_id: string;
   reason?: string;
-  data: { handoff: Handoff; handoffs: Handoff[]; returned?: Handoff; completed?: Handoff; notify?: { agent: string; handoff: string } | null };
+  data: {
+    handoff: Handoff;
+    handoffs: Handoff[];
+    returned?: Handoff;
+    completed?: Handoff;
+    notify?: { agent: string; handoff: string } | null;
+  };
 }
 
 /** Writes a request as the drop-zone contract says (a temp file, then a rename into requests/) and waits for its answer. */

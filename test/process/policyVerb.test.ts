@@ -36,7 +36,16 @@ describe('agentsync policy (issue 9)', function () {
     const help = cli(ws, ['policy', '--help']);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^agentsync policy list \| set-pair <from> <to>/);
-    for (const flag of ['--enabled', '--auto-return', '--auto-apply', '--require-user-approval', '--timeout-ms', '--max-chain-depth', '--notify-on-return', '--can-receive-passes'])
+    for (const flag of [
+      '--enabled',
+      '--auto-return',
+      '--auto-apply',
+      '--require-user-approval',
+      '--timeout-ms',
+      '--max-chain-depth',
+      '--notify-on-return',
+      '--can-receive-passes',
+    ])
       assert.match(help.stdout, new RegExp(`${flag} <value>`));
     assert.match(cli(ws, ['--help']).stdout, /\n {2}policy +show or edit the pass-over policies/);
   });
@@ -62,7 +71,7 @@ describe('agentsync policy (issue 9)', function () {
 
     const text = cli(ws, ['policy', 'list']);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /^pair alice->audit\n(.*\n){1}  auto_return +true +passOver\.pairs\.alice->audit$/m);
+    assert.match(text.stdout, /^pair alice->audit\n.*\n {2}auto_return +true +passOver\.pairs\.alice->audit$/m);
     assert.match(text.stdout, /^ {2}max_chain_depth +2 +passOver\.defaults$/m);
     const json = JSON.parse(cli(ws, ['--json', 'policy', 'list']).stdout) as {
       ok: boolean;
@@ -87,8 +96,14 @@ describe('agentsync policy (issue 9)', function () {
     const bytes = fs.readFileSync(configFile);
     for (const [args, message] of [
       [['set-pair', 'alice', 'audit', '--timeout-ms', 'soon'], /passOver\.pairs\.alice->audit\.timeout_ms: .*expected number/],
-      [['set-pair', 'alice', 'audti', '--enabled', 'false'], /passOver\.pairs\.alice->audti: "audti" is not a configured agent \(did you mean "audit"\?\)/],
-      [['set-default', '--auto-apply', 'true', '--require-user-approval', 'true'], /PREFERENCE_CONFLICT: .*passOver\.defaults: auto_apply is true/],
+      [
+        ['set-pair', 'alice', 'audti', '--enabled', 'false'],
+        /passOver\.pairs\.alice->audti: "audti" is not a configured agent \(did you mean "audit"\?\)/,
+      ],
+      [
+        ['set-default', '--auto-apply', 'true', '--require-user-approval', 'true'],
+        /PREFERENCE_CONFLICT: .*passOver\.defaults: auto_apply is true/,
+      ],
     ] as const) {
       const r = cli(ws, ['policy', ...args]);
       assert.equal(r.code, 1, r.stdout + r.stderr);
@@ -114,7 +129,10 @@ describe('agentsync policy (issue 9)', function () {
       const r = cli(ws, ['request', '-'], JSON.stringify({ action: 'passOver', agent, to, reason: 'code_review', summary: 's' }));
       assert.equal(r.code, 1);
       const body = JSON.parse(r.stdout) as Record<string, unknown>;
-      assert.deepEqual([body.reason, body.code, body.key, body.path], ['CONFIG_INVALID', 'E030', 'passOver', 'passOver.pairs.scout->audit.enabeld']);
+      assert.deepEqual(
+        [body.reason, body.code, body.key, body.path],
+        ['CONFIG_INVALID', 'E030', 'passOver', 'passOver.pairs.scout->audit.enabeld'],
+      );
       assert.match(String(body.message), /unknown field\(s\) "enabeld" \(did you mean "enabled"\?\)/);
     }
     const list = cli(ws, ['request', '-'], '{"action":"listHandoffs"}');

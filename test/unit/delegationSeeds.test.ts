@@ -153,15 +153,23 @@ describe('delegation: who reviews returned work, and the stored policy', () => {
   }
 
   it('require_user_approval: neither the originator nor the receiver approves the passed work or its return; a human approves and merges both', async () => {
-    const ws = new TestWorkspace({ config: { humans: ['dana'], passOver: { pairs: { 'alice->audit': { auto_return: true, require_user_approval: true } } } } });
+    const ws = new TestWorkspace({
+      config: { humans: ['dana'], passOver: { pairs: { 'alice->audit': { auto_return: true, require_user_approval: true } } } },
+    });
     const { next: h } = await hop(ws, 'alice', 'audit', undefined);
     const r = await ws.dispatch({ action: 'returnHandoff', handoffId: h!.handoff_id, agent: 'audit', result: report });
     const back = r.data!.returned as Handoff;
     for (const id of [h!.handoff_id, back.handoff_id]) {
       for (const agent of ['alice', 'audit', 'mallory']) {
         const refused = await ws.dispatch({ action: 'transitionHandoff', handoffId: id, agent, to: 'approved' });
-        assert.deepEqual([refused.ok, refused.reason, refused.policy, refused.allowed], [false, 'not_assigned', 'require_user_approval', ['dana']]);
-        assert.match(String(refused.message), new RegExp(`${agent} may not approve ${id}: its pass-over policy has require_user_approval, so only a human may`));
+        assert.deepEqual(
+          [refused.ok, refused.reason, refused.policy, refused.allowed],
+          [false, 'not_assigned', 'require_user_approval', ['dana']],
+        );
+        assert.match(
+          String(refused.message),
+          new RegExp(`${agent} may not approve ${id}: its pass-over policy has require_user_approval, so only a human may`),
+        );
       }
       for (const [agent, to] of [
         ['dana', 'approved'],

@@ -141,7 +141,10 @@ describe('pass-over fails closed on a broken or contradictory policy (through th
 
   it('the loader reports a contradiction once, naming E031 and the key path', () => {
     const loaded = parseConfigText(JSON.stringify(BROKEN.find((b) => b[2] === 'E031')![1]));
-    assert.match(loaded.problem!, /passOver\.defaults: auto_apply is true .*\(pass-overs are refused with E031 PREFERENCE_CONFLICT until you fix it\)/);
+    assert.match(
+      loaded.problem!,
+      /passOver\.defaults: auto_apply is true .*\(pass-overs are refused with E031 PREFERENCE_CONFLICT until you fix it\)/,
+    );
   });
 
   it('without an agent list, pairs may name any agent (nothing to check them against)', () => {

@@ -41,9 +41,14 @@ describe('passOver policy edits (agentsync policy, in core)', () => {
     assert.deepEqual([edit.path, edit.changed], ['passOver.pairs.alice->audit', true]);
     assert.match(String(edit.otherProblems), /unknown key "zzz"/, 'problems elsewhere are reported, not fixed');
     const text = fs.readFileSync(file, 'utf8');
-    assert.equal(text, JSON.stringify({ ...original, passOver: { pairs: { 'alice->audit': { auto_return: true, timeout_ms: 60_000 } } } }, null, 4) + '\n');
+    assert.equal(
+      text,
+      JSON.stringify({ ...original, passOver: { pairs: { 'alice->audit': { auto_return: true, timeout_ms: 60_000 } } } }, null, 4) + '\n',
+    );
     setPolicyKeys(file, { kind: 'pair', from: 'alice', to: 'audit' }, { timeout_ms: 90_000 });
-    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')).passOver, { pairs: { 'alice->audit': { auto_return: true, timeout_ms: 90_000 } } });
+    assert.deepEqual((JSON.parse(fs.readFileSync(file, 'utf8')) as { passOver: unknown }).passOver, {
+      pairs: { 'alice->audit': { auto_return: true, timeout_ms: 90_000 } },
+    });
   });
 
   it('set-default and set-subagent write their layers; list resolves them with their sources', () => {
@@ -73,8 +78,20 @@ describe('passOver policy edits (agentsync policy, in core)', () => {
     const file = fileWith(JSON.stringify({ agentCapabilities: AGENTS, passOver: {} }, null, 2) + '\n');
     const pair = { kind: 'pair', from: 'alice', to: 'audit' } as const;
     refused(file, () => setPolicyKeys(file, pair, { timeout_ms: 0 }), 'CONFIG_INVALID', 'passOver.pairs.alice->audit.timeout_ms', />0/);
-    refused(file, () => setPolicyKeys(file, pair, { enabled: 'yes' }), 'CONFIG_INVALID', 'passOver.pairs.alice->audit.enabled', /expected boolean/);
-    refused(file, () => setPolicyKeys(file, pair, { notify_on_return: 'sometimes' }), 'CONFIG_INVALID', 'passOver.pairs.alice->audit.notify_on_return', /./);
+    refused(
+      file,
+      () => setPolicyKeys(file, pair, { enabled: 'yes' }),
+      'CONFIG_INVALID',
+      'passOver.pairs.alice->audit.enabled',
+      /expected boolean/,
+    );
+    refused(
+      file,
+      () => setPolicyKeys(file, pair, { notify_on_return: 'sometimes' }),
+      'CONFIG_INVALID',
+      'passOver.pairs.alice->audit.notify_on_return',
+      /./,
+    );
     refused(
       file,
       () => setPolicyKeys(file, { kind: 'pair', from: 'alice', to: 'audti' }, { enabled: false }),
@@ -93,9 +110,21 @@ describe('passOver policy edits (agentsync policy, in core)', () => {
 
   it('a file that is not JSON, or whose passOver is not an object, is not rewritten', () => {
     const notJson = fileWith('{ "passOver": ');
-    refused(notJson, () => setPolicyKeys(notJson, { kind: 'defaults' }, { auto_return: true }), 'CONFIG_INVALID', '(file)', /not valid JSON/);
+    refused(
+      notJson,
+      () => setPolicyKeys(notJson, { kind: 'defaults' }, { auto_return: true }),
+      'CONFIG_INVALID',
+      '(file)',
+      /not valid JSON/,
+    );
     const wrong = fileWith('{ "passOver": [] }');
-    refused(wrong, () => setPolicyKeys(wrong, { kind: 'defaults' }, { auto_return: true }), 'CONFIG_INVALID', 'passOver', /an array, expected an object/);
+    refused(
+      wrong,
+      () => setPolicyKeys(wrong, { kind: 'defaults' }, { auto_return: true }),
+      'CONFIG_INVALID',
+      'passOver',
+      /an array, expected an object/,
+    );
   });
 
   it('an edit elsewhere is refused while another pair is broken; resetting the broken pair fixes the file', () => {
@@ -129,7 +158,10 @@ describe('passOver policy edits (agentsync policy, in core)', () => {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'real.json'), '{}');
     fs.symlinkSync(path.join(dir, 'real.json'), path.join(dir, '.agentsync.json'));
-    assert.throws(() => setPolicyKeys(path.join(dir, '.agentsync.json'), { kind: 'defaults' }, { auto_return: true }), /not a regular file/);
+    assert.throws(
+      () => setPolicyKeys(path.join(dir, '.agentsync.json'), { kind: 'defaults' }, { auto_return: true }),
+      /not a regular file/,
+    );
     assert.equal(fs.readFileSync(path.join(dir, 'real.json'), 'utf8'), '{}');
   });
 });

@@ -155,7 +155,16 @@ describe('pass-over policy keys: each one observable, on and off (one row per ke
   it('the table has one row per policy key', () => {
     assert.deepEqual(
       ROWS.map((r) => r.key),
-      ['enabled', 'auto_return', 'auto_apply', 'require_user_approval', 'timeout_ms', 'max_chain_depth', 'notify_on_return', 'can_receive_passes'],
+      [
+        'enabled',
+        'auto_return',
+        'auto_apply',
+        'require_user_approval',
+        'timeout_ms',
+        'max_chain_depth',
+        'notify_on_return',
+        'can_receive_passes',
+      ],
     );
   });
 
@@ -181,8 +190,18 @@ describe('notify_on_return and auto_apply: which reports they act on', () => {
     ['only_issues', 'a clean report', clean, false],
     ['only_issues', 'a report with issues', withIssues, true],
     ['only_issues', 'a partial report', { ...clean, status: 'partial' }, true],
-    ['only_issues', 'a high finding', { ...clean, artifacts: { findings: [{ severity: 'high', category: 'auth', message: 'race' }] } }, true],
-    ['only_issues', 'an info finding', { ...clean, artifacts: { findings: [{ severity: 'info', category: 'style', message: 'naming' }] } }, false],
+    [
+      'only_issues',
+      'a high finding',
+      { ...clean, artifacts: { findings: [{ severity: 'high', category: 'auth', message: 'race' }] } },
+      true,
+    ],
+    [
+      'only_issues',
+      'an info finding',
+      { ...clean, artifacts: { findings: [{ severity: 'info', category: 'style', message: 'naming' }] } },
+      false,
+    ],
   ];
   for (const [mode, what, report, notified] of notifyCases) {
     it(`notify_on_return ${JSON.stringify(mode)} with ${what} → ${notified ? 'a marker' : 'none'}`, async () => {
@@ -270,7 +289,10 @@ describe('policy resolution through the dispatcher', () => {
     it(`an override may not loosen ${lifted}: E031 PREFERENCE_CONFLICT, nothing stored`, async () => {
       const ws = new TestWorkspace({ config: { passOver } });
       const r = await pass(ws, 'alice', 'audit', { override });
-      assert.deepEqual([r.ok, r.reason, r.code, r.path, r.conflicts_with], [false, 'PREFERENCE_CONFLICT', 'E031', `override.${Object.keys(override)[0]}`, lifted]);
+      assert.deepEqual(
+        [r.ok, r.reason, r.code, r.path, r.conflicts_with],
+        [false, 'PREFERENCE_CONFLICT', 'E031', `override.${Object.keys(override)[0]}`, lifted],
+      );
       assert.equal(ws.readText(ws.layout.handoffsFile), null);
     });
   }

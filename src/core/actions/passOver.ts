@@ -145,7 +145,8 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   if (!policy.enabled)
     throw passOverError(
       'DISABLED_PAIR',
-      `Passing from ${from} to ${to} is disabled by ${keySource(sources, 'enabled')} (false). Pick another agent, or ask the user to enable the pair in .agentsync.json.`,
+      `Passing from ${from} to ${to} is disabled by ${keySource(sources, 'enabled')} (false). ` +
+        'Pick another agent, or ask the user to enable the pair in .agentsync.json.',
       { chain, source: keySource(sources, 'enabled') },
     );
   if (!policy.can_receive_passes)
