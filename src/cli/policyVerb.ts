@@ -1,10 +1,10 @@
 // `agentsync policy list | set-pair | set-default | set-subagent | reset` (seed 001's `pass-over set-pair`): reads
 // and edits the passOver section of .agentsync.json through core/passOverPolicyFile.ts, which checks the result as
 // the loader does and refuses an invalid one (docs/agentsync-documentation.md, "agentsync policy").
-import { loadConfig } from '../core/configLoader';
-import { isActionError } from '../core/errors';
-import { listPolicies, POLICY_KEYS, type PolicyKey, type PolicyListing } from '../core/passOverPolicy';
-import { policyValue, resetPolicy, setPolicyKeys, type PolicyEdit, type PolicyTarget } from '../core/passOverPolicyFile';
+import { loadConfig } from '../core/workspace/configLoader';
+import { isActionError } from '../core/domain/errors';
+import { listPolicies, POLICY_KEYS, type PolicyKey, type PolicyListing } from '../core/domain/passOverPolicy';
+import { policyValue, resetPolicy, setPolicyKeys, type PolicyEdit, type PolicyTarget } from '../core/workspace/passOverPolicyFile';
 import { UsageError, type CliContext } from './cliContext';
 import type { Verb } from './handoffVerbs';
 import type { Values } from './verbArgs';

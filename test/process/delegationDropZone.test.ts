@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { CLI, configureAgents, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
 
 interface Answer {

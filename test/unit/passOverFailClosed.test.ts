@@ -3,7 +3,7 @@
 // never served by the permissive built-ins; the rest of AgentSync keeps working; the fixed file lets passes through.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { parseConfigText } from '../../src/core/configLoader';
+import { parseConfigText } from '../../src/core/workspace/configLoader';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const AGENTS = { alice: ['code_patch'], audit: ['code_review'], scout: ['research'], tester: ['test_authoring'] };

@@ -3,10 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isActionError } from '../../src/core/errors';
-import { resetPolicy, setPolicyKeys } from '../../src/core/passOverPolicyFile';
-import { listPolicies } from '../../src/core/passOverPolicy';
-import { loadConfig } from '../../src/core/configLoader';
+import { isActionError } from '../../src/core/domain/errors';
+import { resetPolicy, setPolicyKeys } from '../../src/core/workspace/passOverPolicyFile';
+import { listPolicies } from '../../src/core/domain/passOverPolicy';
+import { loadConfig } from '../../src/core/workspace/configLoader';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
 const AGENTS = { alice: ['code_patch'], audit: ['code_review'], scout: ['research'] };

@@ -2,10 +2,10 @@
 // "Pass-over policies"): one row per key, run through the real dispatcher with the key on and with it off.
 // Then the resolution order (override > pair > subagent > defaults > built-in) and what an override may not do.
 import * as assert from 'node:assert/strict';
-import type { PassOverPolicy } from '../../src/core/configSchema';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { PolicyKey } from '../../src/core/passOverPolicy';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { PassOverPolicy } from '../../src/core/domain/configSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { PolicyKey } from '../../src/core/domain/passOverPolicy';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const clean = { status: 'complete', decision: 'PROCEED', context_summary: 'auth reviewed, all good', findings: {}, issues: [] };
