@@ -6,6 +6,7 @@ import { LIMITS, type Handoff, type HandoffStatus } from '../../domain/handoffSc
 import type { PassOverPolicy } from '../../domain/configSchema';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
 import { leaseUntil } from './claimHandoff';
+import { shouldNotify } from './returnPolicy';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
 interface ReturnSpec {
@@ -54,8 +55,9 @@ function insertReturn(tx: StoreTransaction, ctx: ActionContext, done: Handoff, s
   const to = done.return_to!;
   const now = tx.now();
   const ts = now.toISOString();
+  const id = tx.snapshot.ids.next(now);
   const record: Handoff = {
-    handoff_id: tx.snapshot.ids.next(now),
+    handoff_id: id,
     task_id: done.task_id,
     from_agent: ctx.agent,
     to_agents: [to],
@@ -82,6 +84,8 @@ function insertReturn(tx: StoreTransaction, ctx: ActionContext, done: Handoff, s
     previous_findings: done.result?.context_summary ?? null,
     // Carried so its review follows the same policy (require_user_approval, docs/agentsync-documentation.md).
     policy: spec.policy,
+    // notify_on_return: the editor of the agent the work comes back to shows it (docs/agentsync-documentation.md).
+    ...(shouldNotify(spec.policy, done.result) ? { notify: { agent: to, handoff: id } } : {}),
     ...(spec.status === 'ready_for_review' ? { claimed_by: to } : {}),
   };
   tx.insert(record);
