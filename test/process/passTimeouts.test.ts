@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import { CLI, runCliSync, startChild, tempWorkspace } from './processHarness';
+import { CLI, configureAgents, runCliSync, startChild, tempWorkspace } from './processHarness';
 
 const TIMEOUT_MS = 1_500;
 
@@ -42,10 +42,7 @@ describe('pass timeouts through `agentsync request` (real clock)', function () {
   beforeEach(() => {
     ws = tempWorkspace('timeouts');
     runCliSync(['--dir', ws, 'init']);
-    // The seed's agents: init configures codex, claude and copilot only.
-    const file = path.join(ws, '.agentsync.json');
-    const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(file, JSON.stringify({ ...config, agentCapabilities: { alice: ['code_patch'], audit: ['pr_review'] } }, null, 2));
+    configureAgents(ws); // the seeds' agents: init configures codex, claude and copilot only
   });
   afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
 
@@ -53,14 +50,15 @@ describe('pass timeouts through `agentsync request` (real clock)', function () {
     const h = passToAudit(ws);
     const claim = request(ws, { action: 'claimHandoff', handoffId: h.handoff_id, agent: 'audit' });
     assert.equal(claim.ok, true, JSON.stringify(claim));
-    const before = request(ws, { action: 'listHandoffs', open: true });
-    assert.equal(before.data!.count, 1, 'still with audit inside its lease');
+    const lease = (claim.data!.handoff as Handoff).lease_expires_at!;
+    assert.equal(Date.parse(lease) - Date.parse((claim.data!.handoff as Handoff).claimed_at!), TIMEOUT_MS, 'the override is the lease');
     await sleep(TIMEOUT_MS + 300);
     const list = request(ws, { action: 'listHandoffs' });
     const all = list.data!.handoffs as Handoff[];
     const passed = all.find((x) => x.handoff_id === h.handoff_id)!;
     assert.equal(passed.status, 'escalated');
     assert.match(String(passed.state_history.at(-1)!.reason), /^E010 SUBAGENT_TIMEOUT: the lease of audit ran out/);
+    assert.ok(Date.parse(passed.state_history.at(-1)!.timestamp) >= Date.parse(lease), 'not before the lease ran out');
     const back = all.find((x) => x.parent_uid === h.uid)!;
     assert.deepEqual([back.status, back.to_agents], ['queued', ['alice']]);
     assert.match(back.summary, /E010 SUBAGENT_TIMEOUT/);
