@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { api, figures, findHandoff, screenshot, sleep } from './helpers';
+import { api, figures, findHandoff, screenshot, sleep, waitFor } from './helpers';
 import { DASHBOARD, readWebview, showDashboard } from './webviewDriver';
 
 describe('Dashboard', () => {
@@ -60,16 +60,20 @@ describe('Dashboard', () => {
     assert.deepEqual(labelsFor('tests for the parser'), ['Approve']);
   });
 
-  it('takes a screenshot of the dashboard beside the tree', async () => {
+  it('takes a screenshot of the dashboard (the tree hidden meanwhile, to give it the side bar)', async () => {
+    const a = await api();
     await showDashboard();
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    // The tree's items folded and a narrower editor leave the dashboard room.
-    await vscode.commands.executeCommand('workbench.actions.treeView.agentsync.handoffs.collapseAll');
-    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-    for (let i = 0; i < 3; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
-    await sleep(800); // let the workbench paint
-    const png = await screenshot('dashboard.png');
-    assert.ok(fs.statSync(png).size > 10_000);
-    figures['dashboard screenshot'] = png;
+    await vscode.commands.executeCommand('agentsync.handoffs.removeView');
+    try {
+      await waitFor('the tree hidden', () => !a.treeView.visible);
+      await sleep(800); // let the workbench paint
+      const png = await screenshot('dashboard.png');
+      assert.ok(fs.statSync(png).size > 10_000);
+      figures['dashboard screenshot'] = png;
+    } finally {
+      await vscode.commands.executeCommand('agentsync.handoffs.focus');
+      await waitFor('the tree shown again', () => a.treeView.visible);
+    }
   });
 });
