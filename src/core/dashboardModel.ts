@@ -1,5 +1,5 @@
-// What the editor's dashboard draws (docs/agentsync-documentation.md, "Dashboard"): the Handoffs tree's groups as
-// cards, the buttons each card offers, active sessions, leases and the last health. Plain data, so the webview only
+// What the editor's dashboard draws (docs/agentsync-documentation.md, "The dashboard"): the Handoffs tree's groups
+// as cards and the buttons each card offers; sessions, leases and health come from dashboardActivity.ts. Plain data, so the webview only
 // renders it; every rule (grouping, staleness, which move a status allows) comes from the core's own modules.
 import { displayAgent } from './agentId';
 import {
@@ -8,7 +8,6 @@ import {
   chainedFrom,
   chainRoots,
   groupByAttention,
-  leaseExpired,
   showsWhenEmpty,
   staleReason,
 } from './handoffAttention';
@@ -17,8 +16,8 @@ import type { AgentSyncConfig } from './configSchema';
 import type { Handoff } from './handoffSchema';
 import { boundedReason } from './handoffMutation';
 import { allowsMove } from './lifecycle';
-import { HEALTH_CHECKS } from './sessions/healthChecks';
-import { activeSessionsOf, lastSessionOf } from './sessions/sessionState';
+import { folderActivity, type DashboardHealth, type DashboardLease, type DashboardSession } from './dashboardActivity';
+import { activeSessionsOf } from './sessions/sessionState';
 
 /** The buttons of a card, in the order drawn. */
 export const CARD_ACTIONS = ['claim', 'start', 'complete', 'approve', 'skip'] as const;
@@ -50,29 +49,6 @@ export interface DashboardGroup {
   /** Handoffs in the group, the passed-on ones drawn on their parent card included (the tree's count). */
   count: number;
   cards: DashboardCard[];
-}
-
-export interface DashboardSession {
-  agent: string;
-  goal: string;
-  startedAt: string;
-  handoffId: string | null;
-  mine: boolean;
-}
-
-export interface DashboardLease {
-  handoffId: string;
-  holder: string;
-  until: string;
-  expired: boolean;
-  mine: boolean;
-}
-
-export interface DashboardHealth {
-  /** When and by whom the checks last ran (the last End Session), if known. */
-  at: string | null;
-  agent: string | null;
-  checks: { label: string; status: string; output: string }[];
 }
 
 export interface DashboardFolder {
@@ -139,22 +115,8 @@ export function skipReason(why: string): string {
   return boundedReason(`skipped: ${why.trim()}`);
 }
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-function healthOf(state: Record<string, unknown>): DashboardHealth | null {
-  const raw = state.health;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
-  const checks = HEALTH_CHECKS.map(({ label }) => {
-    const r = (raw as Record<string, unknown>)[label] as { status?: unknown; output?: unknown } | undefined;
-    return { label, status: str(r?.status) || 'Unknown', output: str(r?.output).slice(-2_000) };
-  });
-  const last = lastSessionOf(state);
-  return { at: str(last?.endedAt) || str(last?.date) || null, agent: last?.agent ? displayAgent(str(last.agent)) : null, checks };
-}
-
 function folderModel(f: DashboardFolderInput, input: DashboardInput): DashboardFolder {
-  const sessionMap = activeSessionsOf(f.state);
-  const mySessionHandoff = sessionMap.get(input.me)?.handoffId ?? null;
+  const mySessionHandoff = activeSessionsOf(f.state).get(input.me)?.handoffId ?? null;
   const ctx = { me: input.me, humans: f.config.humans, config: f.config, now: input.now };
   const buckets = groupByAttention(f.handoffs, ctx);
   const groups: DashboardGroup[] = [];
@@ -181,24 +143,7 @@ function folderModel(f: DashboardFolderInput, input: DashboardInput): DashboardF
     });
     groups.push({ group: g, label: ATTENTION_GROUP_LABELS[g], count: handoffs.length, cards });
   }
-  const sessions = [...sessionMap.values()]
-    .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
-    .map((s) => ({
-      agent: displayAgent(s.agent),
-      goal: s.goal,
-      startedAt: s.startedAt,
-      handoffId: s.handoffId,
-      mine: s.agent === input.me,
-    }));
-  const leases = f.handoffs
-    .filter((h) => h.status === 'in_progress' && h.claimed_by && h.lease_expires_at)
-    .map((h) => ({
-      handoffId: h.handoff_id,
-      holder: displayAgent(h.claimed_by!),
-      until: h.lease_expires_at!,
-      expired: leaseExpired(h, input.now),
-      mine: h.claimed_by === input.me,
-    }));
+  const { sessions, leases, health } = folderActivity(f.handoffs, f.state, input.me, input.now);
   return {
     root: f.root,
     name: f.name,
@@ -207,7 +152,7 @@ function folderModel(f: DashboardFolderInput, input: DashboardInput): DashboardF
     groups,
     sessions,
     leases,
-    health: healthOf(f.state),
+    health,
   };
 }
 
