@@ -28,8 +28,12 @@ export interface RenderedModel {
 export class DashboardView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private seq = 0;
-  /** Pushed but not yet drawn, by seq (the page answers in order; older entries are dropped). */
-  private readonly inFlight = new Map<number, { model: DashboardModel; postedAt: number }>();
+  /**
+   * Posted and not yet drawn. While one is, changes only mark the view dirty and the next push waits for the page's
+   * answer: a burst of store writes costs one drawing per frame the page can draw, not one per write.
+   */
+  private inFlight: RenderedModel | undefined;
+  private dirty = false;
   private readonly refusals = new Map<string, string>();
   private scheduled = false;
   private readonly renderedEmitter = new vscode.EventEmitter<RenderedModel>();
@@ -58,6 +62,7 @@ export class DashboardView implements vscode.WebviewViewProvider, vscode.Disposa
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.inFlight = undefined;
     const webview = view.webview;
     webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot] };
     webview.html = dashboardPage({
@@ -113,9 +118,24 @@ export class DashboardView implements vscode.WebviewViewProvider, vscode.Disposa
       this.deps.log.error(`dashboard: could not build the model: ${(e as Error).stack ?? String(e)}`);
       return;
     }
+    if (this.inFlight) {
+      this.dirty = true;
+      return;
+    }
+    this.dirty = false;
     const message: ModelMessage = { type: 'model', seq: ++this.seq, model };
-    this.inFlight.set(message.seq, { model, postedAt: performance.now() });
-    void view.webview.postMessage(message);
+    const posted = (this.inFlight = { seq: message.seq, model, postedAt: performance.now() });
+    this.forgetRefusalsNotShown(model);
+    void view.webview.postMessage(message).then((delivered) => {
+      if (!delivered && this.inFlight === posted) this.inFlight = undefined; // the page is gone; "ready" redraws
+    });
+  }
+
+  /** A refusal stays on its card until the next press there, or until the card is gone. */
+  private forgetRefusalsNotShown(model: DashboardModel): void {
+    if (this.refusals.size === 0) return;
+    const shown = new Set(model.folders.flatMap((f) => f.groups.flatMap((g) => g.cards.map((c) => c.key))));
+    for (const key of [...this.refusals.keys()]) if (!shown.has(key)) this.refusals.delete(key);
   }
 
   private onMessage(raw: unknown): void {
@@ -124,13 +144,16 @@ export class DashboardView implements vscode.WebviewViewProvider, vscode.Disposa
       this.deps.log.warn(`dashboard: ignored a malformed message from the page: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
-    if (m.type === 'ready') return this.push();
+    if (m.type === 'ready') {
+      this.inFlight = undefined; // a new page: whatever was posted to the old one is lost
+      return this.push();
+    }
     if (m.type === 'rendered') {
-      const posted = this.inFlight.get(m.seq);
-      for (const seq of [...this.inFlight.keys()]) if (seq <= m.seq) this.inFlight.delete(seq);
-      if (!posted) return;
-      this.lastRendered = { seq: m.seq, ...posted };
+      if (this.inFlight?.seq !== m.seq) return;
+      this.lastRendered = this.inFlight;
+      this.inFlight = undefined;
       this.renderedEmitter.fire(this.lastRendered);
+      if (this.dirty) this.push();
       return;
     }
     void this.act(m);
