@@ -9,8 +9,8 @@ import {
   showsWhenEmpty,
   staleReason,
   type AttentionGroup,
-} from '../core/handoffAttention';
-import type { Handoff, Todo } from '../core/handoffSchema';
+} from '../core/domain/handoffAttention';
+import type { Handoff, Todo } from '../core/domain/handoffSchema';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
 
@@ -45,7 +45,7 @@ export interface TodoNode extends NodeBase {
   todo: Todo;
   handoff: Handoff;
 }
-/** What a git merge of the store could not decide on its own (DESIGN §3 `conflicts`), until a human clears it. */
+/** What a git merge of the store could not decide on its own (docs/contract.md §3 `conflicts`), until a human clears it. */
 export interface ConflictNode extends NodeBase {
   kind: 'conflict';
   conflict: HandoffConflict;

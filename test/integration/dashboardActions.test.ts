@@ -3,9 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FileLock } from '../../src/core/fileLock';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { DashboardCard, DashboardModel } from '../../src/core/dashboardModel';
+import { FileLock } from '../../src/core/disk/fileLock';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { DashboardCard } from '../../src/core/domain/dashboardCards';
+import type { DashboardModel } from '../../src/core/requests/sessions/dashboardModel';
 import type { RenderedModel } from '../../src/vscode/dashboard/dashboardView';
 import { answerPrompts, api, cli, figures, findHandoff, percentile, readHandoffs, waitFor, workspaceRoot } from './helpers';
 import { clickWebview, DASHBOARD, readWebview, showDashboard } from './webviewDriver';

@@ -1,10 +1,12 @@
-// The dashboard's model (core/dashboardModel.ts): the tree's grouping as cards, the buttons by status, sessions,
+// The dashboard's model (core/domain/dashboardCards.ts, core/requests/sessions/dashboardModel.ts): the tree's grouping
+// as cards, the buttons by status, sessions,
 // leases and the last health from state.json, and refusals kept per card.
 import * as assert from 'node:assert/strict';
-import { DEFAULT_CONFIG } from '../../src/core/configSchema';
-import { cardActions, cardKey, dashboardModel, skipReason, type DashboardInput } from '../../src/core/dashboardModel';
-import { groupByAttention } from '../../src/core/handoffAttention';
-import { LIMITS, STATUSES, type Handoff } from '../../src/core/handoffSchema';
+import { DEFAULT_CONFIG } from '../../src/core/domain/configSchema';
+import { cardActions, cardKey, MAX_SKIP_REASON, skipReason } from '../../src/core/domain/dashboardCards';
+import { dashboardModel, type DashboardInput } from '../../src/core/requests/sessions/dashboardModel';
+import { groupByAttention } from '../../src/core/domain/handoffAttention';
+import { LIMITS, STATUSES, type Handoff } from '../../src/core/domain/handoffSchema';
 import { makeHandoff } from './helpers/handoffFixtures';
 
 const NOW = new Date('2026-02-22T12:00:00.000Z');
@@ -161,8 +163,8 @@ describe('dashboard model', () => {
     assert.match(card.stale ?? '', /not updated for 48 h/);
   });
 
-  it('Skip records "skipped: <why>" in the history, bounded to the reason limit', () => {
+  it('Skip records "skipped: <why>" in the history; the longest reason the prompt takes fits the limit', () => {
     assert.equal(skipReason('  not now '), 'skipped: not now');
-    assert.equal(skipReason('x'.repeat(LIMITS.reason)).length, LIMITS.reason);
+    assert.equal(skipReason('x'.repeat(MAX_SKIP_REASON)).length, LIMITS.reason);
   });
 });

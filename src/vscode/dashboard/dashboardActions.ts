@@ -2,10 +2,9 @@
 // Start and Skip send one request through the folder's dispatcher. The answer is the refusal text to show on the
 // card (the same text the VS Code message shows), or null when it worked or was cancelled.
 import * as vscode from 'vscode';
-import { displayAgent } from '../../core/agentId';
-import { skipReason, type CardAction } from '../../core/dashboardModel';
-import { LIMITS } from '../../core/handoffSchema';
-import type { RequestResponse } from '../../core/requestDispatcher';
+import { displayAgent } from '../../core/domain/agentId';
+import { MAX_SKIP_REASON, skipReason, type CardAction } from '../../core/domain/dashboardCards';
+import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { reportResponse, showError } from '../commandRunner';
 import type { CommandDeps } from '../handoffCommands';
 import { resolveHandoff } from '../handoffTarget';
@@ -49,7 +48,7 @@ async function skip(deps: CommandDeps, req: CardActionRequest): Promise<RequestR
     title: `Skip ${t.handoff.handoff_id}`,
     prompt: 'Why skip it? (it becomes blocked for a human to route; recorded in its history)',
     requiredMessage: 'Give a reason, so whoever routes it next knows why.',
-    maxLength: LIMITS.reason,
+    maxLength: MAX_SKIP_REASON,
   });
   // expected_rev: skip what was shown; a change since then is refused with stale_revision.
   const response = await t.service.dispatch({

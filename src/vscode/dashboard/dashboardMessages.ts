@@ -1,6 +1,7 @@
 // The messages between the dashboard webview (media/dashboard.js) and the extension. What the page sends is checked
 // before use: it names a button and a handoff, never a request, so the page cannot ask for anything the tree cannot.
-import { CARD_ACTIONS, type CardAction, type DashboardModel } from '../../core/dashboardModel';
+import { CARD_ACTIONS, type CardAction } from '../../core/domain/dashboardCards';
+import type { DashboardModel } from '../../core/requests/sessions/dashboardModel';
 
 /** Extension → page: the whole model, numbered; the page answers `rendered` with the same number once drawn. */
 export interface ModelMessage {

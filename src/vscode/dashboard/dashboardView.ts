@@ -2,8 +2,9 @@
 // core's dashboard model to the page whenever the store or .agentsync/state.json changes (events only, no polling),
 // and only while the view is visible; a button press comes back as a message and runs through dashboardActions.
 import * as vscode from 'vscode';
-import { cardKey, dashboardModel, type DashboardModel } from '../../core/dashboardModel';
-import { readStateFile } from '../../core/stateFile';
+import { cardKey } from '../../core/domain/dashboardCards';
+import { dashboardModel, type DashboardModel } from '../../core/requests/sessions/dashboardModel';
+import { readStateFile } from '../../core/store/stateFile';
 import type { CommandDeps } from '../handoffCommands';
 import { runCardAction } from './dashboardActions';
 import { dashboardPage, newNonce } from './dashboardHtml';
