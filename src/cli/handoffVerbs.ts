@@ -6,6 +6,7 @@ import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine } from './handoffFormat';
 import { agentOf, list, one, resultOf, rev, type Values } from './verbArgs';
+import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -52,10 +53,7 @@ export const VERBS: Record<string, Verb> = {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });
       const git = values.git ? registerMergeDriver(ctx.layout.root) : undefined;
-      if (ctx.json)
-        ctx.io.out(
-          JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: { ...report, ...(git ? { git } : {}) } }),
-        );
+      if (ctx.json) ctx.io.out(JSON.stringify(okResponse('init', { ...report, ...(git ? { git } : {}) })));
       else
         ctx.io.out(
           [
@@ -144,15 +142,12 @@ export const VERBS: Record<string, Verb> = {
       const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs' });
       if (!response.ok) return ctx.report(response, () => '');
       const h = (response.data!.handoffs as Handoff[]).find((x) => x.handoff_id === id || x.uid === id);
+      const origin = { requestId: response.request_id };
       const shown = h
         ? { ...response, data: { handoff: h } }
         : {
-            ...response,
-            ok: false,
-            data: undefined,
-            reason: 'not_found',
-            message: `No handoff ${id}. Run \`agentsync list\` to see the ids.`,
-            handoffId: id,
+            ...refusal(response.action, 'not_found', `No handoff ${id}. Run \`agentsync list\` to see the ids.`, origin, { handoffId: id }),
+            request_id: response.request_id,
           };
       return ctx.report(shown, showHandoff);
     },

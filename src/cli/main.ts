@@ -8,6 +8,7 @@ import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
+import { refusal } from '../core/domain/responseEnvelope';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
@@ -104,16 +105,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const message = `${(e as Error).message}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;
-    if (wantsJson)
-      io.out(
-        JSON.stringify({
-          ok: false,
-          action: verbName ?? null,
-          timestamp: new Date().toISOString(),
-          reason: usage ? 'usage' : 'internal_error',
-          message,
-        }),
-      );
+    if (wantsJson) io.out(JSON.stringify(refusal(verbName ?? null, usage ? 'usage' : 'internal_error', message)));
     else io.err(`agentsync: ${message}`);
     return usage ? 2 : 1;
   }
