@@ -1,8 +1,8 @@
 // createHandoff: validate ownership, route, allocate the id under the lock, store as queued (or blocked).
 import { knownAgents } from '../../domain/configSchema';
 import { ActionError } from '../../domain/errors';
-import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
-import { newUid } from '../../domain/handoffIds';
+import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { newHandoffRecord } from './newHandoffRecord';
 import { loadByAgent, routeByCapabilities } from '../../domain/routing';
 import type { Handoff, HandoffStatus, OwnerMode } from '../../domain/handoffSchema';
 import type { ParamsOf } from '../requestParams';
@@ -80,33 +80,28 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
 export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'createHandoff'>): { handoff: Handoff } {
   const input = p.handoff;
   const own = resolveOwnership(input, tx);
-  const now = tx.now();
-  const ts = now.toISOString();
   const actor = ctx.agent || input.from_agent;
-  const record: Handoff = {
-    handoff_id: tx.snapshot.ids.next(now),
-    task_id: input.task_id ?? null,
-    from_agent: input.from_agent,
-    to_agents: own.to_agents,
-    owner_mode: own.owner_mode,
-    status: own.status,
-    required_capabilities: [...new Set(input.required_capabilities ?? [])],
-    summary: input.summary,
-    notes: input.notes ?? '',
-    no_handoff_reason: input.no_handoff_reason?.trim() || null,
-    files: [...new Set(input.files ?? [])],
-    branch: input.branch ?? null,
-    commit: input.commit ?? null,
-    prior_attempts: 0,
-    created_at: ts,
-    updated_at: ts,
-    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason: own.reason, ...requestMark(ctx) }],
-    uid: newUid(now.getTime()),
-    rev: 1,
-    ...(input.priority ? { priority: input.priority } : {}),
-    ...(input.phase ? { phase: input.phase } : {}),
-  };
+  const record = newHandoffRecord(
+    tx,
+    ctx,
+    { status: own.status, agent: actor, reason: own.reason },
+    {
+      task_id: input.task_id ?? null,
+      from_agent: input.from_agent,
+      to_agents: own.to_agents,
+      owner_mode: own.owner_mode,
+      required_capabilities: [...new Set(input.required_capabilities ?? [])],
+      summary: input.summary,
+      notes: input.notes ?? '',
+      no_handoff_reason: input.no_handoff_reason?.trim() || null,
+      files: [...new Set(input.files ?? [])],
+      branch: input.branch ?? null,
+      commit: input.commit ?? null,
+      ...(input.priority ? { priority: input.priority } : {}),
+      ...(input.phase ? { phase: input.phase } : {}),
+    },
+  );
   tx.insert(record);
-  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, own.reason, ts));
+  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, own.reason, record.created_at));
   return { handoff: record };
 }

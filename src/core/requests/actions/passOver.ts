@@ -2,8 +2,8 @@
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
 import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../../domain/configSchema';
 import { ActionError } from '../../domain/errors';
-import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
-import { newUid } from '../../domain/handoffIds';
+import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { newHandoffRecord } from './newHandoffRecord';
 import { parsePassOverTag } from '../../domain/handoffTags';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
 import { requireHandoff } from './findHandoff';
@@ -150,38 +150,31 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
       chain,
     });
 
-  const now = tx.now();
-  const ts = now.toISOString();
   const returnRequired = p.return_required ?? true;
-  const record: Handoff = {
-    handoff_id: tx.snapshot.ids.next(now),
-    task_id: parent?.task_id ?? null,
-    from_agent: from,
-    to_agents: [to],
-    owner_mode: 'single',
-    status: 'queued',
-    required_capabilities: [],
-    summary,
-    notes: p.notes ?? '',
-    no_handoff_reason: null,
-    files: [...new Set(p.files ?? parent?.files ?? [])],
-    branch: parent?.branch ?? null,
-    commit: parent?.commit ?? null,
-    prior_attempts: 0,
-    created_at: ts,
-    updated_at: ts,
-    state_history: [{ status: 'queued', agent: from, timestamp: ts, reason: boundedReason(`passed over: ${reason}`), ...requestMark(ctx) }],
-    uid: newUid(now.getTime()),
-    rev: 1,
-    return_to: returnRequired ? from : null,
-    parent_uid: parent?.uid ?? null,
-    chain,
-    reason,
-    lease_expires_at: null,
-    ...(parent?.result?.context_summary ? { previous_findings: parent.result.context_summary } : {}),
-    policy,
-  };
+  const record = newHandoffRecord(
+    tx,
+    ctx,
+    { status: 'queued', agent: from, reason: boundedReason(`passed over: ${reason}`) },
+    {
+      task_id: parent?.task_id ?? null,
+      from_agent: from,
+      to_agents: [to],
+      owner_mode: 'single',
+      summary,
+      notes: p.notes ?? '',
+      files: [...new Set(p.files ?? parent?.files ?? [])],
+      branch: parent?.branch ?? null,
+      commit: parent?.commit ?? null,
+      return_to: returnRequired ? from : null,
+      parent_uid: parent?.uid ?? null,
+      chain,
+      reason,
+      lease_expires_at: null,
+      ...(parent?.result?.context_summary ? { previous_findings: parent.result.context_summary } : {}),
+      policy,
+    },
+  );
   tx.insert(record);
-  tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), ts));
+  tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), record.created_at));
   return { handoff: record };
 }
