@@ -111,7 +111,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
 
   const activationMs = performance.now() - started;
   log.info(
-    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
+    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ` +
+      `${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
   return testSeam({ services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs });

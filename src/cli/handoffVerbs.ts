@@ -47,7 +47,9 @@ export const VERBS: Record<string, Verb> = {
   init: {
     usage: '[--git] [--hooks]',
     summary:
-      'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
+      'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync ' +
+      'section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and ' +
+      'AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
     run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
@@ -70,7 +72,8 @@ export const VERBS: Record<string, Verb> = {
   },
   create: {
     usage:
-      '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task <id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
+      '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task ' +
+      '<id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
     summary: 'create a handoff (mode defaults to single for one --to, shared for two, auto with --caps)',
     options: {
       from: { type: 'string' },

@@ -32,7 +32,8 @@ const requestVerb: Verb = {
         // Refused before reading, like the drop zone: a huge file is never loaded whole.
         const tooLarge = new ActionError(
           'too_large',
-          `${pos[0]} is ${st.size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit for a request; it was not read. Send less (large text belongs in files the handoff names).`,
+          `${pos[0]} is ${st.size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit for a request; it was not read. Send less (large text belongs ` +
+            `in files the handoff names).`,
         );
         ctx.io.out(JSON.stringify(ctx.dispatcher.refuse({ surface: 'cli' }, null, null, tooLarge)));
         return 1;

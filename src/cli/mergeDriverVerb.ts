@@ -54,7 +54,9 @@ export const mergeDriverVerb: Verb = {
       notes = result.notes;
       count = checked.data.handoffs.length;
     } catch (e) {
-      const message = `${(e as Error).message}. Nothing was written: git will report a conflict in .agentsync/handoffs.json; fix the broken version (or resolve by hand) and validate it with \`agentsync list\`.`;
+      const message =
+        `${(e as Error).message}. Nothing was written: git will report a conflict in .agentsync/handoffs.json; fix the broken version (or resolve ` +
+        `by hand) and validate it with \`agentsync list\`.`;
       if (ctx.json) ctx.io.out(JSON.stringify(refusal('merge-driver', 'store_invalid', message)));
       else ctx.io.err(`agentsync merge-driver: ${message}`);
       return 1;

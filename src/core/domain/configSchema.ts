@@ -59,7 +59,8 @@ export function assertSectionUsable(config: AgentSyncConfig, section: Restrictiv
   if (problem === undefined) return;
   throw new ActionError(
     'CONFIG_INVALID',
-    `.agentsync.json: ${problem}. The ${section} section is broken, so AgentSync refuses what it governs rather than guess; fix it in .agentsync.json and retry. Nothing was changed.`,
+    `.agentsync.json: ${problem}. The ${section} section is broken, so AgentSync refuses what it governs rather than guess; fix it in ` +
+      `.agentsync.json and retry. Nothing was changed.`,
     { code: 'E030', key: section },
   );
 }

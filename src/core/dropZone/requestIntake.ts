@@ -32,7 +32,9 @@ export function readRequestFile(file: string, shownName: string, maxBytes: numbe
     return {
       kind: 'refuse',
       reason: 'unsafe_file',
-      message: `${shownName} is ${special}; the drop zone never follows or opens those. Write the request as a regular file (write it to a temporary name outside requests/, then rename it in). It was removed; nothing else was changed.`,
+      message:
+        `${shownName} is ${special}; the drop zone never follows or opens those. Write the request as a regular file (write it to a temporary name ` +
+        `outside requests/, then rename it in). It was removed; nothing else was changed.`,
     };
   }
   if (st.size > maxBytes) return tooLarge(shownName, st.size, maxBytes);

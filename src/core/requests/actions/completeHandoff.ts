@@ -21,7 +21,8 @@ export function checkResult(result: CompletionResult | undefined): void {
   if (tokens > MAX_CONTEXT_SUMMARY_TOKENS) {
     throw new ActionError(
       'context_summary_too_long',
-      `result.context_summary is about ${tokens} tokens; the limit is ${MAX_CONTEXT_SUMMARY_TOKENS} (about ${MAX_CONTEXT_SUMMARY_TOKENS * 4} characters). Shorten it and put detail in result.findings.`,
+      `result.context_summary is about ${tokens} tokens; the limit is ${MAX_CONTEXT_SUMMARY_TOKENS} (about ${MAX_CONTEXT_SUMMARY_TOKENS * 4} ` +
+        `characters). Shorten it and put detail in result.findings.`,
       { tokens, limit: MAX_CONTEXT_SUMMARY_TOKENS },
     );
   }

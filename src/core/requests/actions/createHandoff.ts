@@ -30,7 +30,8 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
   if (unknown.length) {
     throw new ActionError(
       'unknown_agent',
-      `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`,
+      `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to ` +
+        `agentCapabilities in .agentsync.json.`,
       { unknown },
     );
   }
