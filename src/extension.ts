@@ -108,6 +108,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
+  // The demo (scripts/editor/serve-demo.mjs) sets this so a first-time visitor lands on the Handoffs view, not the Explorer.
+  if (process.env.AGENTSYNC_DEMO_SHOW_VIEW === '1') void vscode.commands.executeCommand('workbench.view.extension.agentsync');
 
   const activationMs = performance.now() - started;
   log.info(
