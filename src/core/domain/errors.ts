@@ -21,6 +21,7 @@ export const REFUSAL_REASONS = [
   'cancelled',
   'commands_untrusted',
   'CONFIG_INVALID',
+  'PREFERENCE_CONFLICT',
   'CHAIN_DEPTH_EXCEEDED',
   'CYCLE_DETECTED',
   'DISABLED_PAIR',

@@ -21,7 +21,7 @@ export function newHandoffRecord(tx: StoreTransaction, ctx: ActionContext, openi
   const ts = now.toISOString();
   const { from_agent, to_agents, owner_mode, summary, ...rest } = fields;
   return {
-    handoff_id: tx.snapshot.ids.next(now),
+    handoff_id: fields.handoff_id ?? tx.snapshot.ids.next(now),
     task_id: null,
     from_agent,
     to_agents,

@@ -2,6 +2,7 @@
 import { auditEntry, type ActionContext } from '../../store/handoffMutation';
 import { newHandoffRecord } from './newHandoffRecord';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
+import { shouldNotify } from './returnPolicy';
 import type { Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
@@ -11,12 +12,15 @@ export function createReturnHandoff(tx: StoreTransaction, ctx: ActionContext, do
   // The policy stored at pass time (inline override included) governs the return; older records resolve it now.
   const policy = done.policy ?? resolvePassOverPolicy(tx.config, to, ctx.agent);
   const status = policy.auto_return ? 'ready_for_review' : 'queued';
+  // Chosen first: the notify marker names the new handoff.
+  const id = tx.snapshot.ids.next(tx.now());
   const summary = `Returned by ${ctx.agent}: ${done.result?.context_summary || done.summary}`.slice(0, 2_000);
   const record = newHandoffRecord(
     tx,
     ctx,
     { status, agent: ctx.agent, reason: `returned from ${done.handoff_id}` },
     {
+      handoff_id: id,
       task_id: done.task_id,
       from_agent: ctx.agent,
       to_agents: [to],
@@ -34,6 +38,8 @@ export function createReturnHandoff(tx: StoreTransaction, ctx: ActionContext, do
       previous_findings: done.result?.context_summary ?? null,
       // Carried so its review follows the same policy (require_user_approval, docs/agentsync-documentation.md).
       policy,
+      // notify_on_return: the editor of the agent the work comes back to shows it (docs/agentsync-documentation.md).
+      ...(shouldNotify(policy, done.result) ? { notify: { agent: to, handoff: id } } : {}),
       ...(status === 'ready_for_review' ? { claimed_by: to } : {}),
     },
   );
