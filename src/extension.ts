@@ -119,10 +119,13 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
+  // The demo (scripts/editor/serve-demo.mjs) sets this so a first-time visitor lands on the Handoffs view, not the Explorer.
+  if (process.env.AGENTSYNC_DEMO_SHOW_VIEW === '1') void vscode.commands.executeCommand('workbench.view.extension.agentsync');
 
   const activationMs = performance.now() - started;
   log.info(
-    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
+    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ` +
+      `${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
   return testSeam({ services, tree, treeView, dashboard, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
