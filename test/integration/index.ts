@@ -11,12 +11,14 @@ const MAIN = [
   'tree',
   'badge',
   'screenshot',
+  'dashboard',
   'handoffCommands',
   'sessionCommands',
   'workspaceCommands',
   'dropZone',
   'conflicts',
   'languageModelTools',
+  'dashboardActions',
   'trust',
 ];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
