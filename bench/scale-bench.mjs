@@ -4,7 +4,8 @@
 // claim latency, the wall time of one `agentsync claim` process paired with `node -e 0` in the same run, the store
 // and archive sizes, and the first write of a store that still holds all its history (which archives it).
 // Prints figures; asserts nothing about speed.
-// usage: npm run build && npm run compile && node bench/scale-bench.mjs [--sizes 100,1000,10000,100000] [--ops 200] [--cli 15]
+// It times the CLI bundle in dist/ as it is: `node esbuild.mjs --production` first gives the figures of the VSIX.
+// usage: node esbuild.mjs --production && npm run compile && node bench/scale-bench.mjs [--sizes 100,1000,10000,100000] [--ops 200] [--cli 15]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
