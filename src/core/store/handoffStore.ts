@@ -293,7 +293,7 @@ export class HandoffStore {
     }
     ensureSafeDirectory(this.layout.root, this.layout.dataDir);
     // Only a batch that writes the store anyway archives: a refusal changes nothing, not even the archive.
-    this.archiveDue(tx, archivable);
+    archiveDue(this.layout, tx.snapshot, archivable, this.logger);
     const chunks = tx.snapshot.serializeChunks();
     const hash = storeHashOfChunks(chunks);
     if (tx.audit.length) this.journal.write(hash, tx.audit);
@@ -338,22 +338,6 @@ export class HandoffStore {
     this.runAfterCommit(tx);
     for (const l of this.listeners) {
       this.bestEffort('a change listener', () => l(tx.snapshot));
-    }
-  }
-
-  /**
-   * Moves finished handoffs past `archive.after_days` to the archive before the store is written (archivePass.ts).
-   * Best effort: when it fails the records simply stay in the store, and the next write tries again.
-   */
-  private archiveDue(tx: StoreTransaction, archivable: readonly Handoff[]): void {
-    try {
-      const report = archiveDue(this.layout, tx.snapshot, archivable);
-      if (!report) return;
-      const repaired = report.repairedFiles.length ? `; cut a line a crash left unfinished in ${report.repairedFiles.join(', ')}` : '';
-      const again = report.alreadyArchived ? ` (${report.alreadyArchived} already there from an interrupted pass)` : '';
-      this.logger.info(`archived ${report.appended + report.alreadyArchived} handoff(s)${again}${repaired}`);
-    } catch (e) {
-      this.logger.warn(`could not archive old handoffs now (${(e as Error).message}); they stay in handoffs.json until the next write`);
     }
   }
 

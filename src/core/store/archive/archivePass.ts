@@ -23,13 +23,27 @@ export function dueForArchive(handoffs: readonly Handoff[], config: AgentSyncCon
 
 /**
  * Moves `candidates` (dueForArchive of the store as read) out of `snapshot`, skipping any the batch has replaced
- * since; the caller writes the store next. Null when none was moved.
+ * since; the caller writes the store next. Best effort: when it fails, the records simply stay in the store (and
+ * maybe also in the archive, which the next pass repairs), and the next write tries again.
  */
-export function archiveDue(layout: WorkspaceLayout, snapshot: StoreSnapshot, candidates: readonly Handoff[]): AppendReport | null {
+export function archiveDue(
+  layout: WorkspaceLayout,
+  snapshot: StoreSnapshot,
+  candidates: readonly Handoff[],
+  log: { info(m: string): void; warn(m: string): void },
+): void {
   const due = candidates.filter((h) => snapshot.find(h.uid!) === h);
-  if (due.length === 0) return null;
-  ensureSafeDirectory(layout.root, layout.archiveDir);
-  const report = appendToArchive(layout, due);
+  if (due.length === 0) return;
+  let report: AppendReport;
+  try {
+    ensureSafeDirectory(layout.root, layout.archiveDir);
+    report = appendToArchive(layout, due);
+  } catch (e) {
+    log.warn(`could not archive old handoffs now (${(e as Error).message}); they stay in handoffs.json until the next write`);
+    return;
+  }
   snapshot.removeArchived(new Set(due.map((h) => h.uid!)));
-  return report;
+  const repaired = report.repairedFiles.length ? `; cut a line a crash left unfinished in ${report.repairedFiles.join(', ')}` : '';
+  const again = report.alreadyArchived ? ` (${report.alreadyArchived} already there from an interrupted pass)` : '';
+  log.info(`archived ${report.appended + report.alreadyArchived} handoff(s)${again}${repaired}`);
 }
