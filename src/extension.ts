@@ -15,6 +15,7 @@ import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerPro
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
 import { testSeam } from './vscode/testSeam';
+import { treeProbe, type TreeProbe } from './vscode/treeProbe';
 import { TrustState } from './vscode/trustState';
 import { registerWorkspaceCommands } from './vscode/workspaceCommands';
 
@@ -31,6 +32,8 @@ export interface AgentSyncApi {
   identity(): AgentIdentity;
   /** Milliseconds spent in activate(). */
   activationMs: number;
+  /** A separate Handoffs tree over any folder (the scale test's large store); the caller disposes it. */
+  treeProbe(root: string, me: string): TreeProbe;
 }
 
 let hosts: DropZoneHosts | undefined;
@@ -114,7 +117,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
-  return testSeam({ services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
+  const probe = (root: string, agent: string) => treeProbe(root, agent, log);
+  return testSeam({ services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs, treeProbe: probe });
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

@@ -18,6 +18,7 @@ const MAIN = [
   'conflicts',
   'languageModelTools',
   'trust',
+  'treeScale',
 ];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
 const UNINITIALIZED = ['uninitialized'];
