@@ -53,7 +53,9 @@ function editOneRecord(file: string, n: number): void {
 
 describe('Handoffs tree at 10,000 open handoffs', () => {
   const probes: vscode.Disposable[] = [];
-  afterEach(() => probes.splice(0).forEach((p) => p.dispose()));
+  afterEach(() => {
+    for (const p of probes.splice(0)) p.dispose();
+  });
 
   it('renders the top level of a store it never saw (schema check included) quickly, every time', async () => {
     const a = await api();
@@ -99,7 +101,7 @@ describe('Handoffs tree at 10,000 open handoffs', () => {
       const fired = new Promise<TreeNode | undefined>((resolve) => {
         const sub = probe.tree.onDidChangeTreeData((n) => {
           sub.dispose();
-          resolve(n as TreeNode | undefined);
+          resolve(n);
         });
       });
       const t = performance.now();
