@@ -1,9 +1,10 @@
-// Composition root: wires the per-folder services, the Handoffs tree, the stale badge, the drop zone hosts and
-// the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
+// Composition root: wires the per-folder services, the Handoffs tree, the dashboard, the stale badge, the drop zone
+// hosts and the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
 // update (deferred to after activation) reads the store.
 import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agentIdentity';
 import { registerCommand } from './vscode/commandRunner';
+import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
 import { FolderService } from './vscode/folderService';
 import { FolderServices } from './vscode/folderServices';
@@ -24,6 +25,7 @@ export interface AgentSyncApi {
   services: FolderServices;
   tree: HandoffTreeProvider;
   treeView: vscode.TreeView<unknown>;
+  dashboard: DashboardView;
   badge: StaleBadge;
   trust: TrustState;
   dropZones: DropZoneHosts;
@@ -54,6 +56,11 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     now: new Date(),
   }));
   const treeView = vscode.window.createTreeView('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
+  const dashboard = new DashboardView(
+    deps,
+    () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted }),
+    vscode.Uri.joinPath(context.extensionUri, 'media'),
+  );
   const badge = new StaleBadge(services, me);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
   hosts = dropZones;
@@ -72,6 +79,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     services,
     tree,
     treeView,
+    dashboard,
+    vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     badge,
     dropZones,
     ...registerHandoffCommands(deps),
@@ -88,12 +97,14 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       updateContext();
       dropZones.sync();
       tree.refresh();
+      dashboard.refresh();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentsync.agentId')) {
         identity = readAgentIdentity();
         if (identity.problem) log.warn(identity.problem);
         tree.refresh();
+        dashboard.refresh();
         badge.update();
       }
       if (e.affectsConfiguration('agentsync.dropZone')) dropZones.sync();
@@ -111,14 +122,29 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
+  // The demo (scripts/editor/serve-demo.mjs) sets this so a first-time visitor lands on the Handoffs view, not the Explorer.
+  if (process.env.AGENTSYNC_DEMO_SHOW_VIEW === '1') void vscode.commands.executeCommand('workbench.view.extension.agentsync');
 
   const activationMs = performance.now() - started;
   log.info(
-    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
+    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ` +
+      `${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
   const probe = (root: string, agent: string) => treeProbe(root, agent, log);
-  return testSeam({ services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs, treeProbe: probe });
+  return testSeam({
+    services,
+    tree,
+    treeView,
+    dashboard,
+    badge,
+    trust,
+    dropZones,
+    mcp,
+    identity: () => identity,
+    activationMs,
+    treeProbe: probe,
+  });
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

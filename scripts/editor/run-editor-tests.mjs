@@ -5,8 +5,10 @@
 //          --workspace <abs folder> [--screenshot <png>] [--timeout-ms N] [--verbose]
 // The test module can log `AGENTSYNC_SCREENSHOT <abs png path>` to get a screenshot taken
 // of the workbench; the file appears (complete) at that path once taken, so poll for it.
+// It can log `AGENTSYNC_WEBVIEW {"op":"read"|"click","selector":…,"out":<abs json path>}` to read or click
+// (a real mouse click) in a webview's page; the answer appears as JSON at `out` the same way.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -44,8 +46,14 @@ if (!existsSync(SERVER_MAIN) || !existsSync(CHROMIUM)) {
 }
 
 // Workbench chatter that is expected offline (see shared/REAL_EDITOR.md); --verbose shows it.
-const NOISE =
-  /^(Failed to load resource|Manifest fetch|A bad HTTP response code|An iframe which has both|The web worker extension host)|\[(AgentHost[^\]]*|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\]|open-vsx\.org|ENOTFOUND|Creating a socket|connection token|Updating additional builtin|authentication provider|^\s*ERR Canceled: Canceled/;
+const NOISE = new RegExp(
+  [
+    '^(Failed to load resource|Manifest fetch|A bad HTTP response code|An iframe which has both|The web worker extension host)',
+    '\\[(AgentHost[^\\]]*|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\\]',
+    'open-vsx\\.org|ENOTFOUND|Creating a socket|connection token|Updating additional builtin|authentication provider',
+    '^\\s*ERR Canceled: Canceled',
+  ].join('|'),
+);
 
 /** Browser console args → one line: applies printf-style formats (%c drops a CSS arg),
  *  repeatedly, since the workbench wraps the extension host's own `console.log(fmt, ...)`. */
@@ -85,6 +93,47 @@ async function screenshot(page, path) {
   } catch (e) {
     say(`screenshot ${path} failed: ${e.message}`);
   }
+}
+
+/** The frame (a webview's page is an iframe in an iframe) that has `selector`, or null. */
+async function frameWith(page, selector) {
+  for (const frame of page.frames()) {
+    if (await frame.$(selector).catch(() => null)) return frame;
+  }
+  return null;
+}
+
+/** A webview request from the tests: read an element's text and buttons, or click an element. Always answers. */
+async function webviewRequest(page, json) {
+  let req;
+  try {
+    req = JSON.parse(json);
+  } catch (e) {
+    return say(`webview request is not JSON: ${e.message}`);
+  }
+  let answer;
+  try {
+    const frame = await frameWith(page, req.selector);
+    if (!frame) answer = { error: `no webview frame has ${req.selector}` };
+    else if (req.op === 'click') {
+      await frame.click(req.selector, { timeout: 5000 });
+      answer = { clicked: true };
+    } else {
+      answer = await frame.$eval(req.selector, (root) => ({
+        text: root.innerText,
+        buttons: [...root.querySelectorAll('button')].map((b) => ({
+          tag: b.tagName,
+          text: b.textContent,
+          ariaLabel: b.getAttribute('aria-label'),
+          disabled: b.disabled,
+        })),
+      }));
+    }
+  } catch (e) {
+    answer = { error: e.message };
+  }
+  writeFileSync(`${req.out}.part`, JSON.stringify(answer));
+  renameSync(`${req.out}.part`, req.out);
 }
 
 let server,
@@ -146,7 +195,9 @@ try {
       );
       const text = values.length ? formatConsole(values) : msg.text();
       const m = /AGENTSYNC_SCREENSHOT\s+(\S+\.png)/.exec(text);
+      const w = /AGENTSYNC_WEBVIEW\s+(\{.*\})\s*$/.exec(text);
       if (m) await screenshot(page, m[1]);
+      else if (w) await webviewRequest(page, w[1]);
       else if (opt.verbose || !NOISE.test(text)) console.log(text);
     });
   });

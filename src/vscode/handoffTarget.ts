@@ -3,10 +3,11 @@
 import * as vscode from 'vscode';
 import { displayAgent } from '../core/domain/agentId';
 import { isTerminal, type Handoff } from '../core/domain/handoffSchema';
-import { TRANSITIONS } from '../core/domain/lifecycle';
+import { allowsMove, TRANSITIONS } from '../core/domain/lifecycle';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { pickOne, type Choice } from './prompts';
+import { STATUS_ICONS } from './statusIcons';
 import { statusLabel } from './treeItems';
 
 export interface HandoffTarget {
@@ -16,24 +17,14 @@ export interface HandoffTarget {
 
 /** Handoffs a lifecycle move (by its verb in the core's TRANSITIONS table) can start from. */
 export function allowsVerb(verb: string): (h: Handoff) => boolean {
-  return (h) => TRANSITIONS[h.status].some((m) => m.verb === verb);
+  return (h) => allowsMove(h.status, verb);
 }
 
 export const allowsEscalate = (h: Handoff): boolean => TRANSITIONS[h.status].some((m) => m.to === 'escalated');
 
-const STATUS_CODICON: Record<string, string> = {
-  queued: 'circle-large-outline',
-  in_progress: 'play-circle',
-  blocked: 'debug-pause',
-  ready_for_review: 'eye',
-  approved: 'pass',
-  merged: 'git-merge',
-  escalated: 'flame',
-};
-
 export function handoffChoice<T>(h: Handoff, value: T, folder?: string): Choice<T> {
   return {
-    label: `$(${STATUS_CODICON[h.status]}) ${h.handoff_id}`,
+    label: `$(${STATUS_ICONS[h.status].codicon}) ${h.handoff_id}`,
     description: `${statusLabel(h.status)} · ${h.summary.split('\n')[0].slice(0, 120)}`,
     detail: `${displayAgent(h.from_agent)} → ${h.to_agents.map(displayAgent).join(', ') || '(unassigned)'}${folder ? ` · ${folder}` : ''}`,
     value,

@@ -5,17 +5,8 @@ import * as vscode from 'vscode';
 import { displayAgent } from '../core/domain/agentId';
 import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../core/domain/handoffAttention';
 import type { Handoff, HandoffStatus } from '../core/domain/handoffSchema';
+import { STATUS_ICONS } from './statusIcons';
 import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
-
-const STATUS_ICONS: Record<HandoffStatus, [string, string]> = {
-  queued: ['circle-large-outline', 'charts.blue'],
-  in_progress: ['play-circle', 'charts.yellow'],
-  blocked: ['debug-pause', 'charts.orange'],
-  ready_for_review: ['eye', 'charts.purple'],
-  approved: ['pass', 'charts.green'],
-  merged: ['git-merge', 'charts.green'],
-  escalated: ['flame', 'charts.red'],
-};
 
 const GROUP_ICONS: Record<AttentionGroup, string> = {
   assigned: 'account',
@@ -38,8 +29,8 @@ export function statusLabel(status: HandoffStatus): string {
 
 export function statusIcon(h: Handoff, stale: boolean): vscode.ThemeIcon {
   if (stale) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-  const [icon, color] = STATUS_ICONS[h.status];
-  return new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+  const { codicon, color } = STATUS_ICONS[h.status];
+  return new vscode.ThemeIcon(codicon, new vscode.ThemeColor(color));
 }
 
 function agents(ids: readonly string[]): string {
@@ -54,7 +45,7 @@ export function literal(text: string): string {
 /** The hover for a handoff: who, what, why stale, the notes, the result, and the history (newest last). */
 export function handoffTooltip(h: Handoff, stale: string | null): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${h.handoff_id}** · $(${STATUS_ICONS[h.status][0]}) ${statusLabel(h.status)}`);
+  md.appendMarkdown(`**${h.handoff_id}** · $(${STATUS_ICONS[h.status].codicon}) ${statusLabel(h.status)}`);
   if (h.priority) md.appendMarkdown(` · priority ${h.priority}`);
   md.appendMarkdown('\n\n');
   md.appendMarkdown(literal(h.summary));
@@ -91,6 +82,20 @@ export function handoffTooltip(h: Handoff, stale: string | null): vscode.Markdow
     md.appendMarkdown('**Notes**\n\n');
     md.appendMarkdown(literal(h.notes));
     md.appendMarkdown('\n\n');
+  }
+  if (h.request || h.phase) {
+    // Seed 003's request side: what the receiver was asked to do.
+    const r = h.request ?? {};
+    md.appendMarkdown(`**Request**${h.phase ? ` (${h.phase} phase)` : ''}\n\n`);
+    const rows: [string, string | undefined][] = [
+      ['Feature', r.feature],
+      ['Spec', r.spec_path ?? undefined],
+      ['Expected output', r.expected_output],
+      ['Constraints', r.constraints?.join('; ')],
+      ['Instructions', r.instructions],
+    ];
+    for (const [label, value] of rows) if (value) md.appendMarkdown(`- ${label}: ${literal(value)}\n`);
+    md.appendMarkdown('\n');
   }
   if (h.result) {
     md.appendMarkdown(`**Result:** ${h.result.decision} (${h.result.status})\n\n`);

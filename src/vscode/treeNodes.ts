@@ -2,7 +2,7 @@
 // Grouping, chains and staleness come from the core (attentionTree, handoffAttention); this file only arranges them.
 // A level is built from what its parent node carries: no store read and no file call per node.
 import type { FolderService } from './folderService';
-import { ATTENTION_GROUPS, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
+import { ATTENTION_GROUPS, showsWhenEmpty, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
 import { buildAttentionTree, chainedUnder, type AttentionGroupIndex } from '../core/domain/attentionTree';
 import type { AgentSyncConfig } from '../core/domain/configSchema';
 import type { Handoff, Todo } from '../core/domain/handoffSchema';
@@ -69,7 +69,8 @@ export interface TreeContext {
 
 export const RESTRICTED_MODE_MESSAGE = 'Restricted Mode: the drop zone and health checks are off';
 export const RESTRICTED_MODE_DETAIL =
-  'This folder is not trusted, so AgentSync does not answer requests that agents drop into .agentsync/ and does not run build/test health checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
+  'This folder is not trusted, so AgentSync does not answer requests that agents drop into .agentsync/ and does not run build/test health ' +
+  'checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
 
 /** Info lines shown above a folder's groups: why something is off or broken, and what to do. */
 function notices(service: FolderService, ctx: TreeContext, parent: TreeNode | undefined, problem: string | null): InfoNode[] {
@@ -136,7 +137,7 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
   const groups: GroupNode[] = [];
   for (const g of ATTENTION_GROUPS) {
     const index = tree[g];
-    if (index.handoffs.length === 0 && (g === 'review' || g === 'other')) continue;
+    if (index.handoffs.length === 0 && !showsWhenEmpty(g)) continue;
     groups.push({
       kind: 'group',
       id: `${base}|group:${g}`,

@@ -189,10 +189,13 @@ describe('crash safety: SIGKILL at random moments', function () {
           .filter((l) => /\| HO-/.test(l)).length
       : 0;
     console.log(
-      `      (${KILLS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ${handoffs.length} handoffs, ${fs.statSync(layout.handoffsFile).size} bytes; ` +
+      `      (${KILLS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ${handoffs.length} handoffs, ` +
+        `${fs.statSync(layout.handoffsFile).size} bytes; ` +
         `${sent.size} requests sent, ${answeredOk.size} answered, ${resentIds.size} resent after a kill)\n` +
-        `      (kills that left: the lock ${tally.killedHoldingLock}, a store temp file ${tally.killedWithStoreTemp}, a derived-file temp ${tally.killedWithDerivedTemp}, ` +
-        `a lock-break guard ${tally.killedInLockBreak}, a torn ledger line ${tally.killedWithTornLedger}; kills before any answer ${tally.killedBeforeAnyAnswer})\n` +
+        `      (kills that left: the lock ${tally.killedHoldingLock}, a store temp file ${tally.killedWithStoreTemp}, a derived-file temp ` +
+        `${tally.killedWithDerivedTemp}, ` +
+        `a lock-break guard ${tally.killedInLockBreak}, a torn ledger line ${tally.killedWithTornLedger}; kills before any answer ` +
+        `${tally.killedBeforeAnyAnswer})\n` +
         `      (merged handoffs ${merged}, decisions.md lines ${decisionLines}; ${knownTemps.size} orphaned temp files left behind)`,
     );
     assert.ok(tally.killedHoldingLock > 0, 'some kills landed while the writer held the lock (else the test proves little)');

@@ -65,7 +65,9 @@ describe('health checks', () => {
     const marker = path.join(dir, 'grandchild-survived');
     // The check starts a grandchild that would write a file after 1.5 s; the time-out must stop both.
     const grandchild = `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'), 1500)`;
-    const script = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); console.log('started'); setTimeout(() => {}, 60000)`;
+    const script =
+      `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); console.log('started'); ` +
+      `setTimeout(() => {}, 60000)`;
     const started = Date.now();
     const r = await runCommand(dir, [node, '-e', script], { timeoutMs: 300 });
     assert.ok(Date.now() - started < 5_000);

@@ -1,6 +1,6 @@
 // The Handoffs tree's read model: open handoffs bucketed by attention group, and each group's chains (parent_uid)
 // indexed once, so expanding a group or a handoff is a lookup, never a scan of the store (docs/contract.md §10).
-import { ATTENTION_GROUPS, attentionGroupOf, type AttentionContext, type AttentionGroup } from './handoffAttention';
+import { ATTENTION_GROUPS, groupByAttention, type AttentionContext, type AttentionGroup } from './handoffAttention';
 import type { Handoff } from './handoffSchema';
 
 export interface AttentionGroupIndex {
@@ -18,14 +18,12 @@ const NONE: readonly Handoff[] = Object.freeze([]);
 
 /** Builds every group's index in two linear passes over the store. */
 export function buildAttentionTree(handoffs: readonly Handoff[], ctx: AttentionContext): AttentionTree {
+  const buckets = groupByAttention(handoffs, ctx);
   const tree = {} as AttentionTree;
-  for (const g of ATTENTION_GROUPS) tree[g] = { handoffs: [], top: [], chained: new Map() };
   const groupOfUid = new Map<string, AttentionGroup>();
-  for (const h of handoffs) {
-    const g = attentionGroupOf(h, ctx);
-    if (!g) continue;
-    tree[g].handoffs.push(h);
-    if (h.uid) groupOfUid.set(h.uid, g);
+  for (const g of ATTENTION_GROUPS) {
+    tree[g] = { handoffs: buckets.get(g)!, top: [], chained: new Map() };
+    for (const h of tree[g].handoffs) if (h.uid) groupOfUid.set(h.uid, g);
   }
   for (const g of ATTENTION_GROUPS) {
     const index = tree[g];

@@ -1,5 +1,5 @@
 // .agentsync.json (docs/contract.md §7): AgentSync 0.3's keys plus routing and pass-over policy.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ActionError } from './errors';
 import { agentIdSchema, capabilitySchema, passOverPolicySchema } from './handoffSchema';
 

@@ -1,8 +1,11 @@
 // The one dispatcher every surface uses (CLI, drop zone, MCP, editor): validate, then run the action inside
 // the store transaction with idempotency by request_id, and answer with the envelope of docs/contract.md §8.
 import { ACTION_NAMES, ACTIONS, isActionName, paramSchemas } from './actionRegistry';
+import type { TimedOut } from './actions/timeOutPasses';
+import { reportInputRefusal } from '../domain/completionReport';
 import { describeIssues } from '../domain/handoffSchema';
 import { ActionError, isActionError } from '../domain/errors';
+import { okResponse, refusal, type ResponseEnvelope } from '../domain/responseEnvelope';
 import { auditEntry, type ActionContext } from '../store/handoffMutation';
 import { newUid } from '../domain/handoffIds';
 import { nestsDeeperThan, requestHash } from '../domain/stableJson';
@@ -10,21 +13,15 @@ import { requestIdSchema } from './requestParams';
 import type { HandoffStore } from '../store/handoffStore';
 import type { HealthOptions } from './sessions/healthChecks';
 import type { StoreTransaction } from '../store/storeTransaction';
+import { sweepDueTimeouts, sweepInBatch } from './timeoutSweep';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
 export const MAX_REQUEST_DEPTH = 64;
 
-export interface RequestResponse {
-  ok: boolean;
-  action: string | null;
+/** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
+export interface RequestResponse extends ResponseEnvelope {
   request_id: string;
-  timestamp: string;
-  request_file?: string;
-  data?: Record<string, unknown>;
-  reason?: string;
-  message?: string;
-  [detail: string]: unknown;
 }
 
 export interface DispatchContext {
@@ -34,8 +31,6 @@ export interface DispatchContext {
   /** For actions that run health checks: cancellation, progress, or skipping them (an untrusted workspace). */
   healthOptions?: HealthOptions;
 }
-
-const RESERVED = new Set(['ok', 'action', 'request_id', 'timestamp', 'request_file', 'data', 'reason', 'message']);
 
 export class RequestDispatcher {
   constructor(
@@ -130,6 +125,9 @@ export class RequestDispatcher {
     }
     const parsed = paramSchemas[action].safeParse(req);
     if (!parsed.success) {
+      // A completion report that does not parse is answered with the protocol's codes (E012 / E021).
+      const report = reportInputRefusal(parsed.error);
+      if (report) return this.refuse(ctx, action, requestId, report);
       // An unknown key is reported on its parent object; name the key itself so the caller can find it.
       const first = parsed.error.issues[0];
       const where = first ? [...first.path.map(String), ...(first.code === 'unrecognized_keys' ? first.keys.slice(0, 1) : [])] : [];
@@ -160,6 +158,8 @@ export class RequestDispatcher {
             params as never,
           )
         : undefined;
+      // A read shows timed-out passes already handed back: when one is due, a write sweeps it first (best effort).
+      if (spec.readOnly) await this.sweepTimeouts(actx.surface);
       // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
       const run = (tx: StoreTransaction) => this.apply(tx, action, params, actx, hash, ctx, prepared);
       const response = await (spec.readOnly ? this.store.transactRead(run) : this.store.transact(run));
@@ -183,6 +183,7 @@ export class RequestDispatcher {
     prepared?: unknown,
   ): RequestResponse {
     const spec = ACTIONS[action as keyof typeof ACTIONS];
+    if (!spec.readOnly && !spec.sweepsTimeouts && tx.firstTime('passTimeouts')) sweepInBatch(tx, actx.surface);
     const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
     if (seen) {
       // A different request under a used id is refused and not ledgered: the first request's answer stays.
@@ -232,29 +233,18 @@ export class RequestDispatcher {
     return response;
   }
 
+  /** Hands timed-out passed work back now when any is due (drop zones call it on every rescan); see timeoutSweep.ts. */
+  sweepTimeouts(surface = this.surface): Promise<TimedOut | null> {
+    return sweepDueTimeouts(this.store, surface);
+  }
+
   private success(ctx: DispatchContext, action: string, requestId: string, data: Record<string, unknown>): RequestResponse {
-    return {
-      ok: true,
-      action,
-      request_id: requestId,
-      timestamp: new Date().toISOString(),
-      ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}),
-      data,
-    };
+    return { ...okResponse(action, data, { requestId, requestFile: ctx.requestFile }), request_id: requestId };
   }
 
   private refusal(ctx: DispatchContext, action: string | null, requestId: string | null, e: ActionError): RequestResponse {
-    const details = Object.fromEntries(Object.entries(e.details).filter(([k, v]) => !RESERVED.has(k) && v !== undefined));
-    return {
-      ok: false,
-      action,
-      request_id: requestId ?? newUid(),
-      timestamp: new Date().toISOString(),
-      ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}),
-      reason: e.reason,
-      message: e.message,
-      ...details,
-    };
+    const id = requestId ?? newUid();
+    return { ...refusal(action, e.reason, e.message, { requestId: id, requestFile: ctx.requestFile }, e.details), request_id: id };
   }
 
   /** A refusal outside the transaction (bad input, lock timeout, broken store): answered and audited, nothing changed. */

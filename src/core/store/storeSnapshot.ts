@@ -47,7 +47,8 @@ export class StoreSnapshot {
     if (dupes.length) {
       throw new ActionError(
         'store_invalid',
-        `handoffs.json has duplicate handoff_id ${dupes.slice(0, 5).join(', ')}; give each record a unique id (or merge with the AgentSync merge driver) and retry.`,
+        `handoffs.json has duplicate handoff_id ${dupes.slice(0, 5).join(', ')}; give each record a unique id (or merge with the AgentSync merge ` +
+          `driver) and retry.`,
         { duplicates: dupes },
       );
     }
@@ -83,7 +84,8 @@ export class StoreSnapshot {
     if (!parsed.success) {
       throw new ActionError(
         'store_invalid',
-        `.agentsync/handoffs.json does not match the schema: ${describeIssues(parsed.error)}. Fix it by hand (the JSON schema in schemas/ helps) and retry; nothing was changed.`,
+        `.agentsync/handoffs.json does not match the schema: ${describeIssues(parsed.error)}. Fix it by hand (the JSON schema in schemas/ helps) ` +
+          `and retry; nothing was changed.`,
       );
     }
     rememberRecordTexts(text, parsed.data.handoffs);

@@ -1,9 +1,11 @@
 // createHandoff: validate ownership, route, allocate the id under the lock, store as queued (or blocked).
 import { knownAgents } from '../../domain/configSchema';
 import { ActionError } from '../../domain/errors';
-import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
-import { newUid } from '../../domain/handoffIds';
+import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { newHandoffRecord } from './newHandoffRecord';
 import { loadByAgent, routeByCapabilities } from '../../domain/routing';
+import { phaseOf, storedRequest } from '../../domain/workRequest';
+import { actOnNoteTag, type TagOutcome } from './noteTags';
 import type { Handoff, HandoffStatus, OwnerMode } from '../../domain/handoffSchema';
 import type { ParamsOf } from '../requestParams';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -30,7 +32,8 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
   if (unknown.length) {
     throw new ActionError(
       'unknown_agent',
-      `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`,
+      `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to ` +
+        `agentCapabilities in .agentsync.json.`,
       { unknown },
     );
   }
@@ -77,36 +80,51 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
   return { owner_mode: 'auto', to_agents: [], status: 'blocked', reason: boundedReason(routed.explanation) };
 }
 
-export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'createHandoff'>): { handoff: Handoff } {
+export interface Created {
+  handoff: Handoff;
+  /** What became of a tag in the note ([pass_over: x] / [return_to: y], noteTags.ts), when it has one. */
+  tag?: TagOutcome;
+  /** A [return_to] note: the work it completed (the note itself is the handoff that carries it back). */
+  completed?: Handoff;
+}
+
+export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'createHandoff'>): Created {
   const input = p.handoff;
   const own = resolveOwnership(input, tx);
-  const now = tx.now();
-  const ts = now.toISOString();
+  const phase = phaseOf(input.phase, input.request, 'handoff.');
+  const request = storedRequest(input.request);
+  // The note is checked as a note first (a bad one is refused whole); then its tag, if any, may make it that action.
+  const tagged = actOnNoteTag(tx, ctx, input, own.to_agents);
+  if (tagged?.handoff)
+    return { handoff: tagged.handoff, tag: tagged.outcome, ...(tagged.completed ? { completed: tagged.completed } : {}) };
   const actor = ctx.agent || input.from_agent;
-  const record: Handoff = {
-    handoff_id: tx.snapshot.ids.next(now),
-    task_id: input.task_id ?? null,
-    from_agent: input.from_agent,
-    to_agents: own.to_agents,
-    owner_mode: own.owner_mode,
-    status: own.status,
-    required_capabilities: [...new Set(input.required_capabilities ?? [])],
-    summary: input.summary,
-    notes: input.notes ?? '',
-    no_handoff_reason: input.no_handoff_reason?.trim() || null,
-    files: [...new Set(input.files ?? [])],
-    branch: input.branch ?? null,
-    commit: input.commit ?? null,
-    prior_attempts: 0,
-    created_at: ts,
-    updated_at: ts,
-    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason: own.reason, ...requestMark(ctx) }],
-    uid: newUid(now.getTime()),
-    rev: 1,
-    ...(input.priority ? { priority: input.priority } : {}),
-    ...(input.phase ? { phase: input.phase } : {}),
-  };
+  // A refused tag is part of the note's story: its first history entry says so, next to how it was routed.
+  const t = tagged?.outcome;
+  const reason = t
+    ? boundedReason(`${own.reason}; [${t.tag}: ${t.agent}] refused: ${t.reason}${t.code ? ` (${t.code})` : ''}`)
+    : own.reason;
+  const record = newHandoffRecord(
+    tx,
+    ctx,
+    { status: own.status, agent: actor, reason },
+    {
+      task_id: input.task_id ?? null,
+      from_agent: input.from_agent,
+      to_agents: own.to_agents,
+      owner_mode: own.owner_mode,
+      required_capabilities: [...new Set(input.required_capabilities ?? [])],
+      summary: input.summary,
+      notes: input.notes ?? '',
+      no_handoff_reason: input.no_handoff_reason?.trim() || null,
+      files: [...new Set(input.files ?? [])],
+      branch: input.branch ?? null,
+      commit: input.commit ?? null,
+      ...(input.priority ? { priority: input.priority } : {}),
+      ...(phase ? { phase } : {}),
+      ...(request ? { request } : {}),
+    },
+  );
   tx.insert(record);
-  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, own.reason, ts));
-  return { handoff: record };
+  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, reason, record.created_at));
+  return { handoff: record, ...(tagged ? { tag: tagged.outcome } : {}) };
 }

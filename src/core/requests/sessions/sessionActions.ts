@@ -4,6 +4,7 @@
 // Those two files are written only after the store is (tx.afterCommit): a batch that fails or loses its lock
 // leaves them as they were, and they never describe a handoff the store does not have.
 import { createHandoff } from '../actions/createHandoff';
+import type { TagOutcome } from '../actions/noteTags';
 import { requireHandoff } from '../actions/findHandoff';
 import { editTrackerFile, writeStateSummary } from '../../store/derivedFiles';
 import { ActionError } from '../../domain/errors';
@@ -74,7 +75,8 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
     if (from.status !== 'in_progress' || from.claimed_by !== ctx.agent) {
       throw new ActionError(
         'not_claimed',
-        `${from.handoff_id} is ${from.status}${from.claimed_by ? ` and held by ${from.claimed_by}` : ''}; a session starts from a handoff that ${ctx.agent} has claimed. Claim it first (claimHandoff), then start the session.`,
+        `${from.handoff_id} is ${from.status}${from.claimed_by ? ` and held by ${from.claimed_by}` : ''}; a session starts from a handoff that ` +
+          `${ctx.agent} has claimed. Claim it first (claimHandoff), then start the session.`,
         {
           handoff_id: from.handoff_id,
           status: from.status,
@@ -120,7 +122,8 @@ function handoffRequired(hot: readonly string[]): ActionError {
   const shown = hot.slice(0, 5).join(', ') + (hot.length > 5 ? `, … (${hot.length} in all)` : '');
   return new ActionError(
     'handoff_required',
-    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on: end the session with a "handoff" (summary, notes, owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". Nothing was changed.`,
+    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on: end the session with a "handoff" (summary, notes, ` +
+      `owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". Nothing was changed.`,
     { hotFiles: hot.slice(0, 100), hotFileCount: hot.length },
   );
 }
@@ -158,6 +161,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
   const branch = prep.git.branch;
   const commit = prep.git.commit;
   let handoff: Handoff | null = null;
+  let tag: TagOutcome | undefined;
   if (given) {
     const input = {
       ...given,
@@ -166,7 +170,9 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
       branch: given.branch ?? branch,
       commit: given.commit ?? commit,
     };
-    handoff = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input }).handoff;
+    const created = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input });
+    handoff = created.handoff;
+    tag = created.tag;
   } else if (skip && hot.length > 0) {
     // The skip is recorded in a record's no_handoff_reason (seed 004: "recorded in artifact"), naming the changed files.
     const input = {
@@ -228,6 +234,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
     healthOutputs: Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, prep.health[label].output])),
     hotFiles: hot,
     handoff,
+    ...(tag ? { tag } : {}),
     branch,
     commit,
     ...(prep.git.problem ? { gitProblem: prep.git.problem } : {}),
