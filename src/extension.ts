@@ -16,6 +16,7 @@ import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerPro
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
 import { testSeam } from './vscode/testSeam';
+import { treeProbe, type TreeProbe } from './vscode/treeProbe';
 import { TrustState } from './vscode/trustState';
 import { registerWorkspaceCommands } from './vscode/workspaceCommands';
 
@@ -33,6 +34,8 @@ export interface AgentSyncApi {
   identity(): AgentIdentity;
   /** Milliseconds spent in activate(). */
   activationMs: number;
+  /** A separate Handoffs tree over any folder (the scale test's large store); the caller disposes it. */
+  treeProbe(root: string, me: string): TreeProbe;
 }
 
 let hosts: DropZoneHosts | undefined;
@@ -128,7 +131,20 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       `${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
-  return testSeam({ services, tree, treeView, dashboard, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
+  const probe = (root: string, agent: string) => treeProbe(root, agent, log);
+  return testSeam({
+    services,
+    tree,
+    treeView,
+    dashboard,
+    badge,
+    trust,
+    dropZones,
+    mcp,
+    identity: () => identity,
+    activationMs,
+    treeProbe: probe,
+  });
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */
