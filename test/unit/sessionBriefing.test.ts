@@ -121,6 +121,22 @@ describe('startSession briefing', () => {
     );
   });
 
+  it("hot files include another agent's active session: its handoff's files stay hot after it completed the handoff", async () => {
+    const ws = new TestWorkspace({ config: CONFIG });
+    const work = await create(ws, {
+      from_agent: 'codex',
+      to_agents: ['claude'],
+      owner_mode: 'single',
+      summary: 'Fix',
+      files: ['src/x.ts'],
+    });
+    await ok(ws, { action: 'claimHandoff', handoffId: work, agent: 'claude' });
+    await ok(ws, { action: 'startSession', agent: 'claude', handoffId: work });
+    await ok(ws, { action: 'completeHandoff', handoffId: work, agent: 'claude' });
+    const b = (await ok(ws, { action: 'startSession', agent: 'copilot' })).briefing as SessionBriefing;
+    assert.deepEqual(b.hotFiles, [{ file: 'src/x.ts', handoff_id: work, agent: 'claude' }]);
+  });
+
   it('decisions.md: read from its tail only, none when missing or a symlink', () => {
     const ws = new TestWorkspace();
     assert.deepEqual(latestDecisions(ws.layout.decisionsFile), []);
