@@ -3,6 +3,7 @@
 // startSession's briefing. Paths are compared whole, after canonicalising, never as substrings or prefixes.
 import { leaseExpired } from './handoffAttention';
 import { isTerminal, type Handoff } from './handoffSchema';
+import { originatorOf } from './lifecycle';
 import type { SessionRecord } from './sessions/sessionState';
 
 /** Who holds a hot file, and through which handoff. */
@@ -12,7 +13,7 @@ export interface HotFileHolder {
   uid: string | null;
   summary: string;
   status: Handoff['status'];
-  /** `claim`: the agent holds the handoff (in progress, lease not run out); `session`: its active session was started from it. */
+  /** `claim`: the agent holds the handoff (claimed_by); `session`: its active session was started from it. */
   via: 'claim' | 'session';
 }
 
@@ -34,10 +35,29 @@ function sessionHandoff(s: SessionRecord, byUid: ReadonlyMap<string, Handoff>, b
 }
 
 /**
+ * Whether `h`'s holder (claimed_by) makes its files hot for `agent`: from the claim until the handoff is merged or
+ * escalated, as long as the claim is alive (an in-progress lease that ran out is not) and `agent` is not the holder,
+ * nor the reviewer of work waiting for review or merge (the reviewer is expected to open those files).
+ */
+function heldAgainst(h: Handoff, agent: string, now: Date): boolean {
+  if (!h.claimed_by || h.claimed_by === agent) return false;
+  switch (h.status) {
+    case 'in_progress':
+      return !leaseExpired(h, now);
+    case 'blocked':
+      return true;
+    case 'ready_for_review':
+    case 'approved':
+      return originatorOf(h) !== agent;
+    default:
+      return false; // queued: nobody is editing it yet; merged, escalated: done
+  }
+}
+
+/**
  * The files hot for `agent`, by canonical path, each with its holders in handoff order. A file is hot when
- * - an in-progress handoff held by ANOTHER agent (claimed_by) lists it, and that claim's lease has not run out; or
+ * - an open handoff held by ANOTHER agent lists it (heldAgainst above); or
  * - ANOTHER agent's active session (state.json) was started from an open handoff that lists it.
- * Queued work is not hot (nobody is editing it yet), nor is work of `agent` itself.
  */
 export function hotFilesFor(
   agent: string,
@@ -61,7 +81,7 @@ export function hotFilesFor(
   for (const h of handoffs) {
     if (h.uid) byUid.set(h.uid, h);
     byId.set(h.handoff_id, h);
-    if (h.status === 'in_progress' && h.claimed_by && h.claimed_by !== agent && !leaseExpired(h, now)) add(h, h.claimed_by, 'claim');
+    if (heldAgainst(h, agent, now)) add(h, h.claimed_by!, 'claim');
   }
   for (const s of sessions) {
     if (s.agent === agent) continue;

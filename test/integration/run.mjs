@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), twice:
+// Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), three times:
 //   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png),
-//   2. on a plain folder (no activation until asked; the welcome view's Initialize).
+//   2. on a plain folder (no activation until asked; the welcome view's Initialize),
+//   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
-// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized] [--verbose]
+// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session] [--verbose]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ if (missing.length) {
 const passes = [
   { name: 'main', initialized: true },
   { name: 'uninitialized', initialized: false },
+  { name: 'session', initialized: true, openSessionOf: 'human' },
 ].filter((p) => !opt.only || p.name === opt.only);
 
 // The extension hands its internals (vscode/testSeam.ts) only to a window started with this variable.
@@ -34,7 +36,9 @@ process.env.AGENTSYNC_INTEGRATION_SUITE = '1';
 let failed = 0;
 for (const pass of passes) {
   const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
-  seedWorkspace(ws, { initialized: pass.initialized });
+  seedWorkspace(ws, { initialized: pass.initialized, openSessionOf: pass.openSessionOf });
+  // Which test files test/integration/index.ts runs in the editor.
+  process.env.AGENTSYNC_IT_PASS = pass.name;
   // The editor's consent to run .agentsync.json's commands goes to a per-run file, never the user's own records.
   const trustDir = mkdtempSync(join(tmpdir(), `agentsync-it-trust-${pass.name}-`));
   process.env.AGENTSYNC_TRUST_FILE = join(trustDir, 'trusted.json');

@@ -44,15 +44,26 @@ describe('hot files (core/hotFiles.ts)', () => {
     ]);
   });
 
-  it('my own claims are not hot for me; queued, review and finished work are not hot for anyone', () => {
+  it('my own claims are not hot for me; queued and finished work are not hot for anyone', () => {
     const handoffs = [
       held('HO-20260221-001', ['a.ts'], 'human'),
       handoffIn('queued', { handoff_id: 'HO-20260221-002', files: ['b.ts'] }),
-      handoffIn('ready_for_review', { handoff_id: 'HO-20260221-003', files: ['c.ts'] }),
       handoffIn('merged', { handoff_id: 'HO-20260221-004', files: ['d.ts'], claimed_by: 'claude' }),
-      handoffIn('blocked', { handoff_id: 'HO-20260221-005', files: ['e.ts'] }),
+      handoffIn('escalated', { handoff_id: 'HO-20260221-005', files: ['e.ts'], claimed_by: 'claude' }),
     ];
     assert.deepEqual(keys(hotFilesFor('human', handoffs, [], NOW)), []);
+  });
+
+  it('work held by another agent stays hot while blocked, in review and approved, except for its reviewer, until it is merged', () => {
+    // handoffIn: codex → claude, claimed by claude; codex (from_agent) reviews it.
+    const handoffs = [
+      handoffIn('blocked', { handoff_id: 'HO-20260221-001', files: ['a.ts'] }),
+      handoffIn('ready_for_review', { handoff_id: 'HO-20260221-002', files: ['b.ts'] }),
+      handoffIn('approved', { handoff_id: 'HO-20260221-003', files: ['c.ts'] }),
+    ];
+    assert.deepEqual(keys(hotFilesFor('human', handoffs, [], NOW)), ['a.ts', 'b.ts', 'c.ts']);
+    assert.deepEqual(keys(hotFilesFor('codex', handoffs, [], NOW)), ['a.ts'], 'the reviewer may open what it reviews');
+    assert.deepEqual(keys(hotFilesFor('claude', handoffs, [], NOW)), [], 'nor for the holder');
   });
 
   it('exact paths: a file is not hot because its name contains, or is contained in, a hot path', () => {
@@ -79,8 +90,8 @@ describe('hot files (core/hotFiles.ts)', () => {
     assert.equal(nextHotFileChange([h], 'claude', NOW), null, "claude's own lease changes nothing for claude");
   });
 
-  it("another agent's active session keeps the files of the handoff it started from hot (also after completing it)", () => {
-    const h = handoffIn('ready_for_review', { handoff_id: 'HO-20260221-001', files: ['a.ts'], claimed_by: 'claude' });
+  it("another agent's active session keeps the files of the handoff it started from hot (whoever holds it now)", () => {
+    const h = handoffIn('ready_for_review', { handoff_id: 'HO-20260221-001', files: ['a.ts'], claimed_by: null });
     const sessions = [session('claude', h)];
     assert.deepEqual(
       hotFilesFor('human', [h], sessions, NOW)

@@ -1,0 +1,68 @@
+// The active sessions of each folder (.agentsync/state.json, written by startSession/endSession from any surface),
+// with an event when a folder's state.json changes. Read on demand: the file is small and derived.
+import * as vscode from 'vscode';
+import { readStateFile } from '../../core/stateFile';
+import { activeSessionsOf, type SessionRecord } from '../../core/sessions/sessionState';
+import type { FolderService } from '../folderService';
+import type { FolderServices } from '../folderServices';
+
+const DEBOUNCE_MS = 20;
+
+export class SessionStates implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<FolderService>();
+  /** A folder's state.json changed (or its store did: a session action through this window). */
+  readonly onDidChange = this.emitter.event;
+  private readonly watchers = new Map<FolderService, vscode.Disposable>();
+  private readonly pending = new Map<FolderService, NodeJS.Timeout>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly services: FolderServices) {
+    this.syncWatchers();
+    this.subscription = services.onDidChange((s) => {
+      if (s) this.schedule(s);
+      else this.syncWatchers();
+    });
+  }
+
+  sessionsOf(service: FolderService): Map<string, SessionRecord> {
+    return activeSessionsOf(readStateFile(service.layout.stateFile));
+  }
+
+  /** `agent`'s active session in the folder, if any. */
+  sessionOf(service: FolderService, agent: string): SessionRecord | undefined {
+    return this.sessionsOf(service).get(agent);
+  }
+
+  private syncWatchers(): void {
+    const all = this.services.all();
+    for (const [s, w] of [...this.watchers]) {
+      if (all.includes(s)) continue;
+      w.dispose();
+      this.watchers.delete(s);
+    }
+    for (const s of all) {
+      if (this.watchers.has(s)) continue;
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(s.folder, '.agentsync/state.json'));
+      const on = () => this.schedule(s);
+      this.watchers.set(s, vscode.Disposable.from(w, w.onDidChange(on), w.onDidCreate(on), w.onDidDelete(on)));
+    }
+  }
+
+  private schedule(service: FolderService): void {
+    if (this.pending.has(service)) return;
+    this.pending.set(
+      service,
+      setTimeout(() => {
+        this.pending.delete(service);
+        this.emitter.fire(service);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    for (const t of this.pending.values()) clearTimeout(t);
+    for (const w of this.watchers.values()) w.dispose();
+    this.emitter.dispose();
+  }
+}
