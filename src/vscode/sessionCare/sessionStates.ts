@@ -1,5 +1,7 @@
 // The active sessions of each folder (.agentsync/state.json, written by startSession/endSession from any surface),
-// with an event when a folder's state.json changes. Read on demand: the file is small and derived.
+// with an event when a folder's state.json changes. Read on demand, and again only when the file's stat changed:
+// every store write asks (hot files, reminders), and a burst of drop-zone requests must not re-read it each time.
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readStateFile } from '../../core/stateFile';
 import { activeSessionsOf, type SessionRecord } from '../../core/sessions/sessionState';
@@ -15,6 +17,7 @@ export class SessionStates implements vscode.Disposable {
   private readonly watchers = new Map<FolderService, vscode.Disposable>();
   private readonly pending = new Map<FolderService, NodeJS.Timeout>();
   private readonly subscription: vscode.Disposable;
+  private readonly cache = new Map<FolderService, { stamp: string; sessions: Map<string, SessionRecord> }>();
 
   constructor(private readonly services: FolderServices) {
     this.syncWatchers();
@@ -24,8 +27,19 @@ export class SessionStates implements vscode.Disposable {
     });
   }
 
-  sessionsOf(service: FolderService): Map<string, SessionRecord> {
-    return activeSessionsOf(readStateFile(service.layout.stateFile));
+  sessionsOf(service: FolderService): ReadonlyMap<string, SessionRecord> {
+    let stamp = 'missing';
+    try {
+      const st = fs.statSync(service.layout.stateFile);
+      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      // no state.json: no sessions
+    }
+    const known = this.cache.get(service);
+    if (known?.stamp === stamp) return known.sessions;
+    const sessions = stamp === 'missing' ? new Map<string, SessionRecord>() : activeSessionsOf(readStateFile(service.layout.stateFile));
+    this.cache.set(service, { stamp, sessions });
+    return sessions;
   }
 
   /** `agent`'s active session in the folder, if any. */
@@ -39,6 +53,7 @@ export class SessionStates implements vscode.Disposable {
       if (all.includes(s)) continue;
       w.dispose();
       this.watchers.delete(s);
+      this.cache.delete(s);
     }
     for (const s of all) {
       if (this.watchers.has(s)) continue;
