@@ -8,11 +8,12 @@ import type { RequestResponse } from '../core/requestDispatcher';
 import { readGitInfo } from '../core/sessions/gitStatus';
 import { reportResponse, registerCommand } from './commandRunner';
 import { ensureCommandConsent } from './commandConsentPrompt';
+import { dispatchEndSession } from './endSessionDispatch';
 import type { FolderService } from './folderService';
 import type { CommandDeps } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
 import { askOwnership, type Ownership } from './handoffNoteFlow';
-import { askText, pickMany, pickOne, PromptCancelled, type Choice } from './prompts';
+import { askText, pickMany, pickOne, type Choice } from './prompts';
 import type { TrustState } from './trustState';
 
 /** Optional argument for programmatic callers (and the integration suite). */
@@ -21,9 +22,6 @@ export interface SessionCommandArgs {
   /** Cancels the health checks, like the Cancel button of the progress notification. */
   cancellation?: vscode.CancellationToken;
 }
-
-export const RESTRICTED_HEALTH_REASON =
-  'Skipped: Restricted Mode (this folder is not trusted, so AgentSync runs no commands from .agentsync.json)';
 
 export async function folderOf(deps: CommandDeps, arg: unknown, what: string): Promise<FolderService | undefined> {
   const folder = (arg as SessionCommandArgs | undefined)?.folder;
@@ -69,43 +67,6 @@ export async function startSession(deps: CommandDeps, arg?: unknown): Promise<Re
     ...(handoffId ? { handoffId } : {}),
   });
   return reportResponse(response, `session started for ${displayAgent(me)}${handoffId ? ` on ${handoffId}` : ''}.`, deps.log);
-}
-
-/**
- * Sends one endSession request with its health checks under a cancellable progress notification (also cancelled by
- * `external`). A cancel anywhere ends as PromptCancelled: nothing was written. Shared by the asking and the zero-touch flow.
- */
-export async function dispatchEndSession(
-  service: FolderService,
-  trust: TrustState,
-  request: Record<string, unknown>,
-  external?: vscode.CancellationToken,
-): Promise<RequestResponse> {
-  const response = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'AgentSync: ending the session', cancellable: true },
-    async (progress, token) => {
-      const abort = new AbortController();
-      const subs = [token.onCancellationRequested(() => abort.abort()), external?.onCancellationRequested(() => abort.abort())];
-      if (external?.isCancellationRequested) abort.abort();
-      try {
-        progress.report({
-          message: trust.trusted ? 'reading git, running health checks…' : 'reading git (health checks are off in Restricted Mode)…',
-        });
-        return await service.dispatcher.dispatch(request, {
-          surface: 'vscode',
-          healthOptions: {
-            signal: abort.signal,
-            skipReason: trust.trusted ? undefined : RESTRICTED_HEALTH_REASON,
-            onProgress: (label, i, n) => progress.report({ message: `${label} (${i + 1} of ${n})…`, increment: 100 / Math.max(n, 1) }),
-          },
-        });
-      } finally {
-        for (const s of subs) s?.dispose();
-      }
-    },
-  );
-  if (!response.ok && response.reason === 'cancelled') throw new PromptCancelled('End Session (health checks)');
-  return response;
 }
 
 type HandoffChoice = Ownership | { kind: 'none' };
