@@ -76,11 +76,12 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
   const states = new SessionStates(services);
   const hotIndex = new HotFileIndex(services, states, me, log);
   const decorations = new HotFileDecorations(hotIndex);
-  const showHandoff = async (service: FolderService, handoffId: string) => {
+  const showHandoff = async (service: FolderService, handoffId: string): Promise<string> => {
     try {
-      await revealHandoff(tree, treeView, service, handoffId);
+      return await revealHandoff(tree, treeView, service, handoffId);
     } catch (e) {
       log.error(`Show Handoff ${handoffId} failed: ${(e as Error).message}`);
+      return `failed: ${(e as Error).message}`;
     }
   };
   const warnings = new HotFileWarnings(hotIndex, states, me, (hit, id) => showHandoff(hit.service, id));

@@ -79,11 +79,15 @@ describe('hot files', () => {
         shown[0],
         `AgentSync: ${FILE} is hot: Claude is working on ${id} “Split the session tests” (uid ${uid}). Ask Claude before you change it. [Show Handoff]`,
       );
-      await a.hotFiles.warnings.last?.choice;
-      await waitFor('the handoff selected in the tree', () => {
-        const sel = a.treeView.selection[0];
-        return sel?.kind === 'handoff' && sel.handoff.handoff_id === id;
-      });
+      assert.equal(await a.hotFiles.warnings.last?.shown, 'tree', 'Show Handoff revealed it in the Handoffs view');
+      await waitFor(
+        'the handoff selected in the tree',
+        () => {
+          const sel = a.treeView.selection[0];
+          return sel?.kind === 'handoff' && sel.handoff.handoff_id === id;
+        },
+        30_000,
+      );
       // Once per session and file: away and back again shows nothing more.
       await vscode.window.showTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'README.md')));
       await vscode.window.showTextDocument(uri());

@@ -12,6 +12,8 @@ export interface HotFileWarning {
   message: string;
   /** What the user chose: Show Handoff, or undefined (dismissed). */
   choice: Promise<string | undefined>;
+  /** Where Show Handoff showed it (what `show` answered), once done; undefined when it was not chosen. */
+  shown: Promise<string | undefined>;
 }
 
 export class HotFileWarnings implements vscode.Disposable {
@@ -24,7 +26,7 @@ export class HotFileWarnings implements vscode.Disposable {
     private readonly index: HotFileIndex,
     private readonly states: SessionStates,
     private readonly me: () => string,
-    private readonly show: (hit: HotFileHit, handoffId: string) => Promise<unknown>,
+    private readonly show: (hit: HotFileHit, handoffId: string) => Promise<string>,
   ) {
     this.subscription = vscode.window.onDidChangeActiveTextEditor((e) => e && this.check(e.document.uri));
   }
@@ -43,11 +45,10 @@ export class HotFileWarnings implements vscode.Disposable {
     if (this.warned.has(key)) return undefined;
     this.warned.add(key);
     const message = `AgentSync: ${hit.path} is hot: ${holdersText(hit.holders)}. Ask ${agentsText(hit.holders)} before you change it.`;
-    const choice = Promise.resolve(vscode.window.showWarningMessage(message, SHOW_HANDOFF)).then(async (picked) => {
-      if (picked === SHOW_HANDOFF) await this.show(hit, hit.holders[0].handoff_id);
-      return picked;
-    });
-    this.last = { message, choice };
+    const choice = Promise.resolve(vscode.window.showWarningMessage(message, SHOW_HANDOFF));
+    const shown = choice.then((picked) => (picked === SHOW_HANDOFF ? this.show(hit, hit.holders[0].handoff_id) : undefined));
+    shown.catch(() => undefined); // a failed message is VS Code's to log; nothing else waits for it here
+    this.last = { message, choice, shown };
     return this.last;
   }
 
