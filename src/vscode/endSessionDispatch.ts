@@ -1,7 +1,7 @@
 // Sends End Session's one request, with its health checks under a cancellable progress notification: shared by the
 // asking flow (sessionCommands.ts) and the zero-touch one (sessionCare/zeroTouchSession.ts).
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../core/requestDispatcher';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import type { FolderService } from './folderService';
 import { PromptCancelled } from './prompts';
 import type { TrustState } from './trustState';

@@ -1,8 +1,8 @@
 // Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record, and the
 // List Handoffs quick pick. Each builds a request and sends it through the folder's one dispatcher.
 import * as vscode from 'vscode';
-import { isTerminal, type CompletionResult } from '../core/handoffSchema';
-import type { RequestResponse } from '../core/requestDispatcher';
+import { isTerminal, type CompletionResult } from '../core/domain/handoffSchema';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
 import type { FolderServices } from './folderServices';
 import { allowsEscalate, allowsVerb, handoffChoice, resolveHandoff, type HandoffTarget } from './handoffTarget';
@@ -34,7 +34,7 @@ export async function claim(deps: CommandDeps, arg?: unknown): Promise<RequestRe
   return dispatchFor(deps, t, { action: 'claimHandoff' }, `you (${deps.me()}) hold ${t.handoff.handoff_id} now.`);
 }
 
-/** Complete: the receiver's report (DESIGN §6). PROCEED sends it to review; STOP or CLARIFY puts it before a human. */
+/** Complete: the receiver's report (docs/contract.md §6). PROCEED sends it to review; STOP or CLARIFY puts it before a human. */
 export async function complete(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'complete', allowsVerb('complete'), deps.me());
   if (!t) return undefined;

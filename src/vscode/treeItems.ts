@@ -2,9 +2,9 @@
 // and a contextValue per status that the view/item/context menus in package.json key on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { displayAgent } from '../core/agentId';
-import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../core/handoffAttention';
-import type { Handoff, HandoffStatus } from '../core/handoffSchema';
+import { displayAgent } from '../core/domain/agentId';
+import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../core/domain/handoffAttention';
+import type { Handoff, HandoffStatus } from '../core/domain/handoffSchema';
 import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
 
 const STATUS_ICONS: Record<HandoffStatus, [string, string]> = {

@@ -1,8 +1,8 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
 // Grouping and staleness come from the core (handoffAttention); this file only arranges them.
 import type { FolderService } from './folderService';
-import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/handoffAttention';
-import type { Handoff, Todo } from '../core/handoffSchema';
+import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
+import type { Handoff, Todo } from '../core/domain/handoffSchema';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
 
@@ -37,7 +37,7 @@ export interface TodoNode extends NodeBase {
   todo: Todo;
   handoff: Handoff;
 }
-/** What a git merge of the store could not decide on its own (DESIGN §3 `conflicts`), until a human clears it. */
+/** What a git merge of the store could not decide on its own (docs/contract.md §3 `conflicts`), until a human clears it. */
 export interface ConflictNode extends NodeBase {
   kind: 'conflict';
   conflict: HandoffConflict;

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionRecord, LastSessionRecord } from '../../src/core/sessions/sessionState';
+import type { SessionRecord, LastSessionRecord } from '../../src/core/requests/sessions/sessionState';
 import { answerPrompts, api, clickNotification, runWithAnswers, sleep, waitFor, workspaceRoot } from './helpers';
 
 interface SessionFields {

@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
-import type { SessionRecord, LastSessionRecord } from '../../src/core/sessions/sessionState';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
+import type { SessionRecord, LastSessionRecord } from '../../src/core/requests/sessions/sessionState';
 import type { ZeroTouchEnd } from '../../src/vscode/sessionCare/zeroTouchSession';
 import { findHandoff, readHandoffs, runWithAnswers, workspaceRoot } from './helpers';
 

@@ -1,9 +1,9 @@
-// Hot files (core/hotFiles.ts): the files another agent is working on, by claim (lease alive) or by its active
+// Hot files (core/domain/hotFiles.ts): the files another agent is working on, by claim (lease alive) or by its active
 // session; whole-path matching on canonical workspace-relative paths, never substrings.
 import * as assert from 'node:assert/strict';
-import { canonicalRelativePath, hotFilesFor, nextHotFileChange } from '../../src/core/hotFiles';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { SessionRecord } from '../../src/core/sessions/sessionState';
+import { canonicalRelativePath, hotFilesFor, nextHotFileChange } from '../../src/core/domain/hotFiles';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { SessionRecord } from '../../src/core/requests/sessions/sessionState';
 import { handoffIn, T0 } from './helpers/handoffFixtures';
 
 const NOW = new Date(Date.parse(T0) + 10 * 60_000);
@@ -35,7 +35,7 @@ function session(agent: string, h: Handoff | null): SessionRecord {
 
 const keys = (m: Map<string, unknown>) => [...m.keys()];
 
-describe('hot files (core/hotFiles.ts)', () => {
+describe('hot files (core/domain/hotFiles.ts)', () => {
   it("a file in another agent's in-progress handoff is hot for me, naming the agent and the handoff", () => {
     const h = held('HO-20260221-001', ['src/auth/session.ts']);
     const hot = hotFilesFor('human', [h], [], NOW);

@@ -1,13 +1,13 @@
 // Zero-touch sessions (docs/agentsync-documentation.md, "Zero-touch sessions"): the deterministic summary, the routing
 // by configured defaults, the one-line pick-up prompt, the waiting handoff Start Session claims, and the reminder time.
 import * as assert from 'node:assert/strict';
-import { durationText } from '../../src/core/sessions/durationText';
-import { pickUpPrompt } from '../../src/core/sessions/pickUpPrompt';
-import { nextReminderAt } from '../../src/core/sessions/sessionReminder';
-import type { SessionRecord } from '../../src/core/sessions/sessionState';
-import { waitingHandoffsFor } from '../../src/core/sessions/waitingHandoffPick';
-import { zeroTouchRoute, ZeroTouchSettingError } from '../../src/core/sessions/zeroTouchRouting';
-import { zeroTouchSummary, type ZeroTouchInput } from '../../src/core/sessions/zeroTouchSummary';
+import { durationText } from '../../src/core/requests/sessions/durationText';
+import { pickUpPrompt } from '../../src/core/requests/sessions/pickUpPrompt';
+import { nextReminderAt } from '../../src/core/requests/sessions/sessionReminder';
+import type { SessionRecord } from '../../src/core/requests/sessions/sessionState';
+import { waitingHandoffsFor } from '../../src/core/requests/sessions/waitingHandoffPick';
+import { zeroTouchRoute, ZeroTouchSettingError } from '../../src/core/requests/sessions/zeroTouchRouting';
+import { zeroTouchSummary, type ZeroTouchInput } from '../../src/core/requests/sessions/zeroTouchSummary';
 import { handoffIn, makeHandoff, T0 } from './helpers/handoffFixtures';
 
 const ENDED = new Date(Date.parse(T0) + 80 * 60_000);
@@ -22,7 +22,7 @@ const SESSION: SessionRecord = {
 };
 const GIT = { branch: 'fix/refresh', commit: 'abc1234', hotFiles: ['src/b.ts', 'README.md', 'src/a.ts', 'src/a.ts'] };
 
-describe('zero-touch End Session: the summary (core/sessions/zeroTouchSummary.ts)', () => {
+describe('zero-touch End Session: the summary (core/requests/sessions/zeroTouchSummary.ts)', () => {
   const input: ZeroTouchInput = { agent: 'codex', git: GIT, session: SESSION, handoff: null, endedAt: ENDED };
 
   it('is built from git and the session only, files sorted and de-duplicated', () => {
@@ -84,7 +84,7 @@ describe('zero-touch End Session: the summary (core/sessions/zeroTouchSummary.ts
   });
 });
 
-describe('zero-touch End Session: routing by configured defaults (core/sessions/zeroTouchRouting.ts)', () => {
+describe('zero-touch End Session: routing by configured defaults (core/requests/sessions/zeroTouchRouting.ts)', () => {
   const none = { handoffTo: [], handoffCapabilities: [] };
 
   it('1. handoffTo: one agent → single, two → shared (names normalized)', () => {
@@ -127,7 +127,7 @@ describe('zero-touch End Session: routing by configured defaults (core/sessions/
   });
 });
 
-describe('zero-touch End Session: the pick-up prompt (core/sessions/pickUpPrompt.ts)', () => {
+describe('zero-touch End Session: the pick-up prompt (core/requests/sessions/pickUpPrompt.ts)', () => {
   it('one line naming the uid, the repo, the summary and the claim command for the owner', () => {
     const h = makeHandoff({ summary: 'Review the fix\nunder load', to_agents: ['claude'] });
     assert.equal(
@@ -144,7 +144,7 @@ describe('zero-touch End Session: the pick-up prompt (core/sessions/pickUpPrompt
   });
 });
 
-describe('zero-touch Start Session: the waiting handoff it claims (core/sessions/waitingHandoffPick.ts)', () => {
+describe('zero-touch Start Session: the waiting handoff it claims (core/requests/sessions/waitingHandoffPick.ts)', () => {
   const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
   const q = (id: string, extra: object) => makeHandoff({ handoff_id: `HO-20260221-${id}`, created_at: at(0), ...extra });
 
@@ -167,7 +167,7 @@ describe('zero-touch Start Session: the waiting handoff it claims (core/sessions
   });
 });
 
-describe('session reminders (core/sessions/sessionReminder.ts)', () => {
+describe('session reminders (core/requests/sessions/sessionReminder.ts)', () => {
   const start = Date.parse(T0);
   it('due `hours` after the start, then `hours` after the last prompt; off at 0 or an unusable value', () => {
     assert.equal(nextReminderAt(T0, 2, null), start + 2 * 3_600_000);

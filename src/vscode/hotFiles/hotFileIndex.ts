@@ -1,9 +1,9 @@
-// The hot files of every folder for this window's agent (the rule is the core's: core/hotFiles.ts), kept current by
+// The hot files of every folder for this window's agent (the rule is the core's: core/domain/hotFiles.ts), kept current by
 // events only: a store change (any surface), a state.json change (sessions), the agent id changing, and the one
 // moment a lease behind a hot file runs out. Nothing polls. Listeners get the URIs whose holders changed.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { canonicalRelativePath, hotFilesFor, nextHotFileChange, type HotFileHolder } from '../../core/hotFiles';
+import { canonicalRelativePath, hotFilesFor, nextHotFileChange, type HotFileHolder } from '../../core/domain/hotFiles';
 import type { FolderService } from '../folderService';
 import type { FolderServices } from '../folderServices';
 import type { SessionStates } from '../sessionCare/sessionStates';

@@ -1,6 +1,6 @@
 // How a hot file's holders are named in the explorer tooltip and the open-file warning.
-import { displayAgent } from '../../core/agentId';
-import type { HotFileHolder } from '../../core/hotFiles';
+import { displayAgent } from '../../core/domain/agentId';
+import type { HotFileHolder } from '../../core/domain/hotFiles';
 
 function quoted(summary: string): string {
   const line = summary.split('\n')[0].trim();

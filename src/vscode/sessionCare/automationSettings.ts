@@ -1,7 +1,7 @@
 // The settings of session care and zero-touch sessions (docs/agentsync-documentation.md, "Settings"), read when used,
 // so a change applies to the next command without a reload.
 import * as vscode from 'vscode';
-import type { ZeroTouchDefaults } from '../../core/sessions/zeroTouchRouting';
+import type { ZeroTouchDefaults } from '../../core/requests/sessions/zeroTouchRouting';
 
 export const REMINDER_HOURS_SETTING = 'agentsync.sessionReminderHours';
 export const ZERO_TOUCH_SETTING = 'agentsync.automation.endSessionZeroTouch';

@@ -1,8 +1,8 @@
 // At start-up, a session this window's agent left open (state.json, e.g. the editor closed mid-session) is offered
 // Continue / End (docs/agentsync-documentation.md, "Session care"). End runs End Session (zero-touch when that is on).
 import * as vscode from 'vscode';
-import { displayAgent } from '../../core/agentId';
-import { durationText } from '../../core/sessions/durationText';
+import { displayAgent } from '../../core/domain/agentId';
+import { durationText } from '../../core/requests/sessions/durationText';
 import type { FolderServices } from '../folderServices';
 import type { SessionReminders } from './sessionReminders';
 import type { SessionStates } from './sessionStates';

@@ -1,12 +1,12 @@
 // Reminders that this agent's session is still open (setting agentsync.sessionReminderHours, 0 = off;
 // docs/agentsync-documentation.md, "Session care"): "session open for N h" with End / Snooze. One timer, set to the
-// next reminder due (core/sessions/sessionReminder.ts), re-set when sessions, folders, the agent id or the setting
+// next reminder due (core/requests/sessions/sessionReminder.ts), re-set when sessions, folders, the agent id or the setting
 // change; it is a reminder, not a refresh, and nothing is read between reminders.
 import * as vscode from 'vscode';
-import { displayAgent } from '../../core/agentId';
-import { durationText } from '../../core/sessions/durationText';
-import { nextReminderAt } from '../../core/sessions/sessionReminder';
-import type { SessionRecord } from '../../core/sessions/sessionState';
+import { displayAgent } from '../../core/domain/agentId';
+import { durationText } from '../../core/requests/sessions/durationText';
+import { nextReminderAt } from '../../core/requests/sessions/sessionReminder';
+import type { SessionRecord } from '../../core/requests/sessions/sessionState';
 import type { FolderService } from '../folderService';
 import type { FolderServices } from '../folderServices';
 import type { SessionStates } from './sessionStates';

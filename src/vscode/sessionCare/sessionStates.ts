@@ -3,8 +3,8 @@
 // every store write asks (hot files, reminders), and a burst of drop-zone requests must not re-read it each time.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { readStateFile } from '../../core/stateFile';
-import { activeSessionsOf, type SessionRecord } from '../../core/sessions/sessionState';
+import { readStateFile } from '../../core/store/stateFile';
+import { activeSessionsOf, type SessionRecord } from '../../core/requests/sessions/sessionState';
 import type { FolderService } from '../folderService';
 import type { FolderServices } from '../folderServices';
 

@@ -1,16 +1,16 @@
 // Zero-touch Start and End Session (setting agentsync.automation.endSessionZeroTouch; docs/agentsync-documentation.md,
 // "Zero-touch sessions"). Nothing is asked: the summary, the routing, the waiting handoff to claim and the pick-up
-// prompt are the core's (core/sessions/); this file gathers the inputs, sends the requests through the folder's
+// prompt are the core's (core/requests/sessions/); this file gathers the inputs, sends the requests through the folder's
 // dispatcher, and copies the prompt to the clipboard.
 import * as vscode from 'vscode';
-import { displayAgent } from '../../core/agentId';
-import type { Handoff } from '../../core/handoffSchema';
-import type { RequestResponse } from '../../core/requestDispatcher';
-import { readGitInfo } from '../../core/sessions/gitStatus';
-import { pickUpPrompt } from '../../core/sessions/pickUpPrompt';
-import { waitingHandoffsFor } from '../../core/sessions/waitingHandoffPick';
-import { zeroTouchRoute } from '../../core/sessions/zeroTouchRouting';
-import { zeroTouchSummary } from '../../core/sessions/zeroTouchSummary';
+import { displayAgent } from '../../core/domain/agentId';
+import type { Handoff } from '../../core/domain/handoffSchema';
+import type { RequestResponse } from '../../core/requests/requestDispatcher';
+import { readGitInfo } from '../../core/git/gitStatus';
+import { pickUpPrompt } from '../../core/requests/sessions/pickUpPrompt';
+import { waitingHandoffsFor } from '../../core/requests/sessions/waitingHandoffPick';
+import { zeroTouchRoute } from '../../core/requests/sessions/zeroTouchRouting';
+import { zeroTouchSummary } from '../../core/requests/sessions/zeroTouchSummary';
 import { reportResponse } from '../commandRunner';
 import type { FolderService } from '../folderService';
 import type { CommandDeps } from '../handoffCommands';
