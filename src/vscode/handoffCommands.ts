@@ -9,6 +9,7 @@ import { allowsEscalate, allowsVerb, handoffChoice, resolveHandoff, type Handoff
 import { askText, pickOne, type Choice } from './prompts';
 import { passOverCommand } from './passOverCommand';
 import { CLEAR_CONFLICTS_COMMAND, clearConflictsCommand } from './clearConflictsCommand';
+import { caughtUpWithDisk } from './documentOnDisk';
 
 export interface CommandDeps {
   services: FolderServices;
@@ -126,6 +127,7 @@ export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vsco
   const t = await resolveHandoff(deps.services, arg, 'open', () => true, deps.me());
   if (!t) return undefined;
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(t.service.layout.handoffsFile));
+  await caughtUpWithDisk(doc);
   const needle = `"handoff_id": "${t.handoff.handoff_id}"`;
   const at = doc.getText().indexOf(needle);
   const pos = at >= 0 ? doc.positionAt(at) : new vscode.Position(0, 0);
