@@ -1,9 +1,10 @@
-// Composition root: wires the per-folder services, the Handoffs tree, the stale badge, the drop zone hosts and
-// the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
+// Composition root: wires the per-folder services, the Handoffs tree, the dashboard, the stale badge, the drop zone
+// hosts and the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
 // update (deferred to after activation) reads the store.
 import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agentIdentity';
 import { registerCommand } from './vscode/commandRunner';
+import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
 import { FolderService } from './vscode/folderService';
 import { FolderServices } from './vscode/folderServices';
@@ -33,6 +34,7 @@ export interface AgentSyncApi {
   services: FolderServices;
   tree: HandoffTreeProvider;
   treeView: vscode.TreeView<TreeNode>;
+  dashboard: DashboardView;
   badge: StaleBadge;
   trust: TrustState;
   dropZones: DropZoneHosts;
@@ -68,6 +70,11 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     now: new Date(),
   }));
   const treeView = vscode.window.createTreeView<TreeNode>('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
+  const dashboard = new DashboardView(
+    deps,
+    () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted }),
+    vscode.Uri.joinPath(context.extensionUri, 'media'),
+  );
   const badge = new StaleBadge(services, me);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
   hosts = dropZones;
@@ -101,6 +108,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     services,
     tree,
     treeView,
+    dashboard,
+    vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     badge,
     dropZones,
     ...registerHandoffCommands(deps),
@@ -122,12 +131,14 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       updateContext();
       dropZones.sync();
       tree.refresh();
+      dashboard.refresh();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentsync.agentId')) {
         identity = readAgentIdentity();
         if (identity.problem) log.warn(identity.problem);
         tree.refresh();
+        dashboard.refresh();
         badge.update();
         hotIndex.updateAll();
         reminders.schedule();
@@ -162,6 +173,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     services,
     tree,
     treeView,
+    dashboard,
     badge,
     trust,
     dropZones,

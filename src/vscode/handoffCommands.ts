@@ -1,5 +1,6 @@
 // Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record, and the
 // List Handoffs quick pick. Each builds a request and sends it through the folder's one dispatcher.
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { isTerminal, type CompletionResult } from '../core/domain/handoffSchema';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
@@ -9,7 +10,6 @@ import { allowsEscalate, allowsVerb, handoffChoice, resolveHandoff, type Handoff
 import { askText, pickOne, type Choice } from './prompts';
 import { passOverCommand } from './passOverCommand';
 import { CLEAR_CONFLICTS_COMMAND, clearConflictsCommand } from './clearConflictsCommand';
-import { caughtUpWithDisk } from './documentOnDisk';
 
 export interface CommandDeps {
   services: FolderServices;
@@ -126,15 +126,27 @@ export async function escalate(deps: CommandDeps, arg?: unknown): Promise<Reques
 export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'open', () => true, deps.me());
   if (!t) return undefined;
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(t.service.layout.handoffsFile));
-  await caughtUpWithDisk(doc);
+  const file = t.service.layout.handoffsFile;
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const editor = await vscode.window.showTextDocument(doc, { preview: true });
+  // VS Code may still hold an older copy of a store that another surface rewrote a moment ago (it reloads later,
+  // which would move the selection): without edits of the user's, reload it from disk before selecting.
+  if (!doc.isDirty && doc.getText() !== readText(file)) await vscode.commands.executeCommand('workbench.action.files.revert');
   const needle = `"handoff_id": "${t.handoff.handoff_id}"`;
   const at = doc.getText().indexOf(needle);
   const pos = at >= 0 ? doc.positionAt(at) : new vscode.Position(0, 0);
-  return vscode.window.showTextDocument(doc, {
-    selection: new vscode.Range(pos, pos.translate(0, at >= 0 ? needle.length : 0)),
-    preview: true,
-  });
+  const range = new vscode.Range(pos, pos.translate(0, at >= 0 ? needle.length : 0));
+  editor.selection = new vscode.Selection(range.start, range.end);
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  return editor;
+}
+
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 type Move = 'claim' | 'complete' | 'approve' | 'return' | 'escalate' | 'open';

@@ -92,6 +92,20 @@ export function handoffTooltip(h: Handoff, stale: string | null): vscode.Markdow
     md.appendMarkdown(literal(h.notes));
     md.appendMarkdown('\n\n');
   }
+  if (h.request || h.phase) {
+    // Seed 003's request side: what the receiver was asked to do.
+    const r = h.request ?? {};
+    md.appendMarkdown(`**Request**${h.phase ? ` (${h.phase} phase)` : ''}\n\n`);
+    const rows: [string, string | undefined][] = [
+      ['Feature', r.feature],
+      ['Spec', r.spec_path ?? undefined],
+      ['Expected output', r.expected_output],
+      ['Constraints', r.constraints?.join('; ')],
+      ['Instructions', r.instructions],
+    ];
+    for (const [label, value] of rows) if (value) md.appendMarkdown(`- ${label}: ${literal(value)}\n`);
+    md.appendMarkdown('\n');
+  }
   if (h.result) {
     md.appendMarkdown(`**Result:** ${h.result.decision} (${h.result.status})\n\n`);
     if (h.result.context_summary) md.appendMarkdown(literal(h.result.context_summary));

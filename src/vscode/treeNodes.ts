@@ -1,7 +1,15 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
 // Grouping and staleness come from the core (handoffAttention); this file only arranges them.
 import type { FolderService } from './folderService';
-import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
+import {
+  ATTENTION_GROUPS,
+  chainedFrom,
+  chainRoots,
+  groupByAttention,
+  showsWhenEmpty,
+  staleReason,
+  type AttentionGroup,
+} from '../core/domain/handoffAttention';
 import type { Handoff, Todo } from '../core/domain/handoffSchema';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
@@ -122,17 +130,12 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
       },
     ];
   }
-  const buckets = new Map<AttentionGroup, Handoff[]>(ATTENTION_GROUPS.map((g) => [g, []]));
-  const attention = { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now };
-  for (const h of view.handoffs) {
-    const g = attentionGroupOf(h, attention);
-    if (g) buckets.get(g)!.push(h);
-  }
+  const buckets = groupByAttention(view.handoffs, { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now });
   const base = parent ? parent.id : service.layout.root;
   const groups: GroupNode[] = [];
   for (const g of ATTENTION_GROUPS) {
     const handoffs = buckets.get(g)!;
-    if (handoffs.length === 0 && (g === 'review' || g === 'other')) continue;
+    if (handoffs.length === 0 && !showsWhenEmpty(g)) continue;
     groups.push({ kind: 'group', id: `${base}|group:${g}`, service, parent, group: g, handoffs });
   }
   return [...notices(service, ctx, parent, view.problem), ...groups];
@@ -140,9 +143,7 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
 
 /** A group's handoffs; a handoff passed on from another one in the same group is shown under it. */
 export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
-  const uids = new Set(node.handoffs.map((h) => h.uid));
-  const top = node.handoffs.filter((h) => !h.parent_uid || !uids.has(h.parent_uid));
-  return top.map((h) => handoffNode(node, h, node.handoffs, ctx));
+  return chainRoots(node.handoffs).map((h) => handoffNode(node, h, node.handoffs, ctx));
 }
 
 function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[], ctx: TreeContext): HandoffNode {
@@ -154,7 +155,7 @@ function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[],
     parent,
     handoff: h,
     stale: staleReason(h, config, ctx.now),
-    chained: siblings.filter((c) => c.parent_uid && c.parent_uid === h.uid),
+    chained: chainedFrom(h, siblings),
   };
 }
 

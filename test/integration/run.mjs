@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), three times:
-//   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png),
+//   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png, dashboard.png and
+//      explorer-hot-files.png; media/dashboard.png and media/explorer-hot-files.png, shown in README.md, are copies),
 //   2. on a plain folder (no activation until asked; the welcome view's Initialize),
 //   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.

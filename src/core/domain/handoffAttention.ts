@@ -61,6 +61,35 @@ export function attentionGroupOf(h: Handoff, ctx: AttentionContext): AttentionGr
   return 'other';
 }
 
+/**
+ * Every open handoff in its attention group, in store order: the one grouping the Handoffs tree and the dashboard
+ * both draw (docs/agentsync-documentation.md, "Dashboard"). Every group is present, possibly empty.
+ */
+export function groupByAttention(handoffs: readonly Handoff[], ctx: AttentionContext): Map<AttentionGroup, Handoff[]> {
+  const buckets = new Map<AttentionGroup, Handoff[]>(ATTENTION_GROUPS.map((g) => [g, []]));
+  for (const h of handoffs) {
+    const g = attentionGroupOf(h, ctx);
+    if (g) buckets.get(g)!.push(h);
+  }
+  return buckets;
+}
+
+/** Whether a group is drawn when empty: the three named groups always are, review and other only with handoffs. */
+export function showsWhenEmpty(group: AttentionGroup): boolean {
+  return group !== 'review' && group !== 'other';
+}
+
+/** The handoffs of a group not passed on from another one in the same group: those are drawn beneath their parent. */
+export function chainRoots(group: readonly Handoff[]): Handoff[] {
+  const uids = new Set(group.map((h) => h.uid));
+  return group.filter((h) => !h.parent_uid || !uids.has(h.parent_uid));
+}
+
+/** The open handoffs passed on from `parent` among `candidates` (parent_uid). */
+export function chainedFrom(parent: Handoff, candidates: readonly Handoff[]): Handoff[] {
+  return candidates.filter((c) => c.parent_uid && c.parent_uid === parent.uid);
+}
+
 /** Open handoffs assigned to `me` (an owner) that are stale: what the status-bar badge counts. */
 export function staleAssignedTo(
   handoffs: readonly Handoff[],
