@@ -66,7 +66,8 @@ export default tseslint.config(
         'error',
         {
           selector:
-            "ImportDeclaration[source.value='zod'][importKind!='type'] > :matches(ImportSpecifier[imported.name='z'][importKind!='type'], ImportDefaultSpecifier)",
+            "ImportDeclaration[source.value='zod'][importKind!='type'] > " +
+            ":matches(ImportSpecifier[imported.name='z'][importKind!='type'], ImportDefaultSpecifier)",
           message: "Write `import * as z from 'zod'`: esbuild then bundles only the parts of zod that are used.",
         },
       ],

@@ -11,11 +11,22 @@ import { FolderServices } from './vscode/folderServices';
 import { registerHandoffCommands, type CommandDeps } from './vscode/handoffCommands';
 import { addHandoffNote } from './vscode/handoffNoteFlow';
 import { HandoffTreeProvider } from './vscode/handoffTreeProvider';
+import { HotFileDecorations } from './vscode/hotFiles/hotFileDecorations';
+import { HotFileIndex } from './vscode/hotFiles/hotFileIndex';
+import { HotFileWarnings } from './vscode/hotFiles/hotFileWarnings';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerProvider';
+import { revealHandoff } from './vscode/revealHandoff';
+import { reminderHours, REMINDER_HOURS_SETTING } from './vscode/sessionCare/automationSettings';
+import { offerDanglingSessions, type DanglingSessionPrompt } from './vscode/sessionCare/danglingSessionPrompt';
+import { SessionReminders } from './vscode/sessionCare/sessionReminders';
+import { SessionStates } from './vscode/sessionCare/sessionStates';
+import { ZeroTouchSessions } from './vscode/sessionCare/zeroTouchSession';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
 import { testSeam } from './vscode/testSeam';
+import { treeProbe, type TreeProbe } from './vscode/treeProbe';
+import type { TreeNode } from './vscode/treeNodes';
 import { TrustState } from './vscode/trustState';
 import { registerWorkspaceCommands } from './vscode/workspaceCommands';
 
@@ -23,7 +34,7 @@ import { registerWorkspaceCommands } from './vscode/workspaceCommands';
 export interface AgentSyncApi {
   services: FolderServices;
   tree: HandoffTreeProvider;
-  treeView: vscode.TreeView<unknown>;
+  treeView: vscode.TreeView<TreeNode>;
   dashboard: DashboardView;
   badge: StaleBadge;
   trust: TrustState;
@@ -31,8 +42,17 @@ export interface AgentSyncApi {
   /** What VS Code asks for `agentsync mcp` server definitions. */
   mcp: AgentSyncMcpProvider;
   identity(): AgentIdentity;
+  hotFiles: { index: HotFileIndex; decorations: HotFileDecorations; warnings: HotFileWarnings };
+  sessionCare: {
+    states: SessionStates;
+    reminders: SessionReminders;
+    zeroTouch: ZeroTouchSessions;
+    startupPrompts: DanglingSessionPrompt[];
+  };
   /** Milliseconds spent in activate(). */
   activationMs: number;
+  /** A separate Handoffs tree over any folder (the scale test's large store); the caller disposes it. */
+  treeProbe(root: string, me: string): TreeProbe;
 }
 
 let hosts: DropZoneHosts | undefined;
@@ -52,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     trusted: trust.trusted,
     now: new Date(),
   }));
-  const treeView = vscode.window.createTreeView('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
+  const treeView = vscode.window.createTreeView<TreeNode>('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
   const dashboard = new DashboardView(
     deps,
     () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted }),
@@ -63,6 +83,21 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
   hosts = dropZones;
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
   const mcp = new AgentSyncMcpProvider(services, trust, context.extensionPath, version);
+  const states = new SessionStates(services);
+  const hotIndex = new HotFileIndex(services, states, me, log);
+  const decorations = new HotFileDecorations(hotIndex);
+  const showHandoff = async (service: FolderService, handoffId: string): Promise<string> => {
+    try {
+      return await revealHandoff(tree, treeView, service, handoffId);
+    } catch (e) {
+      log.error(`Show Handoff ${handoffId} failed: ${(e as Error).message}`);
+      return `failed: ${(e as Error).message}`;
+    }
+  };
+  const warnings = new HotFileWarnings(hotIndex, states, me, (hit, id) => showHandoff(hit.service, id));
+  const reminders = new SessionReminders(services, states, me, reminderHours, log);
+  const zeroTouch = new ZeroTouchSessions(deps, trust, states);
+  const startupPrompts: DanglingSessionPrompt[] = [];
 
   let initialized: boolean | undefined;
   const updateContext = () => {
@@ -82,7 +117,12 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     dropZones,
     ...registerHandoffCommands(deps),
     ...registerWorkspaceCommands(deps, badge, tree),
-    ...registerSessionCommands(deps, trust),
+    ...registerSessionCommands(deps, trust, zeroTouch),
+    states,
+    hotIndex,
+    vscode.window.registerFileDecorationProvider(decorations),
+    warnings,
+    reminders,
     registerCommand('agentsync.addHandoffNote', log, (arg) => addHandoffNote(deps, arg)),
     ...registerLanguageModelTools(deps),
     ...registerMcpProvider(mcp),
@@ -103,7 +143,10 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
         tree.refresh();
         dashboard.refresh();
         badge.update();
+        hotIndex.updateAll();
+        reminders.schedule();
       }
+      if (e.affectsConfiguration(REMINDER_HOURS_SETTING)) reminders.schedule();
       if (e.affectsConfiguration('agentsync.dropZone')) dropZones.sync();
     }),
   );
@@ -114,6 +157,10 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       updateContext();
       badge.update();
       dropZones.sync();
+      hotIndex.start();
+      warnings.checkActiveEditor();
+      reminders.start();
+      startupPrompts.push(...offerDanglingSessions(services, states, reminders, identity.id, log));
     } catch (e) {
       log.error(`start-up after activation failed: ${(e as Error).stack ?? String(e)}`);
     }
@@ -128,7 +175,22 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       `${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
-  return testSeam({ services, tree, treeView, dashboard, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
+  const probe = (root: string, agent: string) => treeProbe(root, agent, log);
+  return testSeam({
+    services,
+    tree,
+    treeView,
+    dashboard,
+    badge,
+    trust,
+    dropZones,
+    mcp,
+    identity: () => identity,
+    hotFiles: { index: hotIndex, decorations, warnings },
+    sessionCare: { states, reminders, zeroTouch, startupPrompts },
+    activationMs,
+    treeProbe: probe,
+  });
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

@@ -24,5 +24,7 @@ export function bundles({ production }) {
     { ...common, entryPoints: ['src/cli/mcpServer.ts'], outfile: 'dist/mcp.js' },
     // `agentsync hook`: Node built-ins only until it needs the CLI (see src/cli/hookMain.ts); runs after every tool call.
     { ...common, entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js' },
+    // markdown-it's HTML entity decoder, loaded on its first call by every bundle above (lazyEntities.mjs).
+    { ...common, plugins: [], entryPoints: ['node_modules/entities/lib/decode.js'], outfile: 'dist/entities.js' },
   ];
 }

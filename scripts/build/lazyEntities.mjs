@@ -1,13 +1,15 @@
 // esbuild plugin: markdown-it imports `entities` for its HTML entity decoder, whose 47 KB table is built when the
 // module loads: milliseconds on every CLI start, for a decoder that only a link reference definition with an `&`
 // ever calls (src/core/markdownBlockParser.ts runs block rules only). So `entities` resolves to a module that
-// loads the decoder (entities/lib/decode.js, the package's own entry point) on the first call, and never the
+// loads the decoder (entities/lib/decode.js, the package's own entry point, bundled apart) on the first call, and never the
 // encoder markdown-it does not use. Decoding itself is entities' code, unchanged.
 import * as path from 'node:path';
 
+// The decoder is its own bundle (dist/entities.js, see bundles.mjs), beside the bundle that loads it, so its table
+// is not part of dist/extension.js's size or start-up either.
 const SHIM = `
 let decoder;
-const load = () => (decoder ??= require('entities/lib/decode.js'));
+const load = () => (decoder ??= require(require('node:path').join(__dirname, 'entities.js')));
 export const decodeHTML = (text, mode) => load().decodeHTML(text, mode);
 export const decodeHTMLStrict = (text) => load().decodeHTMLStrict(text);
 `;

@@ -7,6 +7,8 @@
 // of the workbench; the file appears (complete) at that path once taken, so poll for it.
 // It can log `AGENTSYNC_WEBVIEW {"op":"read"|"click","selector":…,"out":<abs json path>}` to read or click
 // (a real mouse click) in a webview's page; the answer appears as JSON at `out` the same way.
+// It can log `AGENTSYNC_CLICK <base64 of {"message","button","result"}>` to have a notification's button
+// clicked like a user would (the extension host cannot press one); the outcome is written to `result` as JSON.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,6 +138,25 @@ async function webviewRequest(page, json) {
   renameSync(`${req.out}.part`, req.out);
 }
 
+/** Clicks `button` on the visible notification (toast or notification center) whose text contains `message`. */
+async function clickNotificationButton(page, { message, button, result }) {
+  let outcome;
+  try {
+    const item = page.locator('.notification-list-item:visible', { hasText: message }).first();
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    const exact = new RegExp(`^\\s*${button.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    await item.locator('.monaco-button', { hasText: exact }).first().click({ timeout: 5_000 });
+    outcome = { ok: true };
+    say(`clicked "${button}" on the notification "${message}"`);
+  } catch (e) {
+    outcome = { ok: false, error: e.message.split('\n')[0] };
+    await screenshot(page, `${result}.png`); // what the workbench showed instead
+    say(`could not click "${button}" on "${message}": ${outcome.error}`);
+  }
+  writeFileSync(`${result}.part`, JSON.stringify(outcome));
+  renameSync(`${result}.part`, result);
+}
+
 let server,
   browser,
   userDataDir,
@@ -175,6 +196,8 @@ try {
     ],
   });
   browser.on('close', () => finish(1, 'browser closed before the tests finished'));
+  // The zero-touch End Session copies its pick-up prompt; the suite reads it back through vscode.env.clipboard.
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = browser.pages()[0] ?? (await browser.newPage());
 
   let exitCode;
@@ -195,8 +218,10 @@ try {
       );
       const text = values.length ? formatConsole(values) : msg.text();
       const m = /AGENTSYNC_SCREENSHOT\s+(\S+\.png)/.exec(text);
+      const click = /AGENTSYNC_CLICK\s+([A-Za-z0-9+/=]+)/.exec(text);
       const w = /AGENTSYNC_WEBVIEW\s+(\{.*\})\s*$/.exec(text);
       if (m) await screenshot(page, m[1]);
+      else if (click) await clickNotificationButton(page, JSON.parse(Buffer.from(click[1], 'base64').toString('utf8')));
       else if (w) await webviewRequest(page, w[1]);
       else if (opt.verbose || !NOISE.test(text)) console.log(text);
     });

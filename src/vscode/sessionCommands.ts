@@ -8,11 +8,12 @@ import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { readGitInfo } from '../core/git/gitStatus';
 import { reportResponse, registerCommand } from './commandRunner';
 import { ensureCommandConsent } from './commandConsentPrompt';
+import { dispatchEndSession } from './endSessionDispatch';
 import type { FolderService } from './folderService';
 import type { CommandDeps } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
 import { askOwnership, type Ownership } from './handoffNoteFlow';
-import { askText, pickMany, pickOne, PromptCancelled, type Choice } from './prompts';
+import { askText, pickMany, pickOne, type Choice } from './prompts';
 import type { TrustState } from './trustState';
 
 /** Optional argument for programmatic callers (and the integration suite). */
@@ -22,10 +23,7 @@ export interface SessionCommandArgs {
   cancellation?: vscode.CancellationToken;
 }
 
-export const RESTRICTED_HEALTH_REASON =
-  'Skipped: Restricted Mode (this folder is not trusted, so AgentSync runs no commands from .agentsync.json)';
-
-async function folderOf(deps: CommandDeps, arg: unknown, what: string): Promise<FolderService | undefined> {
+export async function folderOf(deps: CommandDeps, arg: unknown, what: string): Promise<FolderService | undefined> {
   const folder = (arg as SessionCommandArgs | undefined)?.folder;
   if (folder) {
     const s = deps.services.get(folder);
@@ -144,30 +142,7 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
   // Last question, before anything is written: Workspace Trust is needed AND the local approval of the commands.
   if (trust.trusted) await ensureCommandConsent(service.layout.root, service.view().config, deps.log);
 
-  const response = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'AgentSync: ending the session', cancellable: true },
-    async (progress, token) => {
-      const abort = new AbortController();
-      const subs = [token.onCancellationRequested(() => abort.abort()), external?.onCancellationRequested(() => abort.abort())];
-      if (external?.isCancellationRequested) abort.abort();
-      try {
-        progress.report({
-          message: trust.trusted ? 'reading git, running health checks…' : 'reading git (health checks are off in Restricted Mode)…',
-        });
-        return await service.dispatcher.dispatch(request, {
-          surface: 'vscode',
-          healthOptions: {
-            signal: abort.signal,
-            skipReason: trust.trusted ? undefined : RESTRICTED_HEALTH_REASON,
-            onProgress: (label, i, n) => progress.report({ message: `${label} (${i + 1} of ${n})…`, increment: 100 / Math.max(n, 1) }),
-          },
-        });
-      } finally {
-        for (const s of subs) s?.dispose();
-      }
-    },
-  );
-  if (!response.ok && response.reason === 'cancelled') throw new PromptCancelled('End Session (health checks)');
+  const response = await dispatchEndSession(service, trust, request, external);
   const data = response.data ?? {};
   const health = data.health as Record<string, string> | undefined;
   const h = data.handoff as { handoff_id?: string; no_handoff_reason?: string | null } | null | undefined;
@@ -183,9 +158,17 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
   return reportResponse(response, `${parts.join('; ')}.`, deps.log);
 }
 
-export function registerSessionCommands(deps: CommandDeps, trust: TrustState): vscode.Disposable[] {
+/** The zero-touch flows (sessionCare/zeroTouchSession.ts), used instead of the questions while its setting is on. */
+export interface SessionAutomation {
+  enabled(): boolean;
+  start(arg?: unknown): Promise<unknown>;
+  end(arg?: unknown): Promise<unknown>;
+}
+
+export function registerSessionCommands(deps: CommandDeps, trust: TrustState, automation?: SessionAutomation): vscode.Disposable[] {
+  const zeroTouch = () => automation?.enabled() === true;
   return [
-    registerCommand('agentsync.startSession', deps.log, (arg) => startSession(deps, arg)),
-    registerCommand('agentsync.endSession', deps.log, (arg) => endSession(deps, trust, arg)),
+    registerCommand('agentsync.startSession', deps.log, (arg) => (zeroTouch() ? automation!.start(arg) : startSession(deps, arg))),
+    registerCommand('agentsync.endSession', deps.log, (arg) => (zeroTouch() ? automation!.end(arg) : endSession(deps, trust, arg))),
   ];
 }

@@ -1,15 +1,10 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
-// Grouping and staleness come from the core (handoffAttention); this file only arranges them.
+// Grouping, chains and staleness come from the core (attentionTree, handoffAttention); this file only arranges them.
+// A level is built from what its parent node carries: no store read and no file call per node.
 import type { FolderService } from './folderService';
-import {
-  ATTENTION_GROUPS,
-  chainedFrom,
-  chainRoots,
-  groupByAttention,
-  showsWhenEmpty,
-  staleReason,
-  type AttentionGroup,
-} from '../core/domain/handoffAttention';
+import { ATTENTION_GROUPS, showsWhenEmpty, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
+import { buildAttentionTree, chainedUnder, type AttentionGroupIndex } from '../core/domain/attentionTree';
+import type { AgentSyncConfig } from '../core/domain/configSchema';
 import type { Handoff, Todo } from '../core/domain/handoffSchema';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
@@ -26,6 +21,9 @@ export interface GroupNode extends NodeBase {
   kind: 'group';
   group: AttentionGroup;
   handoffs: Handoff[];
+  /** The group's rows and chains, indexed once per render of the folder. */
+  index: AttentionGroupIndex;
+  config: AgentSyncConfig;
 }
 export interface HandoffNode extends NodeBase {
   kind: 'handoff';
@@ -33,7 +31,9 @@ export interface HandoffNode extends NodeBase {
   /** Why it is stale, or null. */
   stale: string | null;
   /** Open handoffs passed on from this one (parent_uid), shown beneath it. */
-  chained: Handoff[];
+  chained: readonly Handoff[];
+  index: AttentionGroupIndex;
+  config: AgentSyncConfig;
 }
 export interface FileNode extends NodeBase {
   kind: 'file';
@@ -131,32 +131,43 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
       },
     ];
   }
-  const buckets = groupByAttention(view.handoffs, { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now });
+  const attention = { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now };
+  const tree = buildAttentionTree(view.handoffs, attention);
   const base = parent ? parent.id : service.layout.root;
   const groups: GroupNode[] = [];
   for (const g of ATTENTION_GROUPS) {
-    const handoffs = buckets.get(g)!;
-    if (handoffs.length === 0 && !showsWhenEmpty(g)) continue;
-    groups.push({ kind: 'group', id: `${base}|group:${g}`, service, parent, group: g, handoffs });
+    const index = tree[g];
+    if (index.handoffs.length === 0 && !showsWhenEmpty(g)) continue;
+    groups.push({
+      kind: 'group',
+      id: `${base}|group:${g}`,
+      service,
+      parent,
+      group: g,
+      handoffs: index.handoffs,
+      index,
+      config: view.config,
+    });
   }
   return [...notices(service, ctx, parent, view.problem), ...groups];
 }
 
 /** A group's handoffs; a handoff passed on from another one in the same group is shown under it. */
 export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
-  return chainRoots(node.handoffs).map((h) => handoffNode(node, h, node.handoffs, ctx));
+  return node.index.top.map((h) => handoffNode(node, h, node, ctx));
 }
 
-function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[], ctx: TreeContext): HandoffNode {
-  const config = parent.service.view().config;
+function handoffNode(parent: TreeNode, h: Handoff, from: GroupNode | HandoffNode, ctx: TreeContext): HandoffNode {
   return {
     kind: 'handoff',
     id: `${parent.id}/ho:${h.uid ?? h.handoff_id}`,
     service: parent.service,
     parent,
     handoff: h,
-    stale: staleReason(h, config, ctx.now),
-    chained: chainedFrom(h, siblings),
+    stale: staleReason(h, from.config, ctx.now),
+    chained: chainedUnder(from.index, h),
+    index: from.index,
+    config: from.config,
   };
 }
 
@@ -172,7 +183,7 @@ export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[]
       conflict: c,
       handoff: h,
     })),
-    ...node.chained.map((c) => handoffNode(node, c, node.chained, ctx)),
+    ...node.chained.map((c) => handoffNode(node, c, node, ctx)),
     ...h.files.map((p): FileNode => ({
       kind: 'file',
       id: `${node.id}/file:${p}`,

@@ -213,6 +213,23 @@ export async function screenshot(name: string): Promise<string> {
   return png;
 }
 
+/**
+ * Has the runner click `button` on the notification whose text contains `message`, in the workbench's DOM, like a
+ * user (scripts/editor/run-editor-tests.mjs, AGENTSYNC_CLICK). Resolves when the click was made; throws if it could not be.
+ */
+export async function clickNotification(message: string, button: string): Promise<void> {
+  // A toast hides after a while; the notification center keeps every notification with its buttons.
+  await vscode.commands.executeCommand('notifications.showList');
+  const result = path.join(REPO_ROOT, 'test-output', `click-${process.pid}-${Date.now()}.json`);
+  fs.mkdirSync(path.dirname(result), { recursive: true });
+  console.log(`AGENTSYNC_CLICK ${Buffer.from(JSON.stringify({ message, button, result })).toString('base64')}`);
+  await waitFor(`the click on "${button}"`, () => fs.existsSync(result), 30_000);
+  const outcome = JSON.parse(fs.readFileSync(result, 'utf8')) as { ok: boolean; error?: string };
+  fs.rmSync(result, { force: true });
+  await vscode.commands.executeCommand('notifications.hideList');
+  if (!outcome.ok) throw new Error(`could not click "${button}" on the notification "${message}": ${outcome.error}`);
+}
+
 // ---- Figures printed at the end of the run. ------------------------------------------------------------------
 
 export const figures: Record<string, string> = {};

@@ -20,9 +20,14 @@ const MAIN = [
   'languageModelTools',
   'dashboardActions',
   'trust',
+  'treeScale',
+  'hotFiles',
+  'walkthrough',
 ];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
 const UNINITIALIZED = ['uninitialized'];
+/** A seeded workspace with a session of this window's agent left open (pass "session"). */
+const SESSION = ['sessionCare', 'zeroTouch'];
 
 export async function run(): Promise<void> {
   // mocha from the repo's node_modules, by absolute path (the extension host has no resolution root of its own).
@@ -31,7 +36,9 @@ export async function run(): Promise<void> {
   const MochaClass = mod.default ?? mod;
   const mocha = new MochaClass({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   const initialized = fs.existsSync(path.join(workspaceRoot(), '.agentsync.json'));
-  for (const f of initialized ? MAIN : UNINITIALIZED) mocha.addFile(path.join(__dirname, `${f}.test.js`));
+  const pass = process.env.AGENTSYNC_IT_PASS ?? (initialized ? 'main' : 'uninitialized');
+  const files = pass === 'session' ? SESSION : pass === 'uninitialized' ? UNINITIALIZED : MAIN;
+  for (const f of files) mocha.addFile(path.join(__dirname, `${f}.test.js`));
   await mocha.loadFilesAsync();
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   console.log('AgentSync editor figures:');

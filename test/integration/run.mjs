@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), twice:
-//   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png and dashboard.png;
-//      media/dashboard.png, shown in README.md, is a copy of the latter),
-//   2. on a plain folder (no activation until asked; the welcome view's Initialize).
+// Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), three times:
+//   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png, dashboard.png and
+//      explorer-hot-files.png; media/dashboard.png and media/explorer-hot-files.png, shown in README.md, are copies),
+//   2. on a plain folder (no activation until asked; the welcome view's Initialize),
+//   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
-// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized] [--verbose]
+// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session] [--verbose]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { seedScaleStore } from './seedScaleStore.mjs';
 import { seedWorkspace } from './seedWorkspace.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,6 +30,7 @@ if (missing.length) {
 const passes = [
   { name: 'main', initialized: true },
   { name: 'uninitialized', initialized: false },
+  { name: 'session', initialized: true, openSessionOf: 'human' },
 ].filter((p) => !opt.only || p.name === opt.only);
 
 // The extension hands its internals (vscode/testSeam.ts) only to a window started with this variable.
@@ -35,7 +38,15 @@ process.env.AGENTSYNC_INTEGRATION_SUITE = '1';
 let failed = 0;
 for (const pass of passes) {
   const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
-  seedWorkspace(ws, { initialized: pass.initialized });
+  seedWorkspace(ws, { initialized: pass.initialized, openSessionOf: pass.openSessionOf });
+  // Which test files test/integration/index.ts runs in the editor.
+  process.env.AGENTSYNC_IT_PASS = pass.name;
+  // A 10,000-handoff store beside the workspace, for the tree's scale figures (treeScale.test.ts, pass "main").
+  const scaleWs = pass.name === 'main' ? mkdtempSync(join(tmpdir(), `agentsync-it-scale-`)) : undefined;
+  if (scaleWs) {
+    seedScaleStore(scaleWs, 10_000);
+    process.env.AGENTSYNC_IT_SCALE_WORKSPACE = scaleWs;
+  }
   // The editor's consent to run .agentsync.json's commands goes to a per-run file, never the user's own records.
   const trustDir = mkdtempSync(join(tmpdir(), `agentsync-it-trust-${pass.name}-`));
   process.env.AGENTSYNC_TRUST_FILE = join(trustDir, 'trusted.json');
@@ -59,5 +70,6 @@ for (const pass of passes) {
   if (opt.keep) console.log(`   workspace kept: ${ws}`);
   else rmSync(ws, { recursive: true, force: true });
   rmSync(trustDir, { recursive: true, force: true });
+  if (scaleWs) rmSync(scaleWs, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -129,7 +129,28 @@ export const SEED_CONFIG = {
   passOver: {},
 };
 
-export function seedWorkspace(dir, { initialized = true } = {}) {
+/** state.json with a session of `agent` started 3 h ago and never ended (the editor closed mid-session). */
+export function openSessionState(agent, now = Date.now()) {
+  const session = {
+    id: '01JSEEDSESS10N000000000000',
+    agent,
+    goal: 'Finish the auth work',
+    startedAt: new Date(now - 3 * HOUR).toISOString(),
+    handoffId: null,
+    handoffUid: null,
+    request_id: null,
+  };
+  return {
+    sessionActive: true,
+    activeSession: session,
+    activeSessions: { [agent]: session },
+    lastSession: null,
+    health: null,
+    hotFiles: [],
+  };
+}
+
+export function seedWorkspace(dir, { initialized = true, openSessionOf } = {}) {
   const git = (...args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
   mkdirSync(join(dir, 'src/auth'), { recursive: true });
   mkdirSync(join(dir, 'test/auth'), { recursive: true });
@@ -141,6 +162,7 @@ export function seedWorkspace(dir, { initialized = true } = {}) {
     writeFileSync(join(dir, '.agentsync.json'), JSON.stringify(SEED_CONFIG, null, 2) + '\n');
     writeFileSync(join(dir, '.agentsync/handoffs.json'), JSON.stringify({ version: 1, handoffs: seedHandoffs() }, null, 2) + '\n');
     writeFileSync(join(dir, 'AgentTracker.md'), '# Agent Tracker\n\nTeam notes live here.\n');
+    if (openSessionOf) writeFileSync(join(dir, '.agentsync/state.json'), JSON.stringify(openSessionState(openSessionOf), null, 2) + '\n');
   }
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=Seed', '-c', 'user.email=seed@example.invalid', 'add', '-A');

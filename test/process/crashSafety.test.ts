@@ -48,7 +48,7 @@ function tempFiles(dir: string): string[] {
 }
 
 describe('crash safety: SIGKILL at random moments', function () {
-  this.timeout(180_000);
+  this.timeout(420_000); // 200 kills: ~60 s on a quiet machine, over 250 s on a loaded one
   const live = new Set<Child>();
   // A failed assertion must not leave writers waiting for "go" (they would keep mocha alive).
   afterEach(() => {

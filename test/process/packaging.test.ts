@@ -53,8 +53,10 @@ describe('packaging (issue 10)', function () {
     const expected = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...named, ...bundles.map((b) => `dist/${b}`), ...templates];
     for (const f of expected) assert.ok(files.includes(f), `${f} is missing from the VSIX: ${files.join(', ')}`);
     for (const bundle of ['dist/extension.js', 'dist/cli.js', 'dist/mcp.js', 'dist/hook.js']) assert.ok(files.includes(bundle), bundle);
-    const allowed =
-      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/agentsync\.js|dist\/[^/]+\.js|media\/.+|schemas\/[^/]+\.json|templates\/.+|docs\/agentsync-documentation\.md)$/;
+    const allowed = new RegExp(
+      '^(package\\.json|README\\.md|CHANGELOG\\.md|LICENSE|bin/agentsync\\.js|dist/[^/]+\\.js|media/.+|schemas/[^/]+\\.json|' +
+        'templates/.+|docs/agentsync-documentation\\.md)$',
+    );
     const extra = files.filter((f) => !allowed.test(f));
     assert.deepEqual(extra, [], `files that are not for the VSIX: ${extra.join(', ')}`);
   });

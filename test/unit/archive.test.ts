@@ -100,6 +100,18 @@ describe('the archive', () => {
     assert.equal((r.data!.handoff as Handoff).handoff_id, 'HO-20260310-002');
   });
 
+  it('keeps the high-water mark when a running process re-reads a store changed behind its back (only changed records checked)', async () => {
+    const today = handoffIn('merged', { handoff_id: 'HO-20260310-001', updated_at: '2026-03-10T11:00:00.000Z' });
+    const ws = new TestWorkspace({ handoffs: [today, queued], config: { archive: { after_days: 0 } } });
+    await ws.dispatch({ action: 'claimHandoff', handoffId: 'HO-20260221-003', agent: 'claude' });
+    // A git pull: the same layout, one record changed, no stamp vouching for it.
+    const text = fs.readFileSync(ws.layout.handoffsFile, 'utf8');
+    fs.writeFileSync(ws.layout.handoffsFile, text.replace('"notes": "Check regression risk."', '"notes": "pulled"'));
+    const r = await ws.dispatch(create('after the pull'));
+    assert.equal((r.data!.handoff as Handoff).handoff_id, 'HO-20260310-002');
+    assert.equal(storeFile(ws).id_high_water, 'HO-20260310-001');
+  });
+
   it('listHandoffs with archived (and handoffId) finds archived handoffs; the store copy wins over an archived one', async () => {
     const ws = new TestWorkspace({ handoffs: [merged, escalated, queued] });
     await ws.dispatch(create('next'));

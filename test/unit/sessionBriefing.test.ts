@@ -121,6 +121,26 @@ describe('startSession briefing', () => {
     );
   });
 
+  it("hot files include another agent's active session: for the reviewer too, while that session is open", async () => {
+    const ws = new TestWorkspace({ config: CONFIG });
+    const work = await create(ws, {
+      from_agent: 'codex',
+      to_agents: ['claude'],
+      owner_mode: 'single',
+      summary: 'Fix',
+      files: ['src/x.ts'],
+    });
+    await ok(ws, { action: 'claimHandoff', handoffId: work, agent: 'claude' });
+    await ok(ws, { action: 'startSession', agent: 'claude', handoffId: work });
+    await ok(ws, { action: 'completeHandoff', handoffId: work, agent: 'claude' });
+    // codex reviews the completed work, so claude's claim alone would not make the file hot for codex; the session does.
+    const b = (await ok(ws, { action: 'startSession', agent: 'codex' })).briefing as SessionBriefing;
+    assert.deepEqual(b.hotFiles, [{ file: 'src/x.ts', handoff_id: work, agent: 'claude' }]);
+    await ok(ws, { action: 'endSession', agent: 'claude', summary: 'done' });
+    const after = (await ok(ws, { action: 'startSession', agent: 'codex' })).briefing as SessionBriefing;
+    assert.deepEqual(after.hotFiles, []);
+  });
+
   it('decisions.md: read from its tail only, none when missing or a symlink', () => {
     const ws = new TestWorkspace();
     assert.deepEqual(latestDecisions(ws.layout.decisionsFile), []);

@@ -423,8 +423,14 @@ export class HandoffStore {
     if (this.cached?.key === key) return this.cached.snapshot;
     const bytes = fs.readFileSync(this.layout.handoffsFile);
     const { hash, chunks } = storeHashOfBytes(bytes);
+    const previous = this.cached?.key === 'missing' ? undefined : this.cached?.snapshot;
+    // The same bytes under a new stat (touched, or written again unchanged): the snapshot in memory is still the file.
+    if (previous && this.cached?.hash === hash) {
+      this.cached = { key, snapshot: previous, hash };
+      return previous;
+    }
     const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
-    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, chunks);
+    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, { previous, chunks });
     this.cached = { key, snapshot, hash };
     this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };
     return snapshot;

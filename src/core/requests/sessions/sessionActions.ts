@@ -109,7 +109,7 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
     },
   });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
-  const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile);
+  const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values());
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
 }
 

@@ -4,8 +4,10 @@
 import * as fs from 'node:fs';
 import { leaseExpired } from '../../domain/handoffAttention';
 import { isTerminal, type Handoff } from '../../domain/handoffSchema';
+import { hotFilesFor } from '../../domain/hotFiles';
 import { originatorOf } from '../../domain/lifecycle';
 import type { AgentSyncConfig } from '../../domain/configSchema';
+import type { SessionRecord } from './sessionState';
 
 export const BRIEFING_LIMITS = { handoffs: 50, decisions: 10, decisionsTailBytes: 16_384, hotFiles: 100, summaryChars: 300 } as const;
 
@@ -33,7 +35,7 @@ export interface SessionBriefing {
   decisions: string[];
   /** Other agents' leases that have not run out. */
   leases: { handoff_id: string; claimed_by: string; lease_expires_at: string | null; files: string[] }[];
-  /** Files of the handoffs other agents hold: edit them only after asking. */
+  /** Files other agents are working on (core/domain/hotFiles.ts: their claims and active sessions): edit them only after asking. */
   hotFiles: { file: string; handoff_id: string; agent: string }[];
 }
 
@@ -94,12 +96,12 @@ export function sessionBriefing(
   agent: string,
   now: Date,
   decisionsFile: string,
+  sessions: Iterable<SessionRecord> = [],
 ): SessionBriefing {
   const open: Handoff[] = [];
   const claimable: Handoff[] = [];
   const returns: Handoff[] = [];
   const leases: SessionBriefing['leases'] = [];
-  const hotFiles: SessionBriefing['hotFiles'] = [];
   for (const h of handoffs) {
     if (isTerminal(h.status)) continue;
     if (isReturnFor(h, agent)) returns.push(h);
@@ -112,9 +114,12 @@ export function sessionBriefing(
         lease_expires_at: h.lease_expires_at ?? null,
         files: h.files.slice(0, 20),
       });
-      for (const file of h.files)
-        if (hotFiles.length < BRIEFING_LIMITS.hotFiles) hotFiles.push({ file, handoff_id: h.handoff_id, agent: h.claimed_by });
     }
+  }
+  const hotFiles: SessionBriefing['hotFiles'] = [];
+  for (const [file, holders] of hotFilesFor(agent, handoffs, sessions, now)) {
+    for (const x of holders)
+      if (hotFiles.length < BRIEFING_LIMITS.hotFiles) hotFiles.push({ file, handoff_id: x.handoff_id, agent: x.agent });
   }
   const cap = (list: Handoff[]) => list.slice(0, BRIEFING_LIMITS.handoffs).map(brief);
   return {

@@ -1,0 +1,83 @@
+// The active sessions of each folder (.agentsync/state.json, written by startSession/endSession from any surface),
+// with an event when a folder's state.json changes. Read on demand, and again only when the file's stat changed:
+// every store write asks (hot files, reminders), and a burst of drop-zone requests must not re-read it each time.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { readStateFile } from '../../core/store/stateFile';
+import { activeSessionsOf, type SessionRecord } from '../../core/requests/sessions/sessionState';
+import type { FolderService } from '../folderService';
+import type { FolderServices } from '../folderServices';
+
+const DEBOUNCE_MS = 20;
+
+export class SessionStates implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<FolderService>();
+  /** A folder's state.json changed (or its store did: a session action through this window). */
+  readonly onDidChange = this.emitter.event;
+  private readonly watchers = new Map<FolderService, vscode.Disposable>();
+  private readonly pending = new Map<FolderService, NodeJS.Timeout>();
+  private readonly subscription: vscode.Disposable;
+  private readonly cache = new Map<FolderService, { stamp: string; sessions: Map<string, SessionRecord> }>();
+
+  constructor(private readonly services: FolderServices) {
+    this.syncWatchers();
+    this.subscription = services.onDidChange((s) => {
+      if (s) this.schedule(s);
+      else this.syncWatchers();
+    });
+  }
+
+  sessionsOf(service: FolderService): ReadonlyMap<string, SessionRecord> {
+    let stamp = 'missing';
+    try {
+      const st = fs.statSync(service.layout.stateFile);
+      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      // no state.json: no sessions
+    }
+    const known = this.cache.get(service);
+    if (known?.stamp === stamp) return known.sessions;
+    const sessions = stamp === 'missing' ? new Map<string, SessionRecord>() : activeSessionsOf(readStateFile(service.layout.stateFile));
+    this.cache.set(service, { stamp, sessions });
+    return sessions;
+  }
+
+  /** `agent`'s active session in the folder, if any. */
+  sessionOf(service: FolderService, agent: string): SessionRecord | undefined {
+    return this.sessionsOf(service).get(agent);
+  }
+
+  private syncWatchers(): void {
+    const all = this.services.all();
+    for (const [s, w] of [...this.watchers]) {
+      if (all.includes(s)) continue;
+      w.dispose();
+      this.watchers.delete(s);
+      this.cache.delete(s);
+    }
+    for (const s of all) {
+      if (this.watchers.has(s)) continue;
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(s.folder, '.agentsync/state.json'));
+      const on = () => this.schedule(s);
+      this.watchers.set(s, vscode.Disposable.from(w, w.onDidChange(on), w.onDidCreate(on), w.onDidDelete(on)));
+    }
+  }
+
+  private schedule(service: FolderService): void {
+    if (this.pending.has(service)) return;
+    this.pending.set(
+      service,
+      setTimeout(() => {
+        this.pending.delete(service);
+        this.emitter.fire(service);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    for (const t of this.pending.values()) clearTimeout(t);
+    for (const w of this.watchers.values()) w.dispose();
+    this.emitter.dispose();
+  }
+}
