@@ -1,6 +1,7 @@
 // Chains of delegated work (docs/agentsync-documentation.md, "Pass-over delegation"): a handoff passed on from
 // another, or carrying its result back, names it in `parent_uid`. One index of those links serves the tree, the
 // tooltip, the history document and the tracker's diagrams, so they all agree on what a chain is.
+import { displayAgent } from './agentId';
 import { isReturnedWork } from './lifecycle';
 import type { Handoff } from './handoffSchema';
 
@@ -81,4 +82,22 @@ export function chainFrom(root: Handoff, index: ChainIndex): { members: Handoff[
 export function chainOf(h: Handoff, handoffs: readonly Handoff[]): { members: Handoff[]; links: ChainLink[] } {
   const index = chainIndex(handoffs);
   return chainFrom(chainRoot(h, index), index);
+}
+
+/**
+ * The chain around `h` in words, one plain line each: the agents so far (`chain`), where it came from, whom it
+ * returns to, and what was passed on or returned from it. Empty for a handoff that is in no chain.
+ */
+export function chainLines(h: Handoff, index: ChainIndex): string[] {
+  const who = (x: Handoff) =>
+    `${x.handoff_id} (${x.to_agents.map(displayAgent).join(', ') || 'unassigned'}, ${x.status.replace(/_/g, ' ')})`;
+  const lines: string[] = [];
+  if (h.chain?.length) lines.push(`agents: ${h.chain.map(displayAgent).join(' → ')}`);
+  const parent = parentOf(h, index);
+  if (parent) lines.push(`${linkKind(h) === 'return' ? 'returned from' : 'passed on from'} ${who(parent)}`);
+  else if (h.parent_uid) lines.push(`follows ${h.parent_uid} (no longer in the store)`);
+  if (h.return_to) lines.push(`returns to ${displayAgent(h.return_to)}`);
+  for (const c of (h.uid && index.children.get(h.uid)) || [])
+    lines.push(`${linkKind(c) === 'return' ? 'returned as' : 'passed on to'} ${who(c)}`);
+  return lines;
 }
