@@ -10,8 +10,10 @@ import { FolderServices } from './vscode/folderServices';
 import { registerHandoffCommands, type CommandDeps } from './vscode/handoffCommands';
 import { addHandoffNote } from './vscode/handoffNoteFlow';
 import { HandoffTreeProvider } from './vscode/handoffTreeProvider';
+import { registerHistoryDocument } from './vscode/historyDocument';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerProvider';
+import { ReturnNotifier } from './vscode/returnNotifier';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
 import { testSeam } from './vscode/testSeam';
@@ -52,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
   }));
   const treeView = vscode.window.createTreeView('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
   const badge = new StaleBadge(services, me);
+  const returns = new ReturnNotifier(services, me, log);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
   hosts = dropZones;
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
@@ -70,8 +73,10 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     tree,
     treeView,
     badge,
+    returns,
     dropZones,
     ...registerHandoffCommands(deps),
+    ...registerHistoryDocument(deps),
     ...registerWorkspaceCommands(deps, badge, tree),
     ...registerSessionCommands(deps, trust),
     registerCommand('agentsync.addHandoffNote', log, (arg) => addHandoffNote(deps, arg)),
@@ -102,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     try {
       updateContext();
       badge.update();
+      returns.checkAll();
       dropZones.sync();
     } catch (e) {
       log.error(`start-up after activation failed: ${(e as Error).stack ?? String(e)}`);

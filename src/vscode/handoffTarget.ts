@@ -7,7 +7,7 @@ import { TRANSITIONS } from '../core/lifecycle';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { pickOne, type Choice } from './prompts';
-import { statusLabel } from './treeItems';
+import { STATUS_ICONS, statusLabel } from './statusLook';
 
 export interface HandoffTarget {
   service: FolderService;
@@ -21,19 +21,9 @@ export function allowsVerb(verb: string): (h: Handoff) => boolean {
 
 export const allowsEscalate = (h: Handoff): boolean => TRANSITIONS[h.status].some((m) => m.to === 'escalated');
 
-const STATUS_CODICON: Record<string, string> = {
-  queued: 'circle-large-outline',
-  in_progress: 'play-circle',
-  blocked: 'debug-pause',
-  ready_for_review: 'eye',
-  approved: 'pass',
-  merged: 'git-merge',
-  escalated: 'flame',
-};
-
 export function handoffChoice<T>(h: Handoff, value: T, folder?: string): Choice<T> {
   return {
-    label: `$(${STATUS_CODICON[h.status]}) ${h.handoff_id}`,
+    label: `$(${STATUS_ICONS[h.status][0]}) ${h.handoff_id}`,
     description: `${statusLabel(h.status)} · ${h.summary.split('\n')[0].slice(0, 120)}`,
     detail: `${displayAgent(h.from_agent)} → ${h.to_agents.map(displayAgent).join(', ') || '(unassigned)'}${folder ? ` · ${folder}` : ''}`,
     value,

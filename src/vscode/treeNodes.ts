@@ -1,8 +1,10 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
-// Grouping and staleness come from the core (handoffAttention); this file only arranges them.
-import type { FolderService } from './folderService';
+// Grouping, staleness and chains come from the core (handoffAttention, handoffChains); this file only arranges them.
+import type { FolderService, FolderView } from './folderService';
 import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/handoffAttention';
-import type { Handoff, Todo } from '../core/handoffSchema';
+import { chainIndex, chainRoot, parentOf, type ChainIndex } from '../core/handoffChains';
+import { isTerminal, type Handoff, type Todo } from '../core/handoffSchema';
+import { notices } from './treeNotices';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
 
@@ -24,7 +26,7 @@ export interface HandoffNode extends NodeBase {
   handoff: Handoff;
   /** Why it is stale, or null. */
   stale: string | null;
-  /** Open handoffs passed on from this one (parent_uid), shown beneath it. */
+  /** Open handoffs passed on or returned from this one (parent_uid), in any group, shown beneath it. */
   chained: Handoff[];
 }
 export interface FileNode extends NodeBase {
@@ -57,52 +59,6 @@ export interface TreeContext {
   identityProblem: string | null;
   trusted: boolean;
   now: Date;
-}
-
-export const RESTRICTED_MODE_MESSAGE = 'Restricted Mode: the drop zone and health checks are off';
-export const RESTRICTED_MODE_DETAIL =
-  'This folder is not trusted, so AgentSync does not answer requests that agents drop into .agentsync/ and does not run build/test health checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
-
-/** Info lines shown above a folder's groups: why something is off or broken, and what to do. */
-function notices(service: FolderService, ctx: TreeContext, parent: TreeNode | undefined, problem: string | null): InfoNode[] {
-  const base = parent ? parent.id : service.layout.root;
-  const out: InfoNode[] = [];
-  if (!ctx.trusted) {
-    out.push({
-      kind: 'info',
-      id: `${base}|restricted`,
-      service,
-      parent,
-      tone: 'warning',
-      message: RESTRICTED_MODE_MESSAGE,
-      detail: RESTRICTED_MODE_DETAIL,
-      command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
-    });
-  }
-  if (ctx.identityProblem) {
-    out.push({
-      kind: 'info',
-      id: `${base}|identity`,
-      service,
-      parent,
-      tone: 'error',
-      message: 'agentsync.agentId is not a valid agent id',
-      detail: ctx.identityProblem,
-      command: { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['agentsync.agentId'] },
-    });
-  }
-  if (problem) {
-    out.push({
-      kind: 'info',
-      id: `${base}|problem`,
-      service,
-      parent,
-      tone: 'error',
-      message: problem.split(/(?<=\.)\s/)[0],
-      detail: problem,
-    });
-  }
-  return out;
 }
 
 /** A folder's top level: notices, then the groups (the three named ones always, the others when not empty). */
@@ -138,15 +94,36 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
   return [...notices(service, ctx, parent, view.problem), ...groups];
 }
 
-/** A group's handoffs; a handoff passed on from another one in the same group is shown under it. */
-export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
-  const uids = new Set(node.handoffs.map((h) => h.uid));
-  const top = node.handoffs.filter((h) => !h.parent_uid || !uids.has(h.parent_uid));
-  return top.map((h) => handoffNode(node, h, node.handoffs, ctx));
+/** The folder's chain index, built once per view (a view is replaced after every store change). */
+const indexes = new WeakMap<FolderView, ChainIndex>();
+export function chainIndexOf(service: FolderService): ChainIndex {
+  const view = service.view();
+  let index = indexes.get(view);
+  if (!index) indexes.set(view, (index = chainIndex(view.handoffs)));
+  return index;
 }
 
-function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[], ctx: TreeContext): HandoffNode {
+/**
+ * A group's handoffs. One passed on from another in the same group is shown only under it; one whose parent is in
+ * another group is shown in its own group too (and under its parent there), so "Assigned to me" lists all my work.
+ * A parent loop (a corrupted store) nests nothing, so no handoff disappears.
+ */
+export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
+  const index = chainIndexOf(node.service);
+  const uids = new Set(node.handoffs.map((h) => h.uid));
+  const nested = (h: Handoff) => !!h.parent_uid && uids.has(h.parent_uid) && !parentOf(chainRoot(h, index), index);
+  return node.handoffs.filter((h) => !nested(h)).map((h) => handoffNode(node, h, ctx));
+}
+
+/** True when `uid` is this node's handoff or one above it: a loop in parent_uid must not nest forever. */
+function onPath(node: TreeNode | undefined, uid: string | undefined): boolean {
+  for (let n = node; n; n = n.parent) if (n.kind === 'handoff' && n.handoff.uid === uid) return true;
+  return false;
+}
+
+function handoffNode(parent: TreeNode, h: Handoff, ctx: TreeContext): HandoffNode {
   const config = parent.service.view().config;
+  const kids = (h.uid && chainIndexOf(parent.service).children.get(h.uid)) || [];
   return {
     kind: 'handoff',
     id: `${parent.id}/ho:${h.uid ?? h.handoff_id}`,
@@ -154,7 +131,7 @@ function handoffNode(parent: TreeNode, h: Handoff, siblings: readonly Handoff[],
     parent,
     handoff: h,
     stale: staleReason(h, config, ctx.now),
-    chained: siblings.filter((c) => c.parent_uid && c.parent_uid === h.uid),
+    chained: kids.filter((c) => !isTerminal(c.status) && !onPath(parent, c.uid) && c.uid !== h.uid),
   };
 }
 
@@ -170,7 +147,7 @@ export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[]
       conflict: c,
       handoff: h,
     })),
-    ...node.chained.map((c) => handoffNode(node, c, node.chained, ctx)),
+    ...node.chained.map((c) => handoffNode(node, c, ctx)),
     ...h.files.map((p): FileNode => ({
       kind: 'file',
       id: `${node.id}/file:${p}`,

@@ -16,6 +16,7 @@ const MAIN = [
   'workspaceCommands',
   'dropZone',
   'conflicts',
+  'delegation',
   'languageModelTools',
   'trust',
 ];
@@ -29,7 +30,9 @@ export async function run(): Promise<void> {
   const MochaClass = mod.default ?? mod;
   const mocha = new MochaClass({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   const initialized = fs.existsSync(path.join(workspaceRoot(), '.agentsync.json'));
-  for (const f of initialized ? MAIN : UNINITIALIZED) mocha.addFile(path.join(__dirname, `${f}.test.js`));
+  // run.mjs --files: only the named files, still in the suite's order.
+  const only = process.env.AGENTSYNC_IT_FILES?.split(',').map((f) => f.trim());
+  for (const f of initialized ? MAIN : UNINITIALIZED) if (!only || only.includes(f)) mocha.addFile(path.join(__dirname, `${f}.test.js`));
   await mocha.loadFilesAsync();
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   console.log('AgentSync editor figures:');

@@ -9,7 +9,14 @@ const clean = { status: 'complete', decision: 'PROCEED', context_summary: 'done'
 
 /** alice passes work to audit (with an inline policy override), audit claims it and returns it with `result`. */
 async function passAndReturn(ws: TestWorkspace, override: object | undefined, result: object): Promise<Handoff> {
-  const r = await ws.dispatch({ action: 'passOver', agent: 'alice', to: 'audit', reason: 'r', summary: 's', ...(override ? { override } : {}) });
+  const r = await ws.dispatch({
+    action: 'passOver',
+    agent: 'alice',
+    to: 'audit',
+    reason: 'r',
+    summary: 's',
+    ...(override ? { override } : {}),
+  });
   assert.equal(r.ok, true, JSON.stringify(r));
   const id = (r.data!.handoff as Handoff).handoff_id;
   assert.equal((await ws.dispatch({ action: 'claimHandoff', handoffId: id, agent: 'audit' })).ok, true);

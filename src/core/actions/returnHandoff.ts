@@ -7,6 +7,11 @@ import { passOverError } from './passOver';
 import type { CompletionResult, Handoff } from '../handoffSchema';
 import type { StoreTransaction } from '../storeTransaction';
 
+/** Work in progress that was passed over with a return: returnHandoff sends it back to `return_to`. */
+export function returnsToOriginator(h: Handoff): boolean {
+  return h.status === 'in_progress' && !!h.return_to;
+}
+
 export function returnHandoff(
   tx: StoreTransaction,
   ctx: ActionContext,
