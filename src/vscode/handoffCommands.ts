@@ -1,5 +1,5 @@
-// Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record, and the
-// List Handoffs quick pick. Each builds a request and sends it through the folder's one dispatcher.
+// Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record; it also
+// registers the delegation and list commands. Each builds a request and sends it through the folder's one dispatcher.
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../core/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
