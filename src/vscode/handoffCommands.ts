@@ -1,5 +1,6 @@
 // Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record; it also
 // registers the delegation and list commands. Each builds a request and sends it through the folder's one dispatcher.
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../core/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
@@ -96,11 +97,37 @@ export async function escalate(deps: CommandDeps, arg?: unknown): Promise<Reques
   return dispatchFor(deps, t, { action: 'transitionHandoff', to: 'escalated', reason }, `${t.handoff.handoff_id} is escalated.`);
 }
 
+/**
+ * An open, unmodified document of a file another process just rewrote may lag the disk for a moment, until VS Code
+ * reloads it: wait for that (at most 2 s), so a position found in its text is one on disk.
+ */
+async function freshDocument(file: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const matches = () => {
+    try {
+      return doc.getText() === fs.readFileSync(file, 'utf8');
+    } catch {
+      return true; // gone meanwhile: show what the editor has
+    }
+  };
+  if (doc.isDirty || matches()) return doc;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      sub.dispose();
+      clearTimeout(timer);
+      resolve();
+    };
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => e.document === doc && matches() && done());
+    const timer = setTimeout(done, 2_000);
+  });
+  return doc;
+}
+
 /** Opens .agentsync/handoffs.json at the record. */
 export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'open', () => true, deps.me());
   if (!t) return undefined;
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(t.service.layout.handoffsFile));
+  const doc = await freshDocument(t.service.layout.handoffsFile);
   const needle = `"handoff_id": "${t.handoff.handoff_id}"`;
   const at = doc.getText().indexOf(needle);
   const pos = at >= 0 ? doc.positionAt(at) : new vscode.Position(0, 0);
