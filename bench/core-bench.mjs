@@ -15,12 +15,12 @@ const core = (name) => {
   if (!fs.existsSync(file + '.js')) throw new Error(`${file}.js is missing: run npx tsc -p . first`);
   return require(file);
 };
-const { HandoffStore } = core('handoffStore');
-const { RequestDispatcher } = core('requestDispatcher');
-const { WorkspaceLayout } = core('workspaceLayout');
-const { initWorkspace } = core('workspaceInit');
-const { handoffsFileSchema } = core('handoffSchema');
-const { newUid } = core('handoffIds');
+const { HandoffStore } = core('store/handoffStore');
+const { RequestDispatcher } = core('requests/requestDispatcher');
+const { WorkspaceLayout } = core('workspace/workspaceLayout');
+const { initWorkspace } = core('workspace/workspaceInit');
+const { handoffsFileSchema } = core('domain/handoffSchema');
+const { newUid } = core('domain/handoffIds');
 const CLI = path.join(root, 'bin/agentsync.js');
 if (!fs.existsSync(path.join(root, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run node esbuild.mjs first');
 

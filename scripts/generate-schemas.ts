@@ -1,11 +1,11 @@
-// Writes the JSON Schemas of handoffs.json and .agentsync.json from the zod schemas (DESIGN §7),
+// Writes the JSON Schemas of handoffs.json and .agentsync.json from the zod schemas (docs/contract.md §7),
 // so the editor checks hand edits with the same rules as the core (contributes.jsonValidation), and the input
 // schemas of the VS Code language-model tools into package.json (contributes.languageModelTools).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { configSchema } from '../src/core/configSchema';
-import { handoffsFileSchema } from '../src/core/handoffSchema';
+import { configSchema } from '../src/core/domain/configSchema';
+import { handoffsFileSchema } from '../src/core/domain/handoffSchema';
 import { languageModelToolContributions } from '../src/vscode/languageModelToolCatalog';
 
 const outDir = path.resolve(__dirname, '..', '..', 'schemas');

@@ -1,8 +1,8 @@
 // What every verb gets: the workspace, the dispatcher, how to print, and a usage error type (exit 2).
 import * as fs from 'node:fs';
-import { HandoffStore } from '../core/handoffStore';
-import { RequestDispatcher, type RequestResponse } from '../core/requestDispatcher';
-import { WorkspaceLayout } from '../core/workspaceLayout';
+import { HandoffStore } from '../core/store/handoffStore';
+import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
+import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { terminalSafe } from './terminalText';
 
 export class UsageError extends Error {}

@@ -1,6 +1,6 @@
 // `agentsync pass`, `agentsync return` and `agentsync assign`: delegation from the terminal, each one request through
 // the dispatcher's passOver / returnHandoff / assignHandoff (docs/agentsync-documentation.md, "Pass over").
-import type { Handoff } from '../core/handoffSchema';
+import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError } from './cliContext';
 import { handoffLine } from './handoffFormat';
 import type { Verb } from './handoffVerbs';

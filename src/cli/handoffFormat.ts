@@ -1,7 +1,7 @@
 // Plain-text rendering of handoffs for people at a terminal. Agent text is passed through visibleControls, so a
 // newline cannot break the layout and an escape sequence cannot reach the terminal (see terminalText.ts).
-import { displayAgent } from '../core/agentId';
-import type { Handoff } from '../core/handoffSchema';
+import { displayAgent } from '../core/domain/agentId';
+import type { Handoff } from '../core/domain/handoffSchema';
 import { visibleControls as v } from './terminalText';
 
 export function handoffLine(h: Handoff): string {

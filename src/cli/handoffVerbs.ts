@@ -1,8 +1,8 @@
 // The friendly verbs: each builds a request and sends it through the same dispatcher as `request`.
 import type { ParseArgsConfig } from 'node:util';
-import { initWorkspace } from '../core/workspaceInit';
+import { initWorkspace } from '../core/workspace/workspaceInit';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
-import type { Handoff } from '../core/handoffSchema';
+import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine } from './handoffFormat';
 import { agentOf, list, one, resultOf, rev, type Values } from './verbArgs';
@@ -174,7 +174,7 @@ export const VERBS: Record<string, Verb> = {
   },
   complete: {
     usage: '<handoff-id> --agent <id> [--result <report.json | ->]',
-    summary: 'complete a handoff you hold, optionally with the protocol report (DESIGN §6)',
+    summary: 'complete a handoff you hold, optionally with the protocol report (docs/contract.md §6)',
     options: { ...agentOpt, ...revOpt, result: { type: 'string' } },
     run: async (ctx, v, pos) => {
       const result = await resultOf(ctx, v.result);
@@ -192,7 +192,7 @@ export const VERBS: Record<string, Verb> = {
   },
   transition: {
     usage: '<handoff-id> --to <status> --agent <id> [--reason <text>] [--expected-rev N]',
-    summary: 'move a handoff to another status (DESIGN §4 lists the legal moves)',
+    summary: 'move a handoff to another status (docs/contract.md §4 lists the legal moves)',
     options: { ...agentOpt, ...revOpt, to: { type: 'string' }, reason: { type: 'string' } },
     run: async (ctx, v, pos) => {
       if (!v.to) throw new UsageError('--to <status> is required');

@@ -4,15 +4,15 @@
 // A hook never runs a configured command (build, test, deploy), and a failure never stops the agent: it is reported
 // on stderr and the hook exits 0.
 import * as fs from 'node:fs';
-import { loadConfig } from '../core/configLoader';
+import { loadConfig } from '../core/workspace/configLoader';
 import { blockStopOutput, contextOutput, ALLOW_STOP_OUTPUT, sessionIdOf, stopLoopActive } from '../core/hooks/hookOutput';
 import { findWorkspaceRoot, HOOK_EVENTS, HOOK_FORMATS, inputFolder, parseHookArgs, type HookArgs } from '../core/hooks/hookInput';
 import { leasesDue } from '../core/hooks/leaseRenewal';
 import { decideStop, heldWork, stopInstruction, stopMarkerFile } from '../core/hooks/stopGate';
-import { briefingText } from '../core/sessions/briefingText';
+import { briefingText } from '../core/requests/sessions/briefingText';
 import { CliContext, processIo, UsageError } from './cliContext';
-import type { Handoff } from '../core/handoffSchema';
-import type { SessionBriefing } from '../core/sessions/sessionBriefing';
+import type { Handoff } from '../core/domain/handoffSchema';
+import type { SessionBriefing } from '../core/requests/sessions/sessionBriefing';
 import type { Verb } from './handoffVerbs';
 
 function parseInput(text: string): Record<string, unknown> {
@@ -47,7 +47,7 @@ async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {
 
 async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unknown>): Promise<void> {
   const { config, problem } = loadConfig(ctx.layout.configFile);
-  // requireHandoffOnEndSession restricts, so a broken config fails closed (DESIGN §7).
+  // requireHandoffOnEndSession restricts, so a broken config fails closed (docs/contract.md §7).
   const required = problem !== null || config.requireHandoffOnEndSession;
   let held: Handoff[] = [];
   if (required) {

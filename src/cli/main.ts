@@ -2,8 +2,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ActionError } from '../core/errors';
-import { MAX_REQUEST_BYTES } from '../core/requestDispatcher';
+import { ActionError } from '../core/domain/errors';
+import { MAX_REQUEST_BYTES } from '../core/requests/requestDispatcher';
 import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
@@ -17,7 +17,7 @@ const GLOBAL_OPTIONS = {
 
 const requestVerb: Verb = {
   usage: '<file.json | ->',
-  summary: 'run one request object (DESIGN §8) through the dispatcher and print its response as JSON',
+  summary: 'run one request object (docs/contract.md §8) through the dispatcher and print its response as JSON',
   options: {},
   run: async (ctx, _v, pos) => {
     if (pos.length !== 1) throw new UsageError('expected one request file, or - for standard input');

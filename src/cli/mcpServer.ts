@@ -1,11 +1,11 @@
-// `agentsync mcp`: an MCP server on stdio exposing every core action as a tool (DESIGN §1, §8). Each call goes
+// `agentsync mcp`: an MCP server on stdio exposing every core action as a tool (docs/contract.md §1, §8). Each call goes
 // through the one RequestDispatcher of the --dir workspace, so MCP callers get the same validation, lock, rules
 // and audit line as every other surface. stdout carries only the protocol; logs go to stderr. Ends when stdin closes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestDispatcher, RequestResponse } from '../core/requestDispatcher';
+import type { RequestDispatcher, RequestResponse } from '../core/requests/requestDispatcher';
 import type { CliContext } from './cliContext';
 import { CappedStdioServerTransport } from './mcpStdioTransport';
 import { mcpTools } from './mcpTools';

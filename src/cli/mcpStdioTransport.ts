@@ -5,7 +5,7 @@
 // closed stdout ends the server cleanly (docs/agentsync-documentation.md, "agentsync mcp").
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_REQUEST_BYTES } from '../core/requestDispatcher';
+import { MAX_REQUEST_BYTES } from '../core/requests/requestDispatcher';
 
 /** One MCP message (one line of JSON-RPC) may be as large as one request file: 1 MiB. */
 export const MAX_MCP_MESSAGE_BYTES = MAX_REQUEST_BYTES;

@@ -1,10 +1,10 @@
-// The MCP tool list: one tool per core action (DESIGN §1, §8). The tool name is the action name and the input
+// The MCP tool list: one tool per core action (docs/contract.md §1, §8). The tool name is the action name and the input
 // schema is the action's own zod parameter schema, so an MCP caller sees exactly what the dispatcher accepts.
-import { ACTION_NAMES } from '../core/actionRegistry';
-import { actionInputSchema } from '../core/actionInputSchema';
-import type { ActionName } from '../core/requestParams';
+import { ACTION_NAMES } from '../core/requests/actionRegistry';
+import { actionInputSchema } from '../core/requests/actionInputSchema';
+import type { ActionName } from '../core/requests/requestParams';
 
-/** What each action does, for the agent choosing a tool. Every call answers with the response envelope of DESIGN §8. */
+/** What each action does, for the agent choosing a tool. Every call answers with the response envelope of docs/contract.md §8. */
 const DESCRIPTIONS: Record<ActionName, string> = {
   createHandoff:
     'Create a handoff: work one agent leaves for another. `handoff` holds from_agent, owner_mode (single: one to_agents entry; shared: several; auto: routed by required_capabilities), summary, and optionally notes, files (workspace-relative), task_id, branch, commit, priority. Answers { handoff } with its id (HO-YYYYMMDD-NNN).',

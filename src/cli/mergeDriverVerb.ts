@@ -3,9 +3,9 @@
 // (where the result goes) and theirs as temp files; exit 0 means merged, anything else makes git report a conflict.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../core/atomicFile';
-import { describeIssues, handoffsFileSchema, type HandoffsFile } from '../core/handoffSchema';
-import { mergeStores } from '../core/storeMerge';
+import { writeFileAtomic } from '../core/disk/atomicFile';
+import { describeIssues, handoffsFileSchema, type HandoffsFile } from '../core/domain/handoffSchema';
+import { mergeStores } from '../core/store/storeMerge';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
 

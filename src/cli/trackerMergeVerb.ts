@@ -6,10 +6,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../core/atomicFile';
-import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/handoffSchema';
-import { mergeStores } from '../core/storeMerge';
-import { mergeTracker, type TextMerge } from '../core/trackerMerge';
+import { writeFileAtomic } from '../core/disk/atomicFile';
+import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/domain/handoffSchema';
+import { mergeStores } from '../core/store/storeMerge';
+import { mergeTracker, type TextMerge } from '../core/store/trackerMerge';
 import { UsageError } from './cliContext';
 import { runGit } from '../core/git/gitCommand';
 import type { Verb } from './handoffVerbs';

@@ -2,8 +2,8 @@
 // (commands.build|test|deploy of .agentsync.json), direnv-style: the approval is kept per user outside the
 // repository, so a clone never carries it, and a change to the commands needs a new `agentsync trust`
 // (docs/agentsync-documentation.md, "Trusting a workspace's commands").
-import { loadConfig } from '../core/configLoader';
-import { consentState, describeCommands, grantConsent, revokeConsent, type ConsentState } from '../core/commandConsent';
+import { loadConfig } from '../core/workspace/configLoader';
+import { consentState, describeCommands, grantConsent, revokeConsent, type ConsentState } from '../core/workspace/commandConsent';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
 

@@ -1,4 +1,4 @@
-// `agentsync watch [--once] [--interval-ms N]`: the drop zone without an editor (DESIGN §8). Runs until SIGINT or
+// `agentsync watch [--once] [--interval-ms N]`: the drop zone without an editor (docs/contract.md §8). Runs until SIGINT or
 // SIGTERM, then stops cleanly (requests already taken are answered first); --once answers what is there and exits.
 import { DropZoneProcessor } from '../core/dropZone/dropZoneProcessor';
 import { UsageError } from './cliContext';

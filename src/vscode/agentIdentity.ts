@@ -1,7 +1,7 @@
 // "Me": the agent id this window acts as (setting agentsync.agentId, default `human`), canonicalized the
 // way the core does it. A bad setting is reported with where to fix it; the core refuses it anyway.
 import * as vscode from 'vscode';
-import { AGENT_ID_PATTERN, HUMAN_AGENT, normalizeAgentId } from '../core/agentId';
+import { AGENT_ID_PATTERN, HUMAN_AGENT, normalizeAgentId } from '../core/domain/agentId';
 
 export interface AgentIdentity {
   id: string;

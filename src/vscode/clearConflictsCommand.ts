@@ -1,6 +1,6 @@
-// Clear Merge Conflicts (DESIGN §3 `conflicts`): on a conflict node (or a handoff), a human confirms what the merge
+// Clear Merge Conflicts (docs/contract.md §3 `conflicts`): on a conflict node (or a handoff), a human confirms what the merge
 // chose. The rule (humans only, audited) is the core's clearConflicts action; an agent identity is refused there.
-import type { RequestResponse } from '../core/requestDispatcher';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import type { CommandDeps } from './handoffCommands';
 import { resolveHandoff } from './handoffTarget';

@@ -2,8 +2,8 @@
 // workspace's commands"): Workspace Trust alone does not approve a repository's commands. Before End Session runs
 // them, a modal lists them; "Trust and Run" (a local user's click) records the approval in the same per-user file.
 import * as vscode from 'vscode';
-import { consentState, describeCommands, grantConsent } from '../core/commandConsent';
-import type { AgentSyncConfig } from '../core/configSchema';
+import { consentState, describeCommands, grantConsent } from '../core/workspace/commandConsent';
+import type { AgentSyncConfig } from '../core/domain/configSchema';
 import { PromptCancelled } from './prompts';
 
 export const TRUST_AND_RUN = 'Trust and Run';

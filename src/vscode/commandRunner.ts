@@ -3,7 +3,7 @@
 // with a pointer to the log. Every command returns what happened, which the integration suite checks.
 import * as vscode from 'vscode';
 import { PromptCancelled } from './prompts';
-import type { RequestResponse } from '../core/requestDispatcher';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 
 export interface Cancelled {
   cancelled: true;

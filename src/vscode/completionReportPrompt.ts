@@ -1,6 +1,6 @@
 // The receiver's completion report (docs/agentsync-documentation.md, "completeHandoff"), asked for by Complete and by
 // Return to Originator: the decision, then a summary. PROCEED sends it on; STOP or CLARIFY put it before a human.
-import type { CompletionResult } from '../core/handoffSchema';
+import type { CompletionResult } from '../core/domain/handoffSchema';
 import { askText, pickOne } from './prompts';
 
 /** The report, or undefined for a PROCEED without a summary (the core then records no report). */

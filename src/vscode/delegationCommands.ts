@@ -1,10 +1,10 @@
 // Delegation moves that only the editor's prompts add to the core's actions (docs/agentsync-documentation.md,
 // "Commands"): Assign a handoff that routing could not give to anyone, and Return to Originator for passed-over work.
-import { awaitsAssignment } from '../core/actions/assignHandoff';
-import { returnsToOriginator } from '../core/actions/returnHandoff';
-import { displayAgent } from '../core/agentId';
-import type { CompletionResult } from '../core/handoffSchema';
-import type { RequestResponse } from '../core/requestDispatcher';
+import { awaitsAssignment } from '../core/requests/actions/assignHandoff';
+import { returnsToOriginator } from '../core/requests/actions/returnHandoff';
+import { displayAgent } from '../core/domain/agentId';
+import type { CompletionResult } from '../core/domain/handoffSchema';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import type { CommandDeps } from './handoffCommands';
 import { askAgents } from './handoffNoteFlow';

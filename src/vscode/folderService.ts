@@ -3,12 +3,12 @@
 // drop zone it hosts. Nothing is read at construction: the first view() reads the store.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { HandoffStore, type StoreLogger } from '../core/handoffStore';
-import { RequestDispatcher, type RequestResponse } from '../core/requestDispatcher';
-import { DEFAULT_CONFIG, type AgentSyncConfig } from '../core/configSchema';
-import { WorkspaceLayout } from '../core/workspaceLayout';
-import type { Handoff } from '../core/handoffSchema';
-import type { StoreSnapshot } from '../core/storeSnapshot';
+import { HandoffStore, type StoreLogger } from '../core/store/handoffStore';
+import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
+import { DEFAULT_CONFIG, type AgentSyncConfig } from '../core/domain/configSchema';
+import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
+import type { Handoff } from '../core/domain/handoffSchema';
+import type { StoreSnapshot } from '../core/store/storeSnapshot';
 
 /** What the tree and badge need from a folder, read once per store change. */
 export interface FolderView {

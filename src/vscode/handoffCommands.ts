@@ -2,7 +2,7 @@
 // registers the delegation and list commands. Each builds a request and sends it through the folder's one dispatcher.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../core/requestDispatcher';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
 import { askCompletionReport } from './completionReportPrompt';
 import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
@@ -37,7 +37,7 @@ export async function claim(deps: CommandDeps, arg?: unknown): Promise<RequestRe
   return dispatchFor(deps, t, { action: 'claimHandoff' }, `you (${deps.me()}) hold ${t.handoff.handoff_id} now.`);
 }
 
-/** Complete: the receiver's report (DESIGN §6). PROCEED sends it to review; STOP or CLARIFY puts it before a human. */
+/** Complete: the receiver's report (docs/contract.md §6). PROCEED sends it to review; STOP or CLARIFY puts it before a human. */
 export async function complete(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'complete', allowsVerb('complete'), deps.me());
   if (!t) return undefined;

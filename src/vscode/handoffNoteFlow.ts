@@ -3,9 +3,9 @@
 // caller sends the finished draft as one createHandoff request.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_ID_PATTERN, displayAgent, normalizeAgentId } from '../core/agentId';
-import { LIMITS, type OwnerMode } from '../core/handoffSchema';
-import type { RequestResponse } from '../core/requestDispatcher';
+import { AGENT_ID_PATTERN, displayAgent, normalizeAgentId } from '../core/domain/agentId';
+import { LIMITS, type OwnerMode } from '../core/domain/handoffSchema';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import type { FolderService } from './folderService';
 import type { CommandDeps } from './handoffCommands';

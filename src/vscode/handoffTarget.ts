@@ -1,9 +1,9 @@
 // Which handoff a command acts on: the tree node it was invoked on, an id passed by a caller
 // (`{ handoffId, folder? }` or a plain id), or one the user picks from those the move applies to.
 import * as vscode from 'vscode';
-import { displayAgent } from '../core/agentId';
-import { isTerminal, type Handoff } from '../core/handoffSchema';
-import { TRANSITIONS } from '../core/lifecycle';
+import { displayAgent } from '../core/domain/agentId';
+import { isTerminal, type Handoff } from '../core/domain/handoffSchema';
+import { TRANSITIONS } from '../core/domain/lifecycle';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { pickOne, type Choice } from './prompts';

@@ -2,9 +2,9 @@
 // status, findings summarised, issues, context summary), the chain, and the last history entries. Every piece of
 // agent text goes through literal(), so it shows as text, never as Markdown (docs/agentsync-documentation.md).
 import * as vscode from 'vscode';
-import { displayAgent } from '../core/agentId';
-import type { Handoff } from '../core/handoffSchema';
-import { summarizeReport } from '../core/reportSummary';
+import { displayAgent } from '../core/domain/agentId';
+import type { Handoff } from '../core/domain/handoffSchema';
+import { summarizeReport } from '../core/domain/reportSummary';
 import { STATUS_ICONS, statusLabel } from './statusLook';
 
 /** Agent-written text as literal Markdown: control characters escaped, line breaks kept, spaces left to wrap. */

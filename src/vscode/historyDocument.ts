@@ -2,7 +2,7 @@
 // with a handoff's chain, report, state_history and audit lines, rendered by the core (handoffHistoryText.ts). An open
 // document follows the store: it is re-rendered when its folder changes.
 import * as vscode from 'vscode';
-import { renderHandoffHistory } from '../core/handoffHistoryText';
+import { renderHandoffHistory } from '../core/store/handoffHistoryText';
 import { registerCommand } from './commandRunner';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';

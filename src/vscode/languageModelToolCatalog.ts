@@ -1,9 +1,9 @@
-// The AgentSync tools Copilot agent mode sees (DESIGN §10a; docs/agentsync-documentation.md "Tools for agents"):
+// The AgentSync tools Copilot agent mode sees (docs/contract.md §10a; docs/agentsync-documentation.md "Tools for agents"):
 // which action each runs, when a model should pick it, and its input schema generated from the action's zod
 // params. No `vscode` import: `npm run schemas` writes contributionOf() into package.json
 // (contributes.languageModelTools), and a unit test fails when package.json drifts from it.
-import { actionInputSchema, withOptionalNested, type ObjectJsonSchema } from '../core/actionInputSchema';
-import type { ActionName } from '../core/requestParams';
+import { actionInputSchema, withOptionalNested, type ObjectJsonSchema } from '../core/requests/actionInputSchema';
+import type { ActionName } from '../core/requests/requestParams';
 
 export interface LanguageModelToolSpec {
   /** The tool name: `agentsync_<action>`. */

@@ -1,10 +1,10 @@
-// Copilot agent mode's way in (DESIGN §10a; docs/agentsync-documentation.md "Tools for agents"): each tool of the
+// Copilot agent mode's way in (docs/contract.md §10a; docs/agentsync-documentation.md "Tools for agents"): each tool of the
 // catalog registered with vscode.lm.registerTool. A call goes through the folder's one dispatcher (surface
 // "lm-tool"), so it gets the same validation, lock, rules and audit as every surface, and answers the response
 // envelope as JSON text. Tools that change the store ask the user first (prepareInvocation).
 import * as vscode from 'vscode';
-import { displayAgent } from '../core/agentId';
-import type { RequestResponse } from '../core/requestDispatcher';
+import { displayAgent } from '../core/domain/agentId';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { LANGUAGE_MODEL_TOOLS, requestFor, type LanguageModelToolSpec } from './languageModelToolCatalog';

@@ -1,9 +1,9 @@
 // List Handoffs: every handoff (open first, then the newest), then what can be done with the chosen one. The move
 // runs its own command with the handoff as argument, so it behaves exactly as from the tree or the palette.
 import * as vscode from 'vscode';
-import { awaitsAssignment } from '../core/actions/assignHandoff';
-import { returnsToOriginator } from '../core/actions/returnHandoff';
-import { isTerminal, type Handoff } from '../core/handoffSchema';
+import { awaitsAssignment } from '../core/requests/actions/assignHandoff';
+import { returnsToOriginator } from '../core/requests/actions/returnHandoff';
+import { isTerminal, type Handoff } from '../core/domain/handoffSchema';
 import type { CommandDeps } from './handoffCommands';
 import { allowsEscalate, allowsVerb, handoffChoice, type HandoffTarget } from './handoffTarget';
 import { pickOne, type Choice } from './prompts';

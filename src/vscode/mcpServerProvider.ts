@@ -1,4 +1,4 @@
-// VS Code offers `agentsync mcp` for each initialized workspace folder with no hand configuration (DESIGN §10a;
+// VS Code offers `agentsync mcp` for each initialized workspace folder with no hand configuration (docs/contract.md §10a;
 // docs/agentsync-documentation.md "MCP in VS Code"): a stdio server definition that runs this extension's own
 // bin/agentsync.js with the editor's Node. Only in a trusted workspace: the server acts on the folder's store.
 import * as path from 'node:path';

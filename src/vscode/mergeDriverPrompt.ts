@@ -1,4 +1,4 @@
-// `init --git` from the editor (DESIGN §8; docs/agentsync-documentation.md "Initialize"): registering the merge
+// `init --git` from the editor (docs/contract.md §8; docs/agentsync-documentation.md "Initialize"): registering the merge
 // driver writes the repository's git config and .gitattributes, and makes git run a command on every merge, so
 // the editor asks first (modal) and does nothing without a yes. Asked only in a git repository where the driver
 // is not registered yet.

@@ -1,7 +1,7 @@
-// Pass Over (DESIGN §6/§10): hand the work of an open handoff to another agent, with return to me.
+// Pass Over (docs/contract.md §6/§10): hand the work of an open handoff to another agent, with return to me.
 // Prompts only; the loop rules and policies are the core's passOver action.
-import { displayAgent } from '../core/agentId';
-import type { RequestResponse } from '../core/requestDispatcher';
+import { displayAgent } from '../core/domain/agentId';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import type { CommandDeps } from './handoffCommands';
 import { resolveHandoff } from './handoffTarget';

@@ -2,9 +2,9 @@
 // this window's agent and its stored policy asks for it, an information message with Open (the history document).
 // Which returns, and once each, is the core's rule (returnNotices.ts); this file only shows them.
 import * as vscode from 'vscode';
-import { displayAgent } from '../core/agentId';
-import type { Handoff } from '../core/handoffSchema';
-import { ReturnNotices } from '../core/returnNotices';
+import { displayAgent } from '../core/domain/agentId';
+import type { Handoff } from '../core/domain/handoffSchema';
+import { ReturnNotices } from '../core/domain/returnNotices';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 

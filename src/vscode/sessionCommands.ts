@@ -2,10 +2,10 @@
 // owner mode or a skip reason, targets or capabilities, note), then sends ONE endSession request whose health
 // checks run under a cancellable progress notification. Cancelling anywhere leaves nothing written.
 import * as vscode from 'vscode';
-import { displayAgent } from '../core/agentId';
-import { LIMITS } from '../core/handoffSchema';
-import type { RequestResponse } from '../core/requestDispatcher';
-import { readGitInfo } from '../core/sessions/gitStatus';
+import { displayAgent } from '../core/domain/agentId';
+import { LIMITS } from '../core/domain/handoffSchema';
+import type { RequestResponse } from '../core/requests/requestDispatcher';
+import { readGitInfo } from '../core/git/gitStatus';
 import { reportResponse, registerCommand } from './commandRunner';
 import { ensureCommandConsent } from './commandConsentPrompt';
 import type { FolderService } from './folderService';

@@ -1,8 +1,8 @@
 // The status-bar badge: `$(warning) N` stale open handoffs assigned to me, hidden at zero; click lists them.
 // Staleness depends on the clock as well as the store, so it is re-counted every minute too.
 import * as vscode from 'vscode';
-import { staleAssignedTo } from '../core/handoffAttention';
-import type { Handoff } from '../core/handoffSchema';
+import { staleAssignedTo } from '../core/domain/handoffAttention';
+import type { Handoff } from '../core/domain/handoffSchema';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 

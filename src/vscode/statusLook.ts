@@ -1,6 +1,6 @@
 // How a handoff status looks wherever the editor shows one (tree items, tooltips, pickers): its words and its codicon.
 import * as vscode from 'vscode';
-import type { Handoff, HandoffStatus } from '../core/handoffSchema';
+import type { Handoff, HandoffStatus } from '../core/domain/handoffSchema';
 
 /** Codicon and theme color per status. */
 export const STATUS_ICONS: Record<HandoffStatus, [string, string]> = {

@@ -2,11 +2,11 @@
 // contextValue that the view/item/context menus in package.json key on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { awaitsAssignment } from '../core/actions/assignHandoff';
-import { returnsToOriginator } from '../core/actions/returnHandoff';
-import { chainLines } from '../core/handoffChains';
-import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../core/handoffAttention';
-import type { Handoff, HandoffStatus } from '../core/handoffSchema';
+import { awaitsAssignment } from '../core/requests/actions/assignHandoff';
+import { returnsToOriginator } from '../core/requests/actions/returnHandoff';
+import { chainLines } from '../core/domain/handoffChains';
+import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../core/domain/handoffAttention';
+import type { Handoff, HandoffStatus } from '../core/domain/handoffSchema';
 import { conflictValue, handoffTooltip, literal } from './handoffTooltip';
 import { statusIcon, statusLabel } from './statusLook';
 import { chainIndexOf, hasChildren, type HandoffNode, type TreeNode } from './treeNodes';

@@ -1,9 +1,9 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
 // Grouping, staleness and chains come from the core (handoffAttention, handoffChains); this file only arranges them.
 import type { FolderService, FolderView } from './folderService';
-import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/handoffAttention';
-import { chainIndex, chainRoot, parentOf, type ChainIndex } from '../core/handoffChains';
-import { isTerminal, type Handoff, type Todo } from '../core/handoffSchema';
+import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
+import { chainIndex, chainRoot, parentOf, type ChainIndex } from '../core/domain/handoffChains';
+import { isTerminal, type Handoff, type Todo } from '../core/domain/handoffSchema';
 import { notices } from './treeNotices';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
@@ -39,7 +39,7 @@ export interface TodoNode extends NodeBase {
   todo: Todo;
   handoff: Handoff;
 }
-/** What a git merge of the store could not decide on its own (DESIGN §3 `conflicts`), until a human clears it. */
+/** What a git merge of the store could not decide on its own (docs/contract.md §3 `conflicts`), until a human clears it. */
 export interface ConflictNode extends NodeBase {
   kind: 'conflict';
   conflict: HandoffConflict;

@@ -1,6 +1,6 @@
 // Folder-level commands: Initialize Workspace, Open Tracker, Refresh, and the stale list behind the badge.
 import * as vscode from 'vscode';
-import { initWorkspace, type InitReport } from '../core/workspaceInit';
+import { initWorkspace, type InitReport } from '../core/workspace/workspaceInit';
 import { registerCommand } from './commandRunner';
 import type { CommandDeps } from './handoffCommands';
 import { openRecord } from './handoffCommands';

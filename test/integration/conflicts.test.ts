@@ -1,10 +1,10 @@
-// Merge conflicts in the tree (DESIGN §3 `conflicts`): after a git pull leaves conflicts on a record, the handoff
+// Merge conflicts in the tree (docs/contract.md §3 `conflicts`): after a git pull leaves conflicts on a record, the handoff
 // shows a warning and one child per conflict (field, ours, theirs, kept); a human clears them from the conflict node.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { TreeNode } from '../../src/vscode/treeNodes';
 import { api, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { HandoffNode, TreeNode } from '../../src/vscode/treeNodes';
 import { api, cli, findHandoff, plainText, readHandoffs, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 

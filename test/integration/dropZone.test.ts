@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { api, dropRequest, figures, percentile, waitFor, whenFileExists, workspaceRoot } from './helpers';
 
 const dirs = () => ({

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { TreeNode } from '../../src/vscode/treeNodes';
 import { api, cli, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSyncApi } from '../../src/extension';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const EXTENSION_ID = 'agentsync.agentsync';

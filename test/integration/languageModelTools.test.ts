@@ -1,4 +1,4 @@
-// Copilot's way in (DESIGN §10a) in the real editor: the AgentSync language-model tools are in vscode.lm.tools,
+// Copilot's way in (docs/contract.md §10a) in the real editor: the AgentSync language-model tools are in vscode.lm.tools,
 // invoking them through vscode.lm.invokeTool creates and claims a handoff on disk; the MCP provider's definition,
 // spawned as given, is a server that answers tools/list. Under test the workbench accepts confirmations without a
 // dialog (its DialogService does so in extension tests), so the confirmation texts are checked from the tool itself.
@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { LANGUAGE_MODEL_TOOLS } from '../../src/vscode/languageModelToolCatalog';
 import { confirmationFor } from '../../src/vscode/languageModelTools';
 import { api, plainText, readHandoffs, workspaceRoot } from './helpers';

@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
-import type { LastSessionRecord, SessionRecord } from '../../src/core/sessions/sessionState';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
+import type { LastSessionRecord, SessionRecord } from '../../src/core/requests/sessions/sessionState';
 import { findHandoff, runWithAnswers, withCommands, workspaceRoot } from './helpers';
 
 const file = (rel: string) => path.join(workspaceRoot(), rel);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InitReport } from '../../src/core/workspaceInit';
+import type { InitReport } from '../../src/core/workspace/workspaceInit';
 import { api, EXTENSION_ID, runWithAnswers, screenshot, sleep, waitFor, workspaceRoot } from './helpers';
 
 describe('uninitialized folder', () => {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InitReport } from '../../src/core/workspaceInit';
+import type { InitReport } from '../../src/core/workspace/workspaceInit';
 import { runWithAnswers, workspaceRoot } from './helpers';
 
 const mergeDriver = () => {

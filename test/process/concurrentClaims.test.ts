@@ -1,10 +1,10 @@
-// Many real `agentsync` processes on one workspace at the same moment (DESIGN §12): exactly one claim wins,
+// Many real `agentsync` processes on one workspace at the same moment (docs/contract.md §12): exactly one claim wins,
 // and concurrent creates lose nothing and never reuse an id.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { auditLines, FIXTURES, jsonLines, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
 
 const BARRIER = path.join(FIXTURES, 'barrierCli.js');

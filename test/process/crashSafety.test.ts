@@ -1,4 +1,4 @@
-// A writer killed with SIGKILL at random moments, 200+ times on one growing workspace (DESIGN §12: "the store
+// A writer killed with SIGKILL at random moments, 200+ times on one growing workspace (docs/contract.md §12: "the store
 // always parses after a kill at any point", "nothing lost"). After every kill: handoffs.json parses and matches
 // the schema, no record an earlier check or answer saw is gone or older, and the next writer gets the lock
 // (the dead writer's lock is broken) and makes progress. Requests left unanswered by a kill are sent again by
@@ -6,8 +6,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { FIXTURES, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
 
 const KILLS = 200;

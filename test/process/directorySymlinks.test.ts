@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {

@@ -9,12 +9,12 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ACTION_NAMES, isActionName } from '../../src/core/actionRegistry';
-import { handoffsFileSchema } from '../../src/core/handoffSchema';
-import { HandoffStore } from '../../src/core/handoffStore';
-import { RequestDispatcher, type RequestResponse } from '../../src/core/requestDispatcher';
-import { initWorkspace } from '../../src/core/workspaceInit';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { ACTION_NAMES, isActionName } from '../../src/core/requests/actionRegistry';
+import { handoffsFileSchema } from '../../src/core/domain/handoffSchema';
+import { HandoffStore } from '../../src/core/store/handoffStore';
+import { RequestDispatcher, type RequestResponse } from '../../src/core/requests/requestDispatcher';
+import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 
 const DEFAULT_SEED = 20_240_601;
 const SEED = fuzzSeed(process.env.AGENTSYNC_FUZZ_SEED);

@@ -11,11 +11,11 @@
 import * as assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { HandoffStore } from '../../src/core/handoffStore';
-import { RequestDispatcher } from '../../src/core/requestDispatcher';
-import { initWorkspace } from '../../src/core/workspaceInit';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
-import type { Handoff } from '../../src/core/handoffSchema';
+import { HandoffStore } from '../../src/core/store/handoffStore';
+import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
+import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { tempWorkspace } from './processHarness';
 
 const CHECKOUTS = 200;

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FileLock } from '../../src/core/fileLock';
+import { FileLock } from '../../src/core/disk/fileLock';
 import { FIXTURES, startChild, tempWorkspace, type Child } from './processHarness';
 
 function alive(pid: number): boolean {

@@ -1,4 +1,4 @@
-// `agentsync mcp` driven by the real MCP SDK client over stdio (DESIGN §1, §8): every action is a tool, calls go
+// `agentsync mcp` driven by the real MCP SDK client over stdio (docs/contract.md §1, §8): every action is a tool, calls go
 // through the one dispatcher (same store, same refusals, audit surface "mcp"), stdout carries only the protocol,
 // and the server exits by itself when its stdin closes.
 import * as assert from 'node:assert/strict';
@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ACTION_NAMES } from '../../src/core/actionRegistry';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { ACTION_NAMES } from '../../src/core/requests/actionRegistry';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { auditLines, CLI, runCliSync, tempWorkspace } from './processHarness';
 
 function readStore(layout: WorkspaceLayout): Handoff[] {

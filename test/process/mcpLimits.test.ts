@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { handoffsFileSchema } from '../../src/core/handoffSchema';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { handoffsFileSchema } from '../../src/core/domain/handoffSchema';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
 interface RpcLine {

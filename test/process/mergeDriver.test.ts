@@ -1,11 +1,11 @@
-// The merge driver with real git (DESIGN §8): `agentsync init --git` registers it, and a merge of two branches
+// The merge driver with real git (docs/contract.md §8): `agentsync init --git` registers it, and a merge of two branches
 // that both created handoffs and both claimed the same one goes through without conflict markers.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { handoffsFileSchema, type Handoff } from '../../src/core/handoffSchema';
-import { findSection, HANDOFFS_HEADING, renderHandoffsSection } from '../../src/core/trackerRenderer';
+import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import { findSection, HANDOFFS_HEADING, renderHandoffsSection } from '../../src/core/domain/trackerRenderer';
 import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
 /** git isolated from the machine's own config; `node` on PATH is the one running the tests (the driver runs `node`). */

@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import type { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 
 /** The checkout root (tests compile to out/test/process/, fixtures stay in test/process/fixtures/). */
 export const REPO_ROOT = path.resolve(__dirname, '../../..');

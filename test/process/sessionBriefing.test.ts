@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SessionBriefing } from '../../src/core/sessions/sessionBriefing';
+import type { SessionBriefing } from '../../src/core/requests/sessions/sessionBriefing';
 import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
 
 /** The answer's data: the handoff an action made, or startSession's agent and briefing. */

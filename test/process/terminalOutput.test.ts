@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
 const HOSTILE = 'fix \u001b]52;c;ZXZpbA==\u0007 then \u001b[2J and \u009b31m red\u007f';

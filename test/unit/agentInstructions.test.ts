@@ -1,11 +1,17 @@
-// init's marked sections in AGENTS.md, CLAUDE.md and .github/copilot-instructions.md (DESIGN §10a): the user's text
+// init's marked sections in AGENTS.md, CLAUDE.md and .github/copilot-instructions.md (docs/contract.md §10a): the user's text
 // byte for byte, one section per file, replaced in place on the next run, broken markers and symlinks refused.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { INSTRUCTION_FILES, SECTION_END, SECTION_START, instructionSection, upsertMarkedSection } from '../../src/core/agentInstructions';
-import { ActionError } from '../../src/core/errors';
-import { initWorkspace } from '../../src/core/workspaceInit';
+import {
+  INSTRUCTION_FILES,
+  SECTION_END,
+  SECTION_START,
+  instructionSection,
+  upsertMarkedSection,
+} from '../../src/core/workspace/agentInstructions';
+import { ActionError } from '../../src/core/domain/errors';
+import { initWorkspace } from '../../src/core/workspace/workspaceInit';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
 function count(text: string, needle: string): number {

@@ -1,6 +1,6 @@
 // assignHandoff (issue 9): a human gives a handoff routing blocked (no agent has the capabilities) to named agents.
 import * as assert from 'node:assert/strict';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const config = { agentCapabilities: { codex: ['code_patch'], claude: ['policy_review'] }, humans: ['dana'] };

@@ -1,8 +1,8 @@
-// Claim (DESIGN §4): first writer wins, already_claimed with claimedBy, idempotent re-claim by the holder,
+// Claim (docs/contract.md §4): first writer wins, already_claimed with claimedBy, idempotent re-claim by the holder,
 // and optimistic concurrency with expected_rev → stale_revision.
 import { strict as assert } from 'node:assert';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, rid, TestWorkspace } from './helpers/testWorkspace';
 
@@ -13,7 +13,7 @@ function handoffOf(res: RequestResponse): Handoff {
   return (res.data as { handoff: Handoff }).handoff;
 }
 
-describe('claimHandoff (DESIGN §4)', () => {
+describe('claimHandoff (docs/contract.md §4)', () => {
   after(removeTempDirs);
 
   it('the first claimer wins; the second gets already_claimed naming the holder, and nothing changes', async () => {
@@ -69,7 +69,7 @@ describe('claimHandoff (DESIGN §4)', () => {
     assert.equal(handoffOf(again).rev, 6);
     assert.equal(handoffOf(again).claimed_by, 'claude');
     assert.deepEqual(ws.storeBytes(), bytes);
-    assert.equal(ws.auditFor(requestId).length, 1, 'an accepted action writes one audit line (DESIGN §9)');
+    assert.equal(ws.auditFor(requestId).length, 1, 'an accepted action writes one audit line (docs/contract.md §9)');
   });
 
   it('agent names are normalized before the comparison: "Claude" re-claims what "claude" holds', async () => {

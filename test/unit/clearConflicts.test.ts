@@ -1,4 +1,4 @@
-// clearConflicts (DESIGN §3 `conflicts`): a human clears what a merge could not decide; agents are refused with
+// clearConflicts (docs/contract.md §3 `conflicts`): a human clears what a merge could not decide; agents are refused with
 // not_assigned and nothing changes; every outcome is audited.
 import { strict as assert } from 'node:assert';
 import { handoffIn, T0 } from './helpers/handoffFixtures';
@@ -11,7 +11,7 @@ const conflicts = [
 ];
 const withConflicts = () => handoffIn('in_progress', { conflicts });
 
-describe('clearConflicts (DESIGN §3)', () => {
+describe('clearConflicts (docs/contract.md §3)', () => {
   after(removeTempDirs);
 
   it('a human clears them: conflicts gone, rev and updated_at move, status unchanged, one audit line', async () => {

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandsDigest, consentState, grantConsent, revokeConsent, trustFilePath } from '../../src/core/commandConsent';
+import { commandsDigest, consentState, grantConsent, revokeConsent, trustFilePath } from '../../src/core/workspace/commandConsent';
 import { TestWorkspace, removeTempDirs, makeTempDir } from './helpers/testWorkspace';
 import { trustWorkspace, useTempTrustFile } from './helpers/commandTrust';
 

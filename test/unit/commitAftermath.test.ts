@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HandoffStore } from '../../src/core/handoffStore';
-import { RequestDispatcher } from '../../src/core/requestDispatcher';
+import { HandoffStore } from '../../src/core/store/handoffStore';
+import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
 import { makeTempDir, removeTempDirs, rid, TestWorkspace } from './helpers/testWorkspace';
 
 const create = (request_id: string, summary = 'after the rename') => ({

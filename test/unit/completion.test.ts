@@ -1,14 +1,14 @@
-// Completion and review (DESIGN §4, §6): STOP/CLARIFY block for a human, the context_summary budget,
+// Completion and review (docs/contract.md §4, §6): STOP/CLARIFY block for a human, the context_summary budget,
 // return for revision and maxAttempts → escalated, decisions.md and state.json.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport, handoffIn, makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const ID = 'HO-20260221-001';
 
-describe('completeHandoff: the receiver report (DESIGN §6)', () => {
+describe('completeHandoff: the receiver report (docs/contract.md §6)', () => {
   after(removeTempDirs);
 
   for (const decision of ['STOP', 'CLARIFY'] as const) {
@@ -83,7 +83,7 @@ describe('completeHandoff: the receiver report (DESIGN §6)', () => {
   });
 });
 
-describe('return for revision and maxAttempts (DESIGN §4)', () => {
+describe('return for revision and maxAttempts (docs/contract.md §4)', () => {
   after(removeTempDirs);
 
   async function reviewLoop(ws: TestWorkspace, rounds: number): Promise<Handoff[]> {

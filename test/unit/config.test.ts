@@ -1,15 +1,15 @@
-// .agentsync.json (DESIGN §7): missing → defaults; broken → one clear problem naming the key, and the
+// .agentsync.json (docs/contract.md §7): missing → defaults; broken → one clear problem naming the key, and the
 // defaults serve; nothing crashes; a fixed file is picked up.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadConfig, parseConfigText } from '../../src/core/configLoader';
-import { DEFAULT_CONFIG, knownAgents } from '../../src/core/configSchema';
-import { defaultConfigText } from '../../src/core/workspaceInit';
+import { loadConfig, parseConfigText } from '../../src/core/workspace/configLoader';
+import { DEFAULT_CONFIG, knownAgents } from '../../src/core/domain/configSchema';
+import { defaultConfigText } from '../../src/core/workspace/workspaceInit';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
-describe('.agentsync.json (DESIGN §7)', () => {
+describe('.agentsync.json (docs/contract.md §7)', () => {
   after(removeTempDirs);
 
   it('the defaults are AgentSync 0.3 values plus the new keys', () => {

@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Handoff } from '../../src/core/handoffSchema';
-import { RequestDispatcher } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('repair after a crash', () => {

@@ -1,8 +1,8 @@
-// Delegation as the seeds describe it (DESIGN §6, issue 9), every step through the real dispatcher:
+// Delegation as the seeds describe it (docs/contract.md §6, issue 9), every step through the real dispatcher:
 // a pass back to return_to is the return, who reviews returned work, the stored policy governing lease and return.
 import * as assert from 'node:assert/strict';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const report = { status: 'complete', decision: 'PROCEED', context_summary: 'auth reviewed: two issues fixed', findings: {}, issues: [] };

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
-import { HandoffStore } from '../../src/core/handoffStore';
-import { RequestDispatcher } from '../../src/core/requestDispatcher';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
+import { HandoffStore } from '../../src/core/store/handoffStore';
+import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
 const create = (summary: string) => ({

@@ -11,9 +11,9 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTION_NAMES } from '../../src/core/actionRegistry';
-import { handoffSchema, type Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import { ACTION_NAMES } from '../../src/core/requests/actionRegistry';
+import { handoffSchema, type Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { trustWorkspace, useTempTrustFile } from './helpers/commandTrust';
 import { TestWorkspace, removeTempDirs } from './helpers/testWorkspace';
 

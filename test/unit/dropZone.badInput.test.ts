@@ -1,11 +1,11 @@
-// Bad input in the drop zone (DESIGN §8, issue 3): every case gets a response that says what was wrong (or, when it
+// Bad input in the drop zone (docs/contract.md §8, issue 3): every case gets a response that says what was wrong (or, when it
 // cannot be answered, is moved to requests/rejected/ with a note), and handoffs.json stays byte-identical.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
-import { MAX_REQUEST_BYTES, type RequestResponse } from '../../src/core/requestDispatcher';
+import { MAX_REQUEST_BYTES, type RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

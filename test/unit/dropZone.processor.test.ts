@@ -1,4 +1,4 @@
-// The drop zone's contract (DESIGN §8): request.json → result.json, requests/*.json → responses/<request_id>.json
+// The drop zone's contract (docs/contract.md §8): request.json → result.json, requests/*.json → responses/<request_id>.json
 // with request_file echoed, request_id idempotency, claims taken over from dead processors answered exactly once,
 // and the watcher (not the periodic rescan) answering requests as they arrive.
 import { strict as assert } from 'node:assert';
@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
 import { formatInflightName, parseInflightName } from '../../src/core/dropZone/inflightName';
-import { newUid } from '../../src/core/handoffIds';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import { newUid } from '../../src/core/domain/handoffIds';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const create = (summary: string, extra: Record<string, unknown> = {}) => ({

@@ -7,7 +7,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FileLock, LOCK_LEASE_MS } from '../../src/core/fileLock';
+import { FileLock, LOCK_LEASE_MS } from '../../src/core/disk/fileLock';
 import { handoffIn } from './helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

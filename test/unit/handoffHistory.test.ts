@@ -3,9 +3,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Handoff } from '../../src/core/handoffSchema';
-import { renderHandoffHistory } from '../../src/core/handoffHistoryText';
-import { MAX_FINDING_LINES, summarizeReport } from '../../src/core/reportSummary';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import { renderHandoffHistory } from '../../src/core/store/handoffHistoryText';
+import { MAX_FINDING_LINES, summarizeReport } from '../../src/core/domain/reportSummary';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const findings = Object.fromEntries(Array.from({ length: MAX_FINDING_LINES + 3 }, (_, i) => [`k${i}`, { n: i, text: 'x'.repeat(100) }]));

@@ -1,9 +1,9 @@
-// handoffs.json (DESIGN §3): what loads and what is refused, with the field named; a refused store is never
+// handoffs.json (docs/contract.md §3): what loads and what is refused, with the field named; a refused store is never
 // overwritten by a request.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { handoffsFileSchema, describeIssues, type Handoff } from '../../src/core/handoffSchema';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
+import { handoffsFileSchema, describeIssues, type Handoff } from '../../src/core/domain/handoffSchema';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
 import { makeHandoff, SEED_EXAMPLE_STORE } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -32,7 +32,7 @@ function variant(patch: Record<string, unknown>): Record<string, unknown> {
   return base;
 }
 
-describe('handoffs.json schema (DESIGN §3)', () => {
+describe('handoffs.json schema (docs/contract.md §3)', () => {
   after(removeTempDirs);
 
   describe('accepts', () => {

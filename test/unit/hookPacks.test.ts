@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ActionError } from '../../src/core/errors';
+import { ActionError } from '../../src/core/domain/errors';
 import { HOOK_PACKS, mergePack } from '../../src/core/hooks/hookPacks';
 import { leasesDue } from '../../src/core/hooks/leaseRenewal';
 

@@ -1,8 +1,8 @@
-// Idempotency by request_id (DESIGN §8): the same id again → the stored response again, nothing applied twice;
+// Idempotency by request_id (docs/contract.md §8): the same id again → the stored response again, nothing applied twice;
 // the same id with different parameters → request_id_reused. Sequential, from another store, and within one batch.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff } from '../../src/core/handoffSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -12,7 +12,7 @@ const create = (summary = 'idempotent') => ({
   handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['claude'], summary },
 });
 
-describe('idempotency by request_id (DESIGN §8)', () => {
+describe('idempotency by request_id (docs/contract.md §8)', () => {
   after(removeTempDirs);
 
   it('createHandoff twice with one id: the identical stored response, one handoff, one audit line', async () => {

@@ -3,8 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { configSchema } from '../../src/core/configSchema';
-import { handoffsFileSchema } from '../../src/core/handoffSchema';
+import { configSchema } from '../../src/core/domain/configSchema';
+import { handoffsFileSchema } from '../../src/core/domain/handoffSchema';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 

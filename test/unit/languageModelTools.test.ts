@@ -1,10 +1,10 @@
-// The VS Code language-model tools (DESIGN §10a): package.json declares exactly the catalog, with input schemas
+// The VS Code language-model tools (docs/contract.md §10a): package.json declares exactly the catalog, with input schemas
 // generated from the zod params (npm run schemas), and a tool call builds a request the dispatcher accepts,
 // acting as the input's agent or else the window's.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTIONS } from '../../src/core/actionRegistry';
+import { ACTIONS } from '../../src/core/requests/actionRegistry';
 import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from '../../src/vscode/languageModelToolCatalog';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -17,7 +17,7 @@ const pkg = () =>
   JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { languageModelTools: ToolContribution[] } };
 const spec = (action: string) => LANGUAGE_MODEL_TOOLS.find((t) => t.action === action)!;
 
-describe('language-model tools (DESIGN §10a)', () => {
+describe('language-model tools (docs/contract.md §10a)', () => {
   after(removeTempDirs);
 
   it('package.json contributes.languageModelTools is what the catalog and the zod params generate (run npm run schemas)', () => {

@@ -1,4 +1,4 @@
-// DESIGN §4 "Who may act": owners, originator (from_agent or return_to), anyone involved, humans; anyone else
+// docs/contract.md §4 "Who may act": owners, originator (from_agent or return_to), anyone involved, humans; anyone else
 // gets not_assigned and changes nothing. Every legal move × every kind of actor.
 import { strict as assert } from 'node:assert';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
@@ -17,7 +17,7 @@ const ACTORS: { agent: string; role: string; may: Authority[] }[] = [
   { agent: 'mallory', role: 'a stranger', may: [] },
 ];
 
-describe('lifecycle: who may act (DESIGN §4)', () => {
+describe('lifecycle: who may act (docs/contract.md §4)', () => {
   after(removeTempDirs);
 
   for (const [from, to] of legalPairs()) {

@@ -1,8 +1,8 @@
-// DESIGN §4: every legal move of the table and every illegal (from, to) pair of the 7×7 matrix, through the
+// docs/contract.md §4: every legal move of the table and every illegal (from, to) pair of the 7×7 matrix, through the
 // RequestDispatcher on a real store in a temp folder.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff, HandoffStatus } from '../../src/core/handoffSchema';
+import type { Handoff, HandoffStatus } from '../../src/core/domain/handoffSchema';
 import { completionReport, handoffIn } from './helpers/handoffFixtures';
 import { ALL_STATUSES, authorityOf, illegalPairs, LEGAL, legalPairs } from './helpers/lifecycleTable';
 import { removeTempDirs, rid, TestWorkspace } from './helpers/testWorkspace';
@@ -18,7 +18,7 @@ function sorted(a: readonly string[]): string[] {
   return [...a].sort();
 }
 
-describe('lifecycle: the transition matrix (DESIGN §4)', () => {
+describe('lifecycle: the transition matrix (docs/contract.md §4)', () => {
   after(removeTempDirs);
 
   describe('every legal transition, through transitionHandoff', () => {

@@ -1,9 +1,9 @@
-// Pass-over delegation (DESIGN §6): lineage, return to the originator, loop prevention, policies, tags.
+// Pass-over delegation (docs/contract.md §6): lineage, return to the originator, loop prevention, policies, tags.
 import * as assert from 'node:assert/strict';
-import { parsePassOverTag, parseReturnTag } from '../../src/core/handoffTags';
-import { resolvePassOverPolicy } from '../../src/core/passOverPolicy';
-import { DEFAULT_CONFIG } from '../../src/core/configSchema';
-import type { Handoff } from '../../src/core/handoffSchema';
+import { parsePassOverTag, parseReturnTag } from '../../src/core/domain/handoffTags';
+import { resolvePassOverPolicy } from '../../src/core/domain/passOverPolicy';
+import { DEFAULT_CONFIG } from '../../src/core/domain/configSchema';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const report = { status: 'complete', decision: 'PROCEED', context_summary: 'two issues fixed', findings: {}, issues: [] };

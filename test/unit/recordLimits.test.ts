@@ -3,8 +3,8 @@
 // is bounded) or is refused alone with record_invalid / a named limit, leaving the store as it was.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { LIMITS, type Handoff } from '../../src/core/handoffSchema';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
+import { LIMITS, type Handoff } from '../../src/core/domain/handoffSchema';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
 import { handoffIn, makeHandoff, T0 } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -1,4 +1,4 @@
-// Request validation (DESIGN §8): unknown fields, wrong types and missing fields get invalid_request naming the
+// Request validation (docs/contract.md §8): unknown fields, wrong types and missing fields get invalid_request naming the
 // field, with a message that says what to do; nothing changes. Broken text and unknown actions are answered too.
 import { strict as assert } from 'node:assert';
 import { handoffIn } from './helpers/handoffFixtures';
@@ -6,7 +6,7 @@ import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const ID = 'HO-20260221-001';
 
-describe('request parameters (DESIGN §8)', () => {
+describe('request parameters (docs/contract.md §8)', () => {
   after(removeTempDirs);
 
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
@@ -190,7 +190,7 @@ describe('request parameters (DESIGN §8)', () => {
     assert.notDeepEqual(ws.storeBytes(), bytes);
   });
 
-  it('the response envelope has the contract fields (DESIGN §8)', async () => {
+  it('the response envelope has the contract fields (docs/contract.md §8)', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('queued')] });
     const ok = await ws.dispatcher.dispatch({ action: 'listHandoffs', request_id: 'env-1' }, { requestFile: 'mine.json' });
     assert.deepEqual(Object.keys(ok).sort(), ['action', 'data', 'ok', 'request_file', 'request_id', 'timestamp']);

@@ -1,8 +1,8 @@
 // notify_on_return as the editor sees it (docs/agentsync-documentation.md, "Pass-over delegation"): which returned
 // work is announced to whom, once, by the policy stored on it. Real passes and returns through the dispatcher.
 import { strict as assert } from 'node:assert';
-import type { Handoff } from '../../src/core/handoffSchema';
-import { ReturnNotices } from '../../src/core/returnNotices';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import { ReturnNotices } from '../../src/core/domain/returnNotices';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const clean = { status: 'complete', decision: 'PROCEED', context_summary: 'done', findings: {}, issues: [] };

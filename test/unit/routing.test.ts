@@ -1,9 +1,9 @@
-// Routing rules 1-6 of DESIGN §5, one by one, through createHandoff on a real store; plus agent-name
+// Routing rules 1-6 of docs/contract.md §5, one by one, through createHandoff on a real store; plus agent-name
 // normalization and the configured-agents check.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Handoff } from '../../src/core/handoffSchema';
-import type { RequestResponse } from '../../src/core/requestDispatcher';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -35,7 +35,7 @@ function busy(agent: string, n: number, start: number): Handoff[] {
   );
 }
 
-describe('routing (DESIGN §5)', () => {
+describe('routing (docs/contract.md §5)', () => {
   after(removeTempDirs);
 
   describe('rule 1: explicit to_agents win, no capability lookup', () => {

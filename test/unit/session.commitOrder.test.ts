@@ -3,7 +3,7 @@
 // is fencing: its lock was taken over (lock_lost); ledger and audit failures after that point are best effort.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { FileLock } from '../../src/core/fileLock';
+import type { FileLock } from '../../src/core/disk/fileLock';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('session actions: derived files only after the store commit', () => {

@@ -1,16 +1,16 @@
-// Sessions in a REAL git repository (issue 3, DESIGN §10): hot files (unstaged, staged, untracked) relative to the
+// Sessions in a REAL git repository (issue 3, docs/contract.md §10): hot files (unstaged, staged, untracked) relative to the
 // workspace folder even when it is a subfolder of the repository; requireHandoffOnEndSession on and off; another
 // agent's In Progress line survives; sessions from claimed handoffs; replays; status and staleness.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HandoffStore } from '../../src/core/handoffStore';
-import { RequestDispatcher, type RequestResponse } from '../../src/core/requestDispatcher';
-import { parsePorcelainZ } from '../../src/core/sessions/gitStatus';
-import { initWorkspace } from '../../src/core/workspaceInit';
-import { WorkspaceLayout } from '../../src/core/workspaceLayout';
-import type { Handoff } from '../../src/core/handoffSchema';
+import { HandoffStore } from '../../src/core/store/handoffStore';
+import { RequestDispatcher, type RequestResponse } from '../../src/core/requests/requestDispatcher';
+import { parsePorcelainZ } from '../../src/core/git/gitStatus';
+import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { makeTempDir, removeTempDirs, TestClock } from './helpers/testWorkspace';
 import { trustWorkspace, useTempTrustFile } from './helpers/commandTrust';
 

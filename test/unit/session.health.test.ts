@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandArgv, splitCommandLine } from '../../src/core/sessions/commandLine';
-import { runCommand, runHealthChecks, stripAnsi } from '../../src/core/sessions/healthChecks';
+import { commandArgv, splitCommandLine } from '../../src/core/requests/sessions/commandLine';
+import { runCommand, runHealthChecks, stripAnsi } from '../../src/core/requests/sessions/healthChecks';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
 const node = process.execPath;

@@ -1,7 +1,7 @@
 // AgentSync 0.3's End Session sections in AgentTracker.md, in 0.3's format, without 0.3's bugs: sections replaced
 // (never duplicated), only the ending agent's own In Progress lines removed, everything else kept byte for byte.
 import { strict as assert } from 'node:assert';
-import { findSection } from '../../src/core/trackerRenderer';
+import { findSection } from '../../src/core/domain/trackerRenderer';
 import {
   appendSuggestedNext,
   CURRENT_HEALTH,
@@ -16,8 +16,8 @@ import {
   setLastSession,
   SUGGESTED_NEXT,
   updateInProgress,
-} from '../../src/core/sessions/sessionTrackerSections';
-import type { HealthReport, HealthResult } from '../../src/core/sessions/healthChecks';
+} from '../../src/core/requests/sessions/sessionTrackerSections';
+import type { HealthReport, HealthResult } from '../../src/core/requests/sessions/healthChecks';
 
 /** The shape of an AgentSync 0.3 tracker (its template's comments included). */
 const TRACKER_03 = `# AgentTracker

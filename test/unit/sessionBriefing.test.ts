@@ -1,9 +1,9 @@
-// startSession's briefing (DESIGN §10a): the agent's open and claimable handoffs, returns waiting for it, the latest
+// startSession's briefing (docs/contract.md §10a): the agent's open and claimable handoffs, returns waiting for it, the latest
 // decisions.md lines, other agents' active leases and the files they hold.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { latestDecisions, type SessionBriefing } from '../../src/core/sessions/sessionBriefing';
-import { DECISIONS_HEADER } from '../../src/core/decisionsLog';
+import { latestDecisions, type SessionBriefing } from '../../src/core/requests/sessions/sessionBriefing';
+import { DECISIONS_HEADER } from '../../src/core/store/decisionsLog';
 import { TestWorkspace, removeTempDirs } from './helpers/testWorkspace';
 
 const CONFIG = { agentCapabilities: { claude: ['policy_review'], codex: ['code_patch'], copilot: ['pr_review'] } };

@@ -1,9 +1,9 @@
-// mergeStores (the git merge driver's core, DESIGN §3/§8): one test per merge rule, and every merged file must
+// mergeStores (the git merge driver's core, docs/contract.md §3/§8): one test per merge rule, and every merged file must
 // validate against the handoffs.json schema.
 import { strict as assert } from 'node:assert';
-import { newUid } from '../../src/core/handoffIds';
-import { handoffsFileSchema, type Handoff, type HandoffsFile } from '../../src/core/handoffSchema';
-import { mergeStores } from '../../src/core/storeMerge';
+import { newUid } from '../../src/core/domain/handoffIds';
+import { handoffsFileSchema, type Handoff, type HandoffsFile } from '../../src/core/domain/handoffSchema';
+import { mergeStores } from '../../src/core/store/storeMerge';
 import { makeHandoff, T0 } from './helpers/handoffFixtures';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');

@@ -2,8 +2,8 @@
 // pass; any other file, including a hand edit of ours with a hand-written stamp, is validated in full.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
-import { contentHash, stampFor } from '../../src/core/storeStamp';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
+import { contentHash, stampFor } from '../../src/core/store/storeStamp';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('validated-store stamp', () => {

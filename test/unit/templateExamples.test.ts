@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RequestDispatcher } from '../../src/core/requestDispatcher';
-import { initWorkspace } from '../../src/core/workspaceInit';
+import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
+import { initWorkspace } from '../../src/core/workspace/workspaceInit';
 import { TestWorkspace, removeTempDirs } from './helpers/testWorkspace';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');

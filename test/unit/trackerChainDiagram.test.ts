@@ -2,10 +2,10 @@
 // index behind them: a real pass and return through the dispatcher, then the tracker file read back from disk.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { chainIndex, chainOf, chainRoot } from '../../src/core/handoffChains';
-import type { Handoff } from '../../src/core/handoffSchema';
-import { findSection, HANDOFFS_HEADING } from '../../src/core/trackerRenderer';
-import { renderChainDiagrams } from '../../src/core/trackerChainDiagram';
+import { chainIndex, chainOf, chainRoot } from '../../src/core/domain/handoffChains';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
+import { findSection, HANDOFFS_HEADING } from '../../src/core/domain/trackerRenderer';
+import { renderChainDiagrams } from '../../src/core/domain/trackerChainDiagram';
 import { makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -1,4 +1,4 @@
-// Property test for the tracker renderer (DESIGN §11: agent-supplied text can never break the structure).
+// Property test for the tracker renderer (docs/contract.md §11: agent-supplied text can never break the structure).
 // Arbitrary agent text in every field the section shows, arbitrary human text around the section:
 //  (a) the section has exactly 3 lines per handoff (4 when skipped), each with its expected prefix;
 //  (b) re-parsing the file finds exactly N handoff header lines in the section;
@@ -7,9 +7,9 @@
 // and, because files are shown as code spans: each one parses back (CommonMark rules) to its own name.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { checkWorkspaceRelative } from '../../src/core/workspacePath';
-import { handoffSchema, STATUSES, type Handoff } from '../../src/core/handoffSchema';
-import { findSection, HANDOFFS_HEADING, updateTrackerText } from '../../src/core/trackerRenderer';
+import { checkWorkspaceRelative } from '../../src/core/domain/workspacePath';
+import { handoffSchema, STATUSES, type Handoff } from '../../src/core/domain/handoffSchema';
+import { findSection, HANDOFFS_HEADING, updateTrackerText } from '../../src/core/domain/trackerRenderer';
 
 /** 500 by default; AGENTSYNC_PROPERTY_RUNS=20000 for a deeper search. */
 const RUNS = Number(process.env.AGENTSYNC_PROPERTY_RUNS) || 500;

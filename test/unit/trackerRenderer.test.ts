@@ -1,16 +1,16 @@
-// The `## Agent Handoffs` section of AgentTracker.md (DESIGN §11): the seed's exact format, the humans' text
+// The `## Agent Handoffs` section of AgentTracker.md (docs/contract.md §11): the seed's exact format, the humans' text
 // kept byte for byte, CRLF files, a missing section appended; on disk through the store as well.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { StoreSnapshot } from '../../src/core/storeSnapshot';
-import { codeSpan, inlineText, renderHandoffLines, renderHandoffsSection, updateTrackerText } from '../../src/core/trackerRenderer';
-import { trackerTemplate } from '../../src/core/workspaceInit';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
+import { codeSpan, inlineText, renderHandoffLines, renderHandoffsSection, updateTrackerText } from '../../src/core/domain/trackerRenderer';
+import { trackerTemplate } from '../../src/core/workspace/workspaceInit';
 import { makeHandoff, SEED_EXAMPLE_STORE, SEED_EXAMPLE_TRACKER_LINES } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const seedRecord = () => StoreSnapshot.parse(SEED_EXAMPLE_STORE).handoffs[0];
 
-describe('tracker renderer (DESIGN §11)', () => {
+describe('tracker renderer (docs/contract.md §11)', () => {
   after(removeTempDirs);
 
   describe('format', () => {

@@ -2,13 +2,13 @@
 // ULID when it brought no request_id), then write the response atomically and only then remove the claim.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../atomicFile';
-import { isStorageFailure } from '../storageErrors';
-import { ActionError } from '../errors';
-import { requestIdSchema } from '../requestParams';
+import { writeFileAtomic } from '../disk/atomicFile';
+import { isStorageFailure } from '../disk/storageErrors';
+import { ActionError } from '../domain/errors';
+import { requestIdSchema } from '../requests/requestParams';
 import { rejectEntry, type Claim, type DropZonePaths } from './dropZoneClaims';
 import { readRequestFile } from './requestIntake';
-import type { RequestDispatcher, RequestResponse } from '../requestDispatcher';
+import type { RequestDispatcher, RequestResponse } from '../requests/requestDispatcher';
 
 export interface DropZoneLogger {
   info(message: string): void;

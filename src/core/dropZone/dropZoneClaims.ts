@@ -2,10 +2,10 @@
 // `agentsync watch`, editor windows) exactly one gets each request; ENOENT means another one got it first.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { newUid } from '../handoffIds';
-import { ensureSafeDirectory } from '../safeDirectory';
+import { newUid } from '../domain/handoffIds';
+import { ensureSafeDirectory } from '../workspace/safeDirectory';
 import { ACTIVE_CLAIMS, formatInflightName, isOrphan, parseInflightName, type ClaimKind } from './inflightName';
-import type { WorkspaceLayout } from '../workspaceLayout';
+import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
 /** A claim; its name is in ACTIVE_CLAIMS from the moment it is taken until the caller deletes it. */
 export interface Claim {

@@ -1,4 +1,4 @@
-// The drop zone (DESIGN §8): `.agentsync/request.json` → `result.json` (AgentSync 0.3) and every
+// The drop zone (docs/contract.md §8): `.agentsync/request.json` → `result.json` (AgentSync 0.3) and every
 // `.agentsync/requests/*.json` → `responses/<request_id>.json`, through the same dispatcher as every surface.
 // A watcher triggers a scan; a periodic rescan catches what it missed and takes over claims of dead processors.
 // Each scan claims every waiting request (rename into .inflight/), then dispatches them all at once, so the
@@ -6,14 +6,14 @@
 // a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isActionError } from '../errors';
-import { newUid } from '../handoffIds';
-import { MAX_REQUEST_BYTES, type RequestDispatcher } from '../requestDispatcher';
+import { isActionError } from '../domain/errors';
+import { newUid } from '../domain/handoffIds';
+import { MAX_REQUEST_BYTES, type RequestDispatcher } from '../requests/requestDispatcher';
 import { ClaimAnswerer, type DropZoneAnswer, type DropZoneLogger } from './claimAnswerer';
 import { claimFile, DropZonePaths, isRequestName, recoverOrphans, rejectEntry, type Claim } from './dropZoneClaims';
 import { DropZoneWatcher } from './dropZoneWatcher';
 import { ACTIVE_CLAIMS } from './inflightName';
-import type { WorkspaceLayout } from '../workspaceLayout';
+import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
 export type { DropZoneAnswer, DropZoneLogger };
 
@@ -107,7 +107,7 @@ export class DropZoneProcessor {
     this.running = true;
     const stopped = new Promise<void>((resolve) => (this.onStopped = resolve));
     this.timer = setInterval(() => this.trigger(true), this.rescanMs);
-    // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (DESIGN §6 liveness).
+    // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (docs/contract.md §6 liveness).
     if (this.leaseSweepMs > 0) this.sweepTimer = setInterval(() => void this.sweepLeases(), this.leaseSweepMs);
     // ...and applies audit.retention_days, at start and daily (docs/agentsync-documentation.md, "Audit log").
     this.pruneAudit();

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { WorkspaceLayout } from '../workspaceLayout';
+import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
 export class DropZoneWatcher {
   private readonly watcher: FSWatcher;

@@ -4,7 +4,7 @@
 // whose claim it is, so a claim whose process died can be taken over.
 import { createHash } from 'node:crypto';
 import * as os from 'node:os';
-import { processAlive } from '../processAlive';
+import { processAlive } from '../disk/processAlive';
 
 /** q: a file from requests/; s: the single request.json (answered in result.json). */
 export type ClaimKind = 'q' | 's';

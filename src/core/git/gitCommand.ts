@@ -1,7 +1,7 @@
 // Every git AgentSync runs goes through here: a repository's own config must not make us run its programs
 // (fsmonitor hooks, hooks), since a repository is untrusted input (docs/agentsync-documentation.md, "Merging with git").
 import { spawnSync } from 'node:child_process';
-import { SAFE_GIT_OPTIONS } from '../sessions/gitStatus';
+import { SAFE_GIT_OPTIONS } from './gitStatus';
 
 export interface GitResult {
   ok: boolean;

@@ -3,7 +3,7 @@
 // The CLI and the editor's Initialize both call this.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../atomicFile';
+import { writeFileAtomic } from '../disk/atomicFile';
 import { runGit } from './gitCommand';
 
 export const GITATTRIBUTES_LINE = '.agentsync/handoffs.json merge=agentsync';

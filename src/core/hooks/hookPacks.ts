@@ -8,8 +8,8 @@
 // - Copilot CLI / cloud agent `.github/hooks/*.json`: { version: 1, hooks: { sessionStart|postToolUse|agentStop: [{ type: "command", bash, powershell, timeoutSec }] } }
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { assertRegularOrMissing, writeFileAtomic } from '../atomicFile';
-import { ActionError } from '../errors';
+import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
+import { ActionError } from '../domain/errors';
 import type { HookEvent, HookFormat } from './hookInput';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

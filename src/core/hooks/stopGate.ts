@@ -3,8 +3,8 @@
 // "Once" uses the vendor's loop flag where it has one, and a marker in .agentsync/hooks/ for every vendor.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../atomicFile';
-import type { Handoff } from '../handoffSchema';
+import { writeFileAtomic } from '../disk/atomicFile';
+import type { Handoff } from '../domain/handoffSchema';
 
 export function stopMarkerFile(dataDir: string, agent: string): string {
   return path.join(dataDir, 'hooks', `stop-${agent}.json`);

@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { grantConsent } from '../../../src/core/commandConsent';
-import { loadConfig } from '../../../src/core/configLoader';
+import { grantConsent } from '../../../src/core/workspace/commandConsent';
+import { loadConfig } from '../../../src/core/workspace/configLoader';
 
 /** Registers before/after hooks in the calling describe(); returns the trust file's path, read at call time. */
 export function useTempTrustFile(): () => string {

@@ -1,7 +1,7 @@
 // Handoff records for tests: the plan's own example (seed 004, copied verbatim) and a builder for a record
 // sitting in any lifecycle status with a plausible history.
-import { newUid } from '../../../src/core/handoffIds';
-import type { Handoff, HandoffStatus } from '../../../src/core/handoffSchema';
+import { newUid } from '../../../src/core/domain/handoffIds';
+import type { Handoff, HandoffStatus } from '../../../src/core/domain/handoffSchema';
 
 /** The "Data Model (source of truth)" block of seed 004_…, byte for byte. */
 export const SEED_EXAMPLE_STORE = `{
@@ -31,7 +31,7 @@ export const SEED_EXAMPLE_STORE = `{
   ]
 }`;
 
-/** The "Human View in AgentTracker.md" lines of seed 004_… (and DESIGN §11) for that record. */
+/** The "Human View in AgentTracker.md" lines of seed 004_… (and docs/contract.md §11) for that record. */
 export const SEED_EXAMPLE_TRACKER_LINES = [
   '- [ ] HO-20260221-001 | from: Codex | to: Claude,Copilot | mode: shared | status: queued',
   '  - task: AS-210 | files: `src/auth/session.ts`, `tests/auth/session.test.ts`',

@@ -1,6 +1,6 @@
-// DESIGN §4's transition table, written out independently of src/core/lifecycle.ts so the tests check the
+// docs/contract.md §4's transition table, written out independently of src/core/domain/lifecycle.ts so the tests check the
 // code against the contract rather than against itself.
-import type { HandoffStatus } from '../../../src/core/handoffSchema';
+import type { HandoffStatus } from '../../../src/core/domain/handoffSchema';
 
 export const ALL_STATUSES: HandoffStatus[] = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated'];
 

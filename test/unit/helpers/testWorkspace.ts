@@ -3,11 +3,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HandoffStore } from '../../../src/core/handoffStore';
-import { RequestDispatcher, type RequestResponse } from '../../../src/core/requestDispatcher';
-import { WorkspaceLayout } from '../../../src/core/workspaceLayout';
-import type { AuditEntry } from '../../../src/core/auditLog';
-import type { Handoff } from '../../../src/core/handoffSchema';
+import { HandoffStore } from '../../../src/core/store/handoffStore';
+import { RequestDispatcher, type RequestResponse } from '../../../src/core/requests/requestDispatcher';
+import { WorkspaceLayout } from '../../../src/core/workspace/workspaceLayout';
+import type { AuditEntry } from '../../../src/core/store/auditLog';
+import type { Handoff } from '../../../src/core/domain/handoffSchema';
 
 const created: string[] = [];
 

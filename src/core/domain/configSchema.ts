@@ -1,0 +1,88 @@
+// .agentsync.json (docs/contract.md §7): AgentSync 0.3's keys plus routing and pass-over policy.
+import { z } from 'zod';
+import { ActionError } from './errors';
+import { agentIdSchema, capabilitySchema, passOverPolicySchema } from './handoffSchema';
+
+const commandSchema = z.union([z.string().min(1).max(1_000), z.array(z.string().max(1_000)).min(1).max(50)]);
+
+// The policy keys live with the handoff record, which stores the resolved policy (docs/contract.md §6).
+export { passOverPolicySchema };
+
+export const configSchema = z.object({
+  $schema: z.string().optional(),
+  staleAfterHours: z.number().nonnegative().default(24),
+  autoStaleSessionMinutes: z.number().nonnegative().default(0),
+  requireHandoffOnEndSession: z.boolean().default(false),
+  commands: z
+    .strictObject({ build: commandSchema.optional(), test: commandSchema.optional(), deploy: commandSchema.optional() })
+    .default({}),
+  agentCapabilities: z.record(agentIdSchema, z.array(capabilitySchema).max(100)).default({}),
+  humans: z.array(agentIdSchema).max(100).default([]),
+  maxAttempts: z.number().int().min(1).max(100).default(3),
+  leaseMinutes: z
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(30),
+  /** An in-progress handoff whose lease expired goes back to queued (expireLeases); false leaves it, shown as stale. */
+  releaseExpiredLeases: z.boolean().default(true),
+  passOver: z
+    .strictObject({
+      defaults: passOverPolicySchema.optional(),
+      pairs: z.record(z.string().regex(/^[a-z0-9_-]+->[a-z0-9_-]+$/, 'pair keys look like "from->to"'), passOverPolicySchema).optional(),
+      subagents: z.record(agentIdSchema, passOverPolicySchema).optional(),
+    })
+    .default({}),
+  audit: z.strictObject({ retention_days: z.number().int().positive().nullable().optional() }).default({}),
+});
+
+export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema'>;
+
+/**
+ * Sections that restrict what agents may do fail closed when broken (docs/contract.md §7): a typo must never make AgentSync
+ * more permissive. Any other broken section falls back to its default.
+ */
+export const RESTRICTIVE_SECTIONS = ['passOver', 'agentCapabilities', 'requireHandoffOnEndSession'] as const;
+export type RestrictiveSection = (typeof RESTRICTIVE_SECTIONS)[number];
+
+export type AgentSyncConfig = z.infer<typeof configSchema> & {
+  /** Restrictive sections that could not be read, with what was wrong; set by the loader, never by the file. */
+  readonly brokenSections?: Readonly<Partial<Record<RestrictiveSection, string>>>;
+};
+export type PassOverPolicy = z.infer<typeof passOverPolicySchema>;
+
+export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({});
+
+/** E030 CONFIG_INVALID (seed 000 §9): an action governed by a broken restrictive section is refused until it is fixed. */
+export function assertSectionUsable(config: AgentSyncConfig, section: RestrictiveSection): void {
+  const problem = config.brokenSections?.[section];
+  if (problem === undefined) return;
+  throw new ActionError(
+    'CONFIG_INVALID',
+    `.agentsync.json: ${problem}. The ${section} section is broken, so AgentSync refuses what it governs rather than guess; fix it in .agentsync.json and retry. Nothing was changed.`,
+    { code: 'E030', key: section },
+  );
+}
+
+/**
+ * Agents the config knows of, or null when no list is configured (then any id is accepted). A broken list refuses
+ * (E030) instead of answering null: no agent becomes allowed by a typo.
+ */
+export function knownAgents(config: AgentSyncConfig): Set<string> | null {
+  assertSectionUsable(config, 'agentCapabilities');
+  const ids = Object.keys(config.agentCapabilities);
+  if (ids.length === 0) return null;
+  return new Set([...ids, ...config.humans, 'human']);
+}
+
+/** Every agent named must be a configured one when a list is configured (docs/contract.md §5): else `unknown_agent`, naming them. */
+export function assertKnownAgents(config: AgentSyncConfig, ids: readonly string[]): void {
+  const known = knownAgents(config);
+  const unknown = known ? [...new Set(ids)].filter((a) => !known.has(a)) : [];
+  if (unknown.length === 0) return;
+  throw new ActionError(
+    'unknown_agent',
+    `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`,
+    { unknown },
+  );
+}

@@ -1,0 +1,206 @@
+// The handoff record and handoffs.json (docs/contract.md §3). Strict objects: an unknown key is an error, not data to drop.
+import { z } from 'zod';
+import { AGENT_ID_PATTERN } from './agentId';
+import { workspaceRelativePath } from './workspacePath';
+
+export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated'] as const;
+export const TERMINAL_STATUSES = ['merged', 'escalated'] as const;
+export const OWNER_MODES = ['single', 'shared', 'auto'] as const;
+
+export const LIMITS = {
+  summary: 2_000,
+  notes: 20_000,
+  reason: 2_000,
+  shortText: 200,
+  files: 500,
+  capabilities: 50,
+  history: 10_000,
+  todos: 200,
+  todoContent: 2_000,
+  chain: 20,
+  /** Bytes of a completion report's `findings` as JSON; checked on every request (requestParams.resultParam). */
+  findingsBytes: 64 * 1024,
+} as const;
+
+export const statusSchema = z.enum(STATUSES);
+export const ownerModeSchema = z.enum(OWNER_MODES);
+export const agentIdSchema = z.string().regex(AGENT_ID_PATTERN, 'agent ids are lowercase letters, digits, "-" or "_" (1-64 characters)');
+export const isoTimeSchema = z.iso.datetime({ offset: true });
+const shortText = z.string().max(LIMITS.shortText);
+export const capabilitySchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'capabilities are words of letters, digits, "_", ".", ":" or "-"');
+
+export const historyEntrySchema = z.strictObject({
+  status: statusSchema,
+  agent: agentIdSchema,
+  timestamp: isoTimeSchema,
+  reason: z.string().max(LIMITS.reason).nullable().default(null),
+  request_id: z.string().max(128).optional(),
+  /** Hash of the request that made this change, so a replay of the id is answered only for the same request. */
+  request_hash: z
+    .string()
+    .regex(/^[0-9a-f]{1,64}$/)
+    .optional(),
+});
+
+export const todoSchema = z.strictObject({
+  id: z.string().min(1).max(100),
+  content: z.string().min(1).max(LIMITS.todoContent),
+  status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']),
+  priority: z.enum(['high', 'medium', 'low']).default('medium'),
+});
+
+export const conflictSchema = z.strictObject({
+  field: shortText,
+  ours: z.unknown(),
+  theirs: z.unknown(),
+  resolved_to: z.unknown(),
+  at: isoTimeSchema,
+});
+
+/** The receiver's completion report (docs/contract.md §6, seed 003). */
+export const completionResultSchema = z.strictObject({
+  status: z.enum(['complete', 'partial', 'blocked']),
+  decision: z.enum(['PROCEED', 'STOP', 'CLARIFY']),
+  findings: z.record(z.string().max(200), z.unknown()).default({}),
+  context_summary: z.string().max(20_000),
+  tokens_used: z.number().int().nonnegative().optional(),
+  issues: z.array(z.string().max(LIMITS.reason)).max(100).default([]),
+  artifacts: z
+    .strictObject({
+      findings: z
+        .array(
+          z.strictObject({
+            severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
+            category: shortText,
+            location: z.string().max(1_000).optional(),
+            message: z.string().max(LIMITS.reason),
+          }),
+        )
+        .max(500)
+        .default([]),
+      decisions: z.array(z.string().max(LIMITS.reason)).max(200).default([]),
+      file_modifications: z
+        .array(z.strictObject({ path: workspaceRelativePath, change: z.enum(['added', 'modified', 'deleted']) }))
+        .max(LIMITS.files)
+        .default([]),
+    })
+    .optional(),
+});
+
+/** The pass-over policy keys (docs/contract.md §6): a layer of .agentsync.json → passOver, an inline override, or the policy stored on a handoff. */
+export const passOverPolicySchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  auto_return: z.boolean().optional(),
+  auto_apply: z.boolean().optional(),
+  require_user_approval: z.boolean().optional(),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 3_600_000)
+    .optional(),
+  max_chain_depth: z.number().int().min(1).max(20).optional(),
+  notify_on_return: z.union([z.boolean(), z.enum(['always', 'only_issues', 'never'])]).optional(),
+  can_receive_passes: z.boolean().optional(),
+});
+
+export const handoffSchema = z
+  .strictObject({
+    // The plan's fields (seed 004), names unchanged.
+    handoff_id: z.string().regex(/^HO-\d{8}-\d{3,6}$/, 'handoff ids look like HO-YYYYMMDD-NNN'),
+    task_id: shortText.nullable().default(null),
+    from_agent: agentIdSchema,
+    to_agents: z.array(agentIdSchema).max(10).default([]),
+    owner_mode: ownerModeSchema,
+    status: statusSchema,
+    required_capabilities: z.array(capabilitySchema).max(LIMITS.capabilities).default([]),
+    summary: z.string().min(1).max(LIMITS.summary),
+    notes: z.string().max(LIMITS.notes).default(''),
+    no_handoff_reason: z.string().min(1).max(LIMITS.reason).nullable().default(null),
+    files: z.array(workspaceRelativePath).max(LIMITS.files).default([]),
+    branch: shortText.nullable().default(null),
+    commit: shortText.nullable().default(null),
+    prior_attempts: z.number().int().nonnegative().default(0),
+    created_at: isoTimeSchema,
+    updated_at: isoTimeSchema,
+    state_history: z.array(historyEntrySchema).max(LIMITS.history).default([]),
+    // Additions (docs/contract.md §3), optional so AgentSync 0.3 files load.
+    uid: z
+      .string()
+      .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'uid is a ULID')
+      .optional(),
+    rev: z.number().int().nonnegative().optional(),
+    claimed_by: agentIdSchema.nullable().optional(),
+    claimed_at: isoTimeSchema.nullable().optional(),
+    lease_expires_at: isoTimeSchema.nullable().optional(),
+    return_to: agentIdSchema.nullable().optional(),
+    parent_uid: z.string().max(26).nullable().optional(),
+    chain: z.array(agentIdSchema).max(LIMITS.chain).optional(),
+    reason: z.string().max(LIMITS.reason).nullable().optional(),
+    phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
+    priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
+    result: completionResultSchema.nullable().optional(),
+    /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
+    previous_findings: z.string().max(20_000).nullable().optional(),
+    todos: z.array(todoSchema).max(LIMITS.todos).optional(),
+    /** The pass-over policy resolved when the work was passed (inline override included); governs its lease and return (docs/contract.md §6). */
+    policy: passOverPolicySchema.nullable().optional(),
+    conflicts: z.array(conflictSchema).max(100).optional(),
+  })
+  .superRefine((h, ctx) => {
+    // Owner counts (docs/contract.md §3); a skipped handoff (no_handoff_reason) needs no owners.
+    if (h.no_handoff_reason !== null) return;
+    const owners = new Set(h.to_agents).size;
+    if (h.owner_mode === 'single' && h.to_agents.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to_agents'],
+        message: `owner_mode "single" needs exactly 1 agent in to_agents (got ${h.to_agents.length})`,
+      });
+    } else if (h.owner_mode === 'shared' && (h.to_agents.length !== 2 || owners !== 2)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to_agents'],
+        message: `owner_mode "shared" needs exactly 2 different agents in to_agents (got ${h.to_agents.length})`,
+      });
+    } else if (h.owner_mode === 'auto' && h.required_capabilities.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['required_capabilities'],
+        message: 'owner_mode "auto" needs at least one required capability',
+      });
+    }
+  });
+
+export const handoffsFileSchema = z.strictObject({
+  version: z.literal(1),
+  handoffs: z.array(handoffSchema),
+});
+
+export type HandoffStatus = z.infer<typeof statusSchema>;
+export type OwnerMode = z.infer<typeof ownerModeSchema>;
+export type Handoff = z.infer<typeof handoffSchema>;
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export type CompletionResult = z.infer<typeof completionResultSchema>;
+export type Todo = z.infer<typeof todoSchema>;
+export type HandoffsFile = z.infer<typeof handoffsFileSchema>;
+
+export function isTerminal(status: HandoffStatus): boolean {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+/** Turns zod issues into one sentence per problem: which field, what was wrong. */
+export function describeIssues(error: z.ZodError, prefix = ''): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)';
+      if (issue.code === 'unrecognized_keys') return `${where}: unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return `${where}: ${issue.message}`;
+    })
+    .join('; ');
+}

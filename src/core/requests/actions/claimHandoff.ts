@@ -1,0 +1,57 @@
+// claimHandoff: first writer wins (the store lock makes "first" well defined across processes).
+import { ActionError } from '../../domain/errors';
+import { applyStatusChange, auditEntry, type ActionContext } from '../../store/handoffMutation';
+import { assertAuthority } from '../../domain/lifecycle';
+import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
+import { checkRevision, requireHandoff } from './findHandoff';
+import type { Handoff } from '../../domain/handoffSchema';
+import type { StoreTransaction } from '../../store/storeTransaction';
+
+/**
+ * A passed-over handoff's lease is the timeout_ms of the policy stored when it was passed (inline override included),
+ * else its pair's; any other uses leaseMinutes from the config.
+ */
+export function leaseUntil(tx: StoreTransaction, from: Date, h: Handoff, holder: string): string {
+  const ms = h.return_to
+    ? (h.policy?.timeout_ms ?? resolvePassOverPolicy(tx.config, h.return_to, holder).timeout_ms)
+    : tx.config.leaseMinutes * 60_000;
+  return new Date(from.getTime() + ms).toISOString();
+}
+
+export function claimHandoff(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  p: { ref: string; expected_rev?: number; reason?: string },
+): { handoff: Handoff } {
+  const h = requireHandoff(tx, p.ref);
+  if (h.status === 'in_progress') {
+    if (h.claimed_by === ctx.agent) {
+      // Re-claim by the holder: nothing changes, but an accepted action still leaves its audit line (docs/contract.md §9).
+      tx.audit.push(auditEntry(ctx, h, h.status, h.status, 'already held by this agent', tx.now().toISOString()));
+      return { handoff: h };
+    }
+    throw new ActionError(
+      'already_claimed',
+      `${h.handoff_id} is already claimed by ${h.claimed_by ?? 'another agent'}. Pick another handoff, or ask ${h.claimed_by ?? 'the holder'} to release it.`,
+      {
+        handoff_id: h.handoff_id,
+        claimedBy: h.claimed_by ?? null,
+      },
+    );
+  }
+  if (h.status !== 'queued') {
+    throw new ActionError('not_claimable', `${h.handoff_id} is ${h.status}; only a queued handoff can be claimed.`, {
+      handoff_id: h.handoff_id,
+      status: h.status,
+    });
+  }
+  assertAuthority(h, 'owner', ctx.agent, tx.config.humans, 'claim');
+  checkRevision(h, p.expected_rev);
+  const now = tx.now();
+  const handoff = applyStatusChange(tx, ctx, h, 'in_progress', p.reason ?? 'claimed', {
+    claimed_by: ctx.agent,
+    claimed_at: now.toISOString(),
+    lease_expires_at: leaseUntil(tx, now, h, ctx.agent),
+  });
+  return { handoff };
+}

@@ -1,0 +1,104 @@
+// createHandoff: validate ownership, route, allocate the id under the lock, store as queued (or blocked).
+import { assertKnownAgents } from '../../domain/configSchema';
+import { ActionError } from '../../domain/errors';
+import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
+import { newUid } from '../../domain/handoffIds';
+import { loadByAgent, routeByCapabilities } from '../../domain/routing';
+import type { Handoff, HandoffStatus, OwnerMode } from '../../domain/handoffSchema';
+import type { ParamsOf } from '../requestParams';
+import type { StoreTransaction } from '../../store/storeTransaction';
+
+type NewHandoff = ParamsOf<'createHandoff'>['handoff'];
+
+interface Ownership {
+  owner_mode: OwnerMode;
+  to_agents: string[];
+  status: HandoffStatus;
+  reason: string;
+}
+
+function invalid(message: string, field: string): ActionError {
+  return new ActionError('invalid_request', message, { field });
+}
+
+/** Routing rules 1-6 plus the owner-count rules of docs/contract.md §3. */
+export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Ownership {
+  const explicit = [...new Set(input.to_agents ?? [])];
+  // Every agent named (sender and owners) must be a configured one when a list is configured (docs/contract.md §5).
+  assertKnownAgents(tx.config, [input.from_agent, ...explicit]);
+  const skipReason = input.no_handoff_reason?.trim();
+  if (input.no_handoff_reason !== undefined && input.no_handoff_reason !== null && !skipReason) {
+    throw invalid('handoff.no_handoff_reason must be a non-empty reason when the handoff is skipped, or null', 'handoff.no_handoff_reason');
+  }
+  if (skipReason) {
+    return { owner_mode: input.owner_mode, to_agents: explicit, status: 'blocked', reason: boundedReason(`skipped: ${skipReason}`) };
+  }
+  if (input.owner_mode === 'single') {
+    if (explicit.length !== 1)
+      throw invalid(`owner_mode "single" needs exactly 1 agent in handoff.to_agents (got ${explicit.length})`, 'handoff.to_agents');
+    return { owner_mode: 'single', to_agents: explicit, status: 'queued', reason: 'created' };
+  }
+  if (input.owner_mode === 'shared') {
+    if (explicit.length !== 2)
+      throw invalid(
+        `owner_mode "shared" needs exactly 2 different agents in handoff.to_agents (got ${explicit.length})`,
+        'handoff.to_agents',
+      );
+    return { owner_mode: 'shared', to_agents: explicit, status: 'queued', reason: 'created' };
+  }
+  // auto: rule 1, explicit targets win.
+  if (explicit.length > 0) {
+    if (explicit.length > 2)
+      throw invalid(`owner_mode "auto" with explicit handoff.to_agents takes 1 or 2 agents (got ${explicit.length})`, 'handoff.to_agents');
+    return {
+      owner_mode: explicit.length === 1 ? 'single' : 'shared',
+      to_agents: explicit,
+      status: 'queued',
+      reason: 'created with explicit owners',
+    };
+  }
+  const required = [...new Set(input.required_capabilities ?? [])];
+  if (required.length === 0)
+    throw invalid(
+      'owner_mode "auto" needs at least one entry in handoff.required_capabilities (or explicit handoff.to_agents)',
+      'handoff.required_capabilities',
+    );
+  const routed = routeByCapabilities(required, tx.config, loadByAgent(tx.handoffs));
+  if (routed.kind === 'routed')
+    return { owner_mode: routed.owner_mode, to_agents: routed.to_agents, status: 'queued', reason: boundedReason(routed.explanation) };
+  return { owner_mode: 'auto', to_agents: [], status: 'blocked', reason: boundedReason(routed.explanation) };
+}
+
+export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'createHandoff'>): { handoff: Handoff } {
+  const input = p.handoff;
+  const own = resolveOwnership(input, tx);
+  const now = tx.now();
+  const ts = now.toISOString();
+  const actor = ctx.agent || input.from_agent;
+  const record: Handoff = {
+    handoff_id: tx.snapshot.ids.next(now),
+    task_id: input.task_id ?? null,
+    from_agent: input.from_agent,
+    to_agents: own.to_agents,
+    owner_mode: own.owner_mode,
+    status: own.status,
+    required_capabilities: [...new Set(input.required_capabilities ?? [])],
+    summary: input.summary,
+    notes: input.notes ?? '',
+    no_handoff_reason: input.no_handoff_reason?.trim() || null,
+    files: [...new Set(input.files ?? [])],
+    branch: input.branch ?? null,
+    commit: input.commit ?? null,
+    prior_attempts: 0,
+    created_at: ts,
+    updated_at: ts,
+    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason: own.reason, ...requestMark(ctx) }],
+    uid: newUid(now.getTime()),
+    rev: 1,
+    ...(input.priority ? { priority: input.priority } : {}),
+    ...(input.phase ? { phase: input.phase } : {}),
+  };
+  tx.insert(record);
+  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, own.reason, ts));
+  return { handoff: record };
+}

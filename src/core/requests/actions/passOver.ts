@@ -1,0 +1,187 @@
+// passOver: agent A hands work to B, with return to A and loop prevention (docs/contract.md §6, seeds 000/001).
+import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
+import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../../domain/configSchema';
+import { ActionError } from '../../domain/errors';
+import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
+import { newUid } from '../../domain/handoffIds';
+import { parsePassOverTag } from '../../domain/handoffTags';
+import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
+import { requireHandoff } from './findHandoff';
+import { returnHandoff } from './returnHandoff';
+import { isTerminal, LIMITS, type CompletionResult, type Handoff } from '../../domain/handoffSchema';
+import { assertAuthority } from '../../domain/lifecycle';
+import type { StoreTransaction } from '../../store/storeTransaction';
+
+export const PASS_OVER_CODES = {
+  INVALID_SUBAGENT: 'E001',
+  CHAIN_DEPTH_EXCEEDED: 'E002',
+  CYCLE_DETECTED: 'E003',
+  DISABLED_PAIR: 'E004',
+  PERMISSION_DENIED: 'E013',
+  RETURN_CONTEXT_LOST: 'E020',
+  INVALID_WORK_OUTPUT: 'E021',
+} as const;
+
+export function passOverError(name: keyof typeof PASS_OVER_CODES, message: string, details: Record<string, unknown> = {}): ActionError {
+  return new ActionError(name, message, { code: PASS_OVER_CODES[name], ...details });
+}
+
+export interface PassOverInput {
+  to?: string;
+  reason?: string;
+  summary?: string;
+  message?: string;
+  handoffId?: string;
+  files?: string[];
+  notes?: string;
+  return_required?: boolean;
+  override?: PassOverPolicy;
+  /** The completion report, used when the pass goes back to the work's return_to (that pass is the return). */
+  result?: CompletionResult;
+  expected_rev?: number;
+}
+
+export interface PassOverOutput {
+  handoff: Handoff;
+  /** Set when the pass went back to the work's return_to: the completed work and the handoff carrying it back. */
+  returned?: Handoff | null;
+  completed?: Handoff;
+}
+
+/** Checks a proposed chain (agents so far, then the receiver) against the loop rules. */
+export function checkChain(chain: readonly string[], maxDepth: number): void {
+  const shown = chain.join(' → ');
+  const depth = chain.length - 1;
+  if (depth > maxDepth) {
+    throw passOverError(
+      'CHAIN_DEPTH_EXCEEDED',
+      `Pass-over chain too deep (${depth}/${maxDepth}): ${shown}. Finish the work or return it instead of passing it on.`,
+      { chain },
+    );
+  }
+  const to = chain[chain.length - 1];
+  const from = chain[chain.length - 2];
+  if (to === from) throw passOverError('CYCLE_DETECTED', `${to} cannot pass work to itself: ${shown}.`, { chain });
+  if (chain.slice(0, -1).includes(to)) {
+    throw passOverError(
+      'CYCLE_DETECTED',
+      `Cycle detected: ${to} is already in the chain ${shown}. Use returnHandoff to give work back to the agent that passed it.`,
+      { chain },
+    );
+  }
+}
+
+export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverInput): PassOverOutput {
+  const tag = p.message ? parsePassOverTag(p.message) : null;
+  if (p.message && !tag && !p.to) {
+    throw new ActionError(
+      'invalid_request',
+      'message carries no [pass_over: <agent>] tag; add one, or give "to", "summary" and "reason".',
+      { field: 'message' },
+    );
+  }
+  const rawTo = p.to ?? tag?.to ?? '';
+  const to = normalizeAgentId(rawTo);
+  const summary = (p.summary ?? tag?.summary ?? '').trim();
+  const reason = (p.reason ?? tag?.reason ?? '').trim();
+  const from = ctx.agent;
+  // Before anything else: a broken policy section refuses every pass (E030), whatever else the request says.
+  assertSectionUsable(tx.config, 'passOver');
+  if (!AGENT_ID_PATTERN.test(to))
+    throw passOverError('INVALID_SUBAGENT', `"${rawTo}" is not an agent id (lowercase letters, digits, "-" or "_").`, { to: rawTo });
+  const known = knownAgents(tx.config);
+  if (known && !known.has(to)) {
+    throw passOverError(
+      'INVALID_SUBAGENT',
+      `Unknown agent ${to}; the configured agents are ${[...known].join(', ')}. Add it to agentCapabilities in .agentsync.json or pick one of them.`,
+      { to },
+    );
+  }
+  const parent = p.handoffId ? requireHandoff(tx, p.handoffId) : undefined;
+  // A pass back to the work's return_to is the return (seed 001: "alice → audit → alice, return to origin is OK";
+  // docs/agentsync-documentation.md, "Pass over and return"): same effect as returnHandoff, report included.
+  if (parent?.return_to && parent.return_to === to && from !== to && !isTerminal(parent.status)) {
+    const back = returnHandoff(tx, ctx, { ref: parent.handoff_id, result: p.result, note: summary || null, expected_rev: p.expected_rev });
+    return { handoff: back.returned ?? back.handoff, returned: back.returned, completed: back.handoff };
+  }
+  if (!summary)
+    throw new ActionError('invalid_request', 'summary is required: say what is being passed over (or put it after the tag in message).', {
+      field: 'summary',
+    });
+  if (!reason)
+    throw new ActionError('invalid_request', 'reason is required, e.g. "code_review" (or a "Reason:" line in message).', {
+      field: 'reason',
+    });
+  // `return` marks work handed back to its origin, which that origin may review (lifecycle.ts isReturnedWork): a pass
+  // must not forge it, or any receiver could approve work it was handed.
+  if (reason === 'return')
+    throw new ActionError(
+      'invalid_request',
+      'reason "return" is reserved for work handed back to its origin; to hand work back, use returnHandoff (or pass it to its return_to).',
+      {
+        field: 'reason',
+      },
+    );
+
+  if (parent) {
+    if (isTerminal(parent.status)) {
+      throw new ActionError(
+        'not_claimable',
+        `${parent.handoff_id} is ${parent.status}; finished work cannot be passed on. Create a follow-up handoff instead.`,
+        { handoff_id: parent.handoff_id, status: parent.status },
+      );
+    }
+    assertAuthority(parent, 'involved', from, tx.config.humans, 'pass on');
+  }
+  const before = parent?.chain?.length ? [...parent.chain] : parent ? [parent.from_agent] : [];
+  if (before[before.length - 1] !== from) before.push(from);
+  const chain = [...before, to];
+  const policy = resolvePassOverPolicy(tx.config, from, to, p.override);
+  // A chain of depth d holds d + 1 agents; the store keeps at most LIMITS.chain, whatever the configured depth.
+  checkChain(chain, Math.min(policy.max_chain_depth, LIMITS.chain - 1));
+  if (!policy.enabled)
+    throw passOverError(
+      'DISABLED_PAIR',
+      `Passing from ${from} to ${to} is disabled by passOver.pairs["${from}->${to}"] in .agentsync.json.`,
+      { chain },
+    );
+  if (!policy.can_receive_passes)
+    throw passOverError('PERMISSION_DENIED', `${to} does not accept passes (passOver.subagents.${to}.can_receive_passes is false).`, {
+      chain,
+    });
+
+  const now = tx.now();
+  const ts = now.toISOString();
+  const returnRequired = p.return_required ?? true;
+  const record: Handoff = {
+    handoff_id: tx.snapshot.ids.next(now),
+    task_id: parent?.task_id ?? null,
+    from_agent: from,
+    to_agents: [to],
+    owner_mode: 'single',
+    status: 'queued',
+    required_capabilities: [],
+    summary,
+    notes: p.notes ?? '',
+    no_handoff_reason: null,
+    files: [...new Set(p.files ?? parent?.files ?? [])],
+    branch: parent?.branch ?? null,
+    commit: parent?.commit ?? null,
+    prior_attempts: 0,
+    created_at: ts,
+    updated_at: ts,
+    state_history: [{ status: 'queued', agent: from, timestamp: ts, reason: boundedReason(`passed over: ${reason}`), ...requestMark(ctx) }],
+    uid: newUid(now.getTime()),
+    rev: 1,
+    return_to: returnRequired ? from : null,
+    parent_uid: parent?.uid ?? null,
+    chain,
+    reason,
+    lease_expires_at: null,
+    ...(parent?.result?.context_summary ? { previous_findings: parent.result.context_summary } : {}),
+    policy,
+  };
+  tx.insert(record);
+  tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), ts));
+  return { handoff: record };
+}

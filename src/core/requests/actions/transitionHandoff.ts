@@ -1,0 +1,63 @@
+// transitionHandoff: any legal move of docs/contract.md §4, with the side rules each move carries.
+import { ActionError } from '../../domain/errors';
+import { applyStatusChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { assertAuthority, findMove } from '../../domain/lifecycle';
+import { claimHandoff } from './claimHandoff';
+import { checkRevision, requireHandoff } from './findHandoff';
+import type { Handoff, HandoffStatus } from '../../domain/handoffSchema';
+import type { StoreTransaction } from '../../store/storeTransaction';
+
+export interface TransitionInput {
+  ref: string;
+  to: HandoffStatus;
+  reason?: string;
+  expected_rev?: number;
+}
+
+export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff } {
+  const h = requireHandoff(tx, p.ref);
+  // Claiming through a transition keeps claim semantics (first writer wins, idempotent for the holder).
+  if (p.to === 'in_progress' && (h.status === 'queued' || h.status === 'in_progress')) return claimHandoff(tx, ctx, p);
+
+  const move = findMove(h.status, p.to);
+  assertAuthority(h, move.authority, ctx.agent, tx.config.humans, move.verb.replace(/_/g, ' '));
+  checkRevision(h, p.expected_rev);
+  const reason = p.reason ?? move.verb;
+
+  switch (move.verb) {
+    case 'release':
+      return { handoff: applyStatusChange(tx, ctx, h, 'queued', reason, { claimed_by: null, claimed_at: null, lease_expires_at: null }) };
+    case 'return_for_revision': {
+      const attempts = h.prior_attempts + 1;
+      if (attempts > tx.config.maxAttempts) {
+        const why = boundedReason(`returned for revision ${attempts} times (over maxAttempts ${tx.config.maxAttempts}): ${reason}`);
+        return { handoff: applyStatusChange(tx, ctx, h, 'escalated', why, { prior_attempts: attempts }) };
+      }
+      return { handoff: applyStatusChange(tx, ctx, h, 'in_progress', reason, { prior_attempts: attempts }) };
+    }
+    case 'unblock':
+      if (p.to === 'in_progress') {
+        const holder = h.claimed_by ?? (h.to_agents.includes(ctx.agent) ? ctx.agent : null);
+        if (!holder) {
+          throw new ActionError(
+            'illegal_transition',
+            `${h.handoff_id} has no holder to give it back to; unblock it to queued so an owner can claim it.`,
+            {
+              from: h.status,
+              to: p.to,
+              legal: ['queued', 'escalated'],
+            },
+          );
+        }
+        return {
+          handoff: applyStatusChange(tx, ctx, h, 'in_progress', reason, {
+            claimed_by: holder,
+            claimed_at: h.claimed_at ?? tx.now().toISOString(),
+          }),
+        };
+      }
+      return { handoff: applyStatusChange(tx, ctx, h, 'queued', reason, { claimed_by: null, claimed_at: null, lease_expires_at: null }) };
+    default:
+      return { handoff: applyStatusChange(tx, ctx, h, p.to, reason) };
+  }
+}

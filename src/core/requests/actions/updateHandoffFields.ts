@@ -1,0 +1,45 @@
+// heartbeat (renew the lease) and updateTodos (replace the todo list whole, like todowrite).
+import { ActionError } from '../../domain/errors';
+import { applyFieldChange, type ActionContext } from '../../store/handoffMutation';
+import { assertAuthority } from '../../domain/lifecycle';
+import { leaseUntil } from './claimHandoff';
+import { checkRevision, requireHandoff } from './findHandoff';
+import type { Handoff, Todo } from '../../domain/handoffSchema';
+import type { StoreTransaction } from '../../store/storeTransaction';
+
+export function heartbeat(tx: StoreTransaction, ctx: ActionContext, p: { ref: string }): { handoff: Handoff } {
+  const h = requireHandoff(tx, p.ref);
+  if (h.status !== 'in_progress') {
+    throw new ActionError('not_claimable', `${h.handoff_id} is ${h.status}; only an in-progress handoff has a lease to renew.`, {
+      handoff_id: h.handoff_id,
+      status: h.status,
+    });
+  }
+  assertAuthority(h, 'owner', ctx.agent, tx.config.humans, 'renew the lease of');
+  if (h.claimed_by && h.claimed_by !== ctx.agent) {
+    throw new ActionError('already_claimed', `${h.handoff_id} is held by ${h.claimed_by}; only the holder renews its lease.`, {
+      handoff_id: h.handoff_id,
+      claimedBy: h.claimed_by,
+    });
+  }
+  return { handoff: applyFieldChange(tx, ctx, h, { lease_expires_at: leaseUntil(tx, tx.now(), h, ctx.agent) }, 'lease renewed') };
+}
+
+export function updateTodos(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  p: { ref: string; todos: Todo[]; expected_rev?: number },
+): { handoff: Handoff } {
+  const h = requireHandoff(tx, p.ref);
+  assertAuthority(h, 'involved', ctx.agent, tx.config.humans, 'update the todos of');
+  checkRevision(h, p.expected_rev);
+  const ids = new Set<string>();
+  for (const t of p.todos) {
+    if (ids.has(t.id))
+      throw new ActionError('invalid_request', `todos: id ${JSON.stringify(t.id)} appears twice; give every todo a unique id.`, {
+        field: 'todos',
+      });
+    ids.add(t.id);
+  }
+  return { handoff: applyFieldChange(tx, ctx, h, { todos: p.todos }, `todos updated (${p.todos.length})`) };
+}

@@ -1,0 +1,301 @@
+// The one dispatcher every surface uses (CLI, drop zone, MCP, editor): validate, then run the action inside
+// the store transaction with idempotency by request_id, and answer with the envelope of docs/contract.md §8.
+import { ACTION_NAMES, ACTIONS, isActionName, paramSchemas } from './actionRegistry';
+import { describeIssues } from '../domain/handoffSchema';
+import { ActionError, isActionError } from '../domain/errors';
+import { auditEntry, type ActionContext } from '../store/handoffMutation';
+import { newUid } from '../domain/handoffIds';
+import { nestsDeeperThan, requestHash } from '../domain/stableJson';
+import { requestIdSchema } from './requestParams';
+import type { HandoffStore } from '../store/handoffStore';
+import type { HealthOptions } from './sessions/healthChecks';
+import type { StoreTransaction } from '../store/storeTransaction';
+
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+/** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
+export const MAX_REQUEST_DEPTH = 64;
+
+export interface RequestResponse {
+  ok: boolean;
+  action: string | null;
+  request_id: string;
+  timestamp: string;
+  request_file?: string;
+  data?: Record<string, unknown>;
+  reason?: string;
+  message?: string;
+  [detail: string]: unknown;
+}
+
+export interface DispatchContext {
+  surface?: string;
+  /** The drop-zone file name, echoed as request_file. */
+  requestFile?: string;
+  /** For actions that run health checks: cancellation, progress, or skipping them (an untrusted workspace). */
+  healthOptions?: HealthOptions;
+}
+
+const RESERVED = new Set(['ok', 'action', 'request_id', 'timestamp', 'request_file', 'data', 'reason', 'message']);
+
+export class RequestDispatcher {
+  constructor(
+    readonly store: HandoffStore,
+    private readonly surface = 'api',
+  ) {}
+
+  /** Parses JSON text first (size-capped), so a broken file still gets an answer. */
+  async dispatchText(text: string, ctx: DispatchContext = {}): Promise<RequestResponse> {
+    if (Buffer.byteLength(text) > MAX_REQUEST_BYTES) {
+      return this.refuse(
+        ctx,
+        null,
+        null,
+        new ActionError(
+          'too_large',
+          `The request is over ${MAX_REQUEST_BYTES} bytes; send less (large text belongs in files the handoff names).`,
+        ),
+      );
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      return this.refuse(
+        ctx,
+        null,
+        null,
+        new ActionError(
+          'invalid_json',
+          `The request is not valid JSON (${(e as Error).message}). Write one JSON object such as {"action":"listHandoffs"}.`,
+        ),
+      );
+    }
+    return this.dispatch(raw, ctx);
+  }
+
+  async dispatch(raw: unknown, ctx: DispatchContext = {}): Promise<RequestResponse> {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      return this.refuse(
+        ctx,
+        null,
+        null,
+        new ActionError('invalid_request', 'A request is one JSON object with an "action" field, e.g. {"action":"listHandoffs"}.'),
+      );
+    }
+    const req = raw as Record<string, unknown>;
+    const action = typeof req.action === 'string' ? req.action.slice(0, 100) : null;
+    // The top-level request_id is read first, so every later refusal (nesting too) is answered under the id
+    // its writer waits for (the drop zone names the answer file by it).
+    const idCheck = req.request_id === undefined ? null : requestIdSchema.safeParse(req.request_id);
+    if (idCheck && !idCheck.success) {
+      return this.refuse(
+        ctx,
+        action,
+        null,
+        new ActionError('invalid_request', `request_id: ${describeIssues(idCheck.error)}.`, { field: 'request_id' }),
+      );
+    }
+    const givenId = idCheck ? idCheck.data : null;
+    if (nestsDeeperThan(req, MAX_REQUEST_DEPTH)) {
+      return this.refuse(
+        ctx,
+        action,
+        givenId,
+        new ActionError(
+          'invalid_request',
+          `The request nests objects or arrays more than ${MAX_REQUEST_DEPTH} levels deep (or refers to itself); flatten it. Nothing was changed.`,
+        ),
+      );
+    }
+    const requestId = givenId ?? newUid();
+    if (action === null) {
+      return this.refuse(
+        ctx,
+        null,
+        requestId,
+        new ActionError('invalid_request', `The request has no "action" (a string). Actions: ${ACTION_NAMES.join(', ')}.`, {
+          field: 'action',
+        }),
+      );
+    }
+    if (!isActionName(action)) {
+      return this.refuse(
+        ctx,
+        action,
+        requestId,
+        new ActionError('unknown_action', `Unknown action ${JSON.stringify(action)}. Actions: ${ACTION_NAMES.join(', ')}.`, {
+          actions: ACTION_NAMES,
+        }),
+      );
+    }
+    const parsed = paramSchemas[action].safeParse(req);
+    if (!parsed.success) {
+      // An unknown key is reported on its parent object; name the key itself so the caller can find it.
+      const first = parsed.error.issues[0];
+      const where = first ? [...first.path.map(String), ...(first.code === 'unrecognized_keys' ? first.keys.slice(0, 1) : [])] : [];
+      const field = where.join('.') || undefined;
+      return this.refuse(
+        ctx,
+        action,
+        requestId,
+        new ActionError('invalid_request', `${action}: ${describeIssues(parsed.error)}. Nothing was changed.`, { field }),
+      );
+    }
+    const params = parsed.data as Record<string, unknown>;
+    // Only a caller-supplied request_id can be repeated, so only then is the request hashed (ledger and history).
+    const hash = req.request_id !== undefined ? requestHash(req) : null;
+    const actx: ActionContext = {
+      action,
+      agent: (params.agent as string | undefined) ?? '',
+      requestId,
+      ...(hash ? { requestHash: hash } : {}),
+      surface: ctx.surface ?? this.surface,
+    };
+    try {
+      const spec = ACTIONS[action];
+      // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
+      const prepared = spec.prepare
+        ? await spec.prepare(
+            { layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions },
+            params as never,
+          )
+        : undefined;
+      // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
+      const run = (tx: StoreTransaction) => this.apply(tx, action, params, actx, hash, ctx, prepared);
+      const response = await (spec.readOnly ? this.store.transactRead(run) : this.store.transact(run));
+      return response;
+    } catch (e) {
+      return this.refuse(ctx, action, requestId, e);
+    }
+  }
+
+  /**
+   * Runs inside the lock. Never throws for a refusal: refusals are answers, audited and ledgered like successes.
+   * `hash` is null when the caller gave no request_id: such a request cannot be repeated, so it is not ledgered.
+   */
+  private apply(
+    tx: StoreTransaction,
+    action: string,
+    params: Record<string, unknown>,
+    actx: ActionContext,
+    hash: string | null,
+    ctx: DispatchContext,
+    prepared?: unknown,
+  ): RequestResponse {
+    const spec = ACTIONS[action as keyof typeof ACTIONS];
+    const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
+    if (seen) {
+      // A different request under a used id is refused and not ledgered: the first request's answer stays.
+      if (seen.hash !== hash) return this.refusal(ctx, action, actx.requestId, reusedId(actx.requestId));
+      if (seen.response) return { ...(seen.response as RequestResponse), ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}) };
+    }
+    // Without a ledger entry (a fresh clone, another machine, a crash before the ledger append) the store's
+    // history may still name the id; it is a replay only if the recorded hash is this request's.
+    const marked = hash !== null && !seen && !spec.readOnly ? tx.snapshot.markerFor(actx.requestId) : undefined;
+    if (marked && marked.hash !== hash)
+      return this.refusal(ctx, action, actx.requestId, reusedId(actx.requestId, marked.hash === undefined));
+    let response: RequestResponse;
+    if (marked) {
+      // Applied before its answer was recorded: answer from the record, do not apply again.
+      response = this.success(ctx, action, actx.requestId, { handoff: tx.find(marked.uid), replayed: true });
+    } else {
+      const step = tx.begin();
+      try {
+        response = this.success(ctx, action, actx.requestId, spec.run(tx, actx, params as never, prepared) as Record<string, unknown>);
+      } catch (e) {
+        step.rollback();
+        if (!isActionError(e)) throw e;
+        response = this.refusal(ctx, action, actx.requestId, e);
+        const target =
+          typeof params.handoffId === 'string' ? params.handoffId : typeof params.handoff_id === 'string' ? params.handoff_id : null;
+        const h = target ? tx.find(target) : undefined;
+        tx.audit.push({
+          ...auditEntry(
+            actx,
+            h ?? (target ? { handoff_id: target, uid: undefined } : null),
+            h?.status ?? null,
+            null,
+            e.reason,
+            response.timestamp,
+          ),
+          refused: true,
+        });
+      }
+    }
+    if (hash !== null && !seen)
+      tx.ledger.push(
+        spec.readOnly ? { request_id: actx.requestId, hash } : { request_id: actx.requestId, hash, response: stripFile(response) },
+      );
+    if (spec.readOnly && response.ok) {
+      tx.audit.push(auditEntry(actx, null, null, null, null, response.timestamp));
+    }
+    return response;
+  }
+
+  private success(ctx: DispatchContext, action: string, requestId: string, data: Record<string, unknown>): RequestResponse {
+    return {
+      ok: true,
+      action,
+      request_id: requestId,
+      timestamp: new Date().toISOString(),
+      ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}),
+      data,
+    };
+  }
+
+  private refusal(ctx: DispatchContext, action: string | null, requestId: string | null, e: ActionError): RequestResponse {
+    const details = Object.fromEntries(Object.entries(e.details).filter(([k, v]) => !RESERVED.has(k) && v !== undefined));
+    return {
+      ok: false,
+      action,
+      request_id: requestId ?? newUid(),
+      timestamp: new Date().toISOString(),
+      ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}),
+      reason: e.reason,
+      message: e.message,
+      ...details,
+    };
+  }
+
+  /** A refusal outside the transaction (bad input, lock timeout, broken store): answered and audited, nothing changed. */
+  refuse(ctx: DispatchContext, action: string | null, requestId: string | null, e: unknown): RequestResponse {
+    const err = isActionError(e)
+      ? e
+      : new ActionError(
+          'internal_error',
+          `AgentSync failed: ${(e as Error)?.message ?? String(e)}. Nothing was changed; retry, and report it if it persists.`,
+        );
+    const response = this.refusal(ctx, action, requestId, err);
+    try {
+      this.store.auditRefusal({
+        ts: response.timestamp,
+        action: action ?? '(none)',
+        agent: null,
+        handoff_id: null,
+        uid: null,
+        from_status: null,
+        to_status: null,
+        request_id: response.request_id,
+        surface: ctx.surface ?? this.surface,
+        reason: err.reason,
+        refused: true,
+      });
+    } catch {
+      // The audit is best effort for input that never reached the store.
+    }
+    return response;
+  }
+}
+
+function reusedId(requestId: string, unhashed = false): ActionError {
+  const earlier = unhashed ? 'an earlier request (recorded without a hash, so it cannot be shown to be this one)' : 'a different request';
+  return new ActionError(
+    'request_id_reused',
+    `request_id ${requestId} was already used for ${earlier}. Use a new request_id for a new request; nothing was changed.`,
+  );
+}
+
+function stripFile(r: RequestResponse): RequestResponse {
+  const { request_file: _f, ...rest } = r;
+  return rest;
+}

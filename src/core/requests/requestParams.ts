@@ -1,0 +1,152 @@
+// The parameters of every request action (docs/contract.md §8). Names are part of the contract.
+import { z } from 'zod';
+import { normalizeAgentId } from '../domain/agentId';
+import {
+  agentIdSchema,
+  capabilitySchema,
+  completionResultSchema,
+  LIMITS,
+  ownerModeSchema,
+  statusSchema,
+  todoSchema,
+} from '../domain/handoffSchema';
+import { workspaceRelativePath } from '../domain/workspacePath';
+import { passOverPolicySchema } from '../domain/configSchema';
+
+/** Accepts `Codex`, stores `codex`. */
+export const agentParam = z
+  .string()
+  .max(64)
+  .transform((s) => normalizeAgentId(s))
+  .pipe(agentIdSchema);
+
+export const requestIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'request_id is 1-128 letters, digits, ".", "_", ":" or "-"');
+
+/** Fields every request may carry. */
+const envelope = {
+  action: z.string(),
+  request_id: requestIdSchema.optional(),
+  agent: agentParam.optional(),
+};
+
+const handoffRef = {
+  handoffId: z.string().min(1).max(64).optional(),
+  handoff_id: z.string().min(1).max(64).optional(),
+};
+
+/**
+ * The completion report as a request parameter: `findings` is free-form, so it is capped by its size as JSON
+ * (LIMITS.findingsBytes). Only on requests: records already in a store load whatever they hold.
+ */
+export const resultParam = completionResultSchema.superRefine((r, ctx) => {
+  const bytes = Buffer.byteLength(JSON.stringify(r.findings));
+  if (bytes > LIMITS.findingsBytes) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['findings'],
+      message:
+        `is ${bytes} bytes as JSON, over the ${LIMITS.findingsBytes}-byte (64 KiB) limit; ` +
+        'keep findings short and put long detail in files the handoff names',
+    });
+  }
+});
+
+const expectedRev = { expected_rev: z.number().int().nonnegative().optional() };
+
+function withHandoffRef<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject({ ...envelope, ...handoffRef, ...shape }).refine(
+    (v) => {
+      const r = v as { handoffId?: string; handoff_id?: string };
+      return Boolean(r.handoffId ?? r.handoff_id);
+    },
+    { message: 'handoffId (or handoff_id) is required', path: ['handoffId'] },
+  );
+}
+
+export const newHandoffSchema = z.strictObject({
+  from_agent: agentParam,
+  to_agents: z.array(agentParam).max(10).optional(),
+  owner_mode: ownerModeSchema,
+  required_capabilities: z.array(capabilitySchema).max(LIMITS.capabilities).optional(),
+  summary: z.string().trim().min(1, 'summary must not be empty').max(LIMITS.summary),
+  notes: z.string().max(LIMITS.notes).optional(),
+  files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
+  task_id: z.string().max(LIMITS.shortText).nullable().optional(),
+  branch: z.string().max(LIMITS.shortText).nullable().optional(),
+  commit: z.string().max(LIMITS.shortText).nullable().optional(),
+  no_handoff_reason: z.string().max(LIMITS.reason).nullable().optional(),
+  priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
+  phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
+});
+
+/** endSession's handoff: createHandoff's object, where from_agent defaults to the ending agent and files to the hot files. */
+export const endSessionHandoffSchema = newHandoffSchema.extend({ from_agent: agentParam.optional() });
+
+export const paramSchemas = {
+  createHandoff: z.strictObject({ ...envelope, handoff: newHandoffSchema }),
+  listHandoffs: z.strictObject({
+    ...envelope,
+    status: z.union([statusSchema, z.array(statusSchema).max(7)]).optional(),
+    open: z.boolean().optional(),
+    limit: z.number().int().positive().max(100_000).optional(),
+  }),
+  claimHandoff: withHandoffRef({ agent: agentParam, ...expectedRev }),
+  transitionHandoff: withHandoffRef({
+    agent: agentParam,
+    to: statusSchema,
+    reason: z.string().max(LIMITS.reason).optional(),
+    ...expectedRev,
+  }),
+  completeHandoff: withHandoffRef({ agent: agentParam, result: resultParam.optional(), ...expectedRev }),
+  updateTodos: withHandoffRef({ agent: agentParam, todos: z.array(todoSchema).max(LIMITS.todos), ...expectedRev }),
+  heartbeat: withHandoffRef({ agent: agentParam }),
+  clearConflicts: withHandoffRef({ agent: agentParam, ...expectedRev }),
+  expireLeases: z.strictObject({ ...envelope }),
+  passOver: z.strictObject({
+    ...envelope,
+    ...handoffRef,
+    agent: agentParam,
+    to: z.string().max(64).optional(),
+    reason: z.string().max(LIMITS.reason).optional(),
+    summary: z.string().max(LIMITS.summary).optional(),
+    message: z.string().max(LIMITS.notes).optional(),
+    notes: z.string().max(LIMITS.notes).optional(),
+    files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
+    return_required: z.boolean().optional(),
+    override: passOverPolicySchema.optional(),
+    // Used when the pass goes back to the work's return_to, which makes it the return (docs/contract.md §6).
+    result: resultParam.optional(),
+    ...expectedRev,
+  }),
+  returnHandoff: withHandoffRef({
+    agent: agentParam,
+    result: resultParam.optional(),
+    message: z.string().max(LIMITS.notes).optional(),
+    ...expectedRev,
+  }),
+  assignHandoff: withHandoffRef({
+    agent: agentParam,
+    to_agents: z.array(agentParam).min(1).max(2),
+    reason: z.string().max(LIMITS.reason).optional(),
+    ...expectedRev,
+  }),
+  // Sessions (AgentSync 0.3's drop-zone actions, docs/contract.md §8, §10).
+  startSession: z.strictObject({ ...envelope, ...handoffRef, agent: agentParam, goal: z.string().max(LIMITS.summary).optional() }),
+  endSession: z.strictObject({
+    ...envelope,
+    agent: agentParam,
+    summary: z.string().max(LIMITS.summary).optional(),
+    nextWork: z.string().max(LIMITS.summary).optional(),
+    handoff: endSessionHandoffSchema.nullable().optional(),
+    no_handoff_reason: z.string().trim().min(1, 'no_handoff_reason must say why no handoff is left').max(LIMITS.reason).optional(),
+  }),
+  status: z.strictObject({ ...envelope }),
+  health: z.strictObject({ ...envelope }),
+} as const;
+
+export type ActionName = keyof typeof paramSchemas;
+export type ParamsOf<A extends ActionName> = z.infer<(typeof paramSchemas)[A]>;
+
+export function handoffRefOf(p: { handoffId?: string; handoff_id?: string }): string {
+  return (p.handoffId ?? p.handoff_id)!;
+}

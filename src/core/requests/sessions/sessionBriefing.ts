@@ -1,0 +1,129 @@
+// What startSession hands an agent to begin with (docs/contract.md §10a; docs/agentsync-documentation.md, "startSession"):
+// its open and claimable handoffs, returns waiting for it, the latest decisions.md lines (seed 004 asks every
+// agent to read them at session start), other agents' active leases and the files those agents are working on.
+import * as fs from 'node:fs';
+import { leaseExpired } from '../../domain/handoffAttention';
+import { isTerminal, type Handoff } from '../../domain/handoffSchema';
+import { originatorOf } from '../../domain/lifecycle';
+import type { AgentSyncConfig } from '../../domain/configSchema';
+
+export const BRIEFING_LIMITS = { handoffs: 50, decisions: 10, decisionsTailBytes: 16_384, hotFiles: 100, summaryChars: 300 } as const;
+
+export interface BriefHandoff {
+  handoff_id: string;
+  status: Handoff['status'];
+  from_agent: string;
+  to_agents: string[];
+  summary: string;
+  files: string[];
+  claimed_by: string | null;
+  lease_expires_at: string | null;
+  return_to: string | null;
+}
+
+export interface SessionBriefing {
+  agent: string;
+  /** Handoffs the agent owns or holds that are under way (claimed, blocked, in review by others). */
+  open: BriefHandoff[];
+  /** Queued handoffs it may claim: addressed to it (alone or shared), or auto-routed work its capabilities cover. */
+  claimable: BriefHandoff[];
+  /** Work that came back to it: returned handoffs, and handoffs waiting for its review as their originator. */
+  returns: BriefHandoff[];
+  /** The last lines of decisions.md, oldest first. */
+  decisions: string[];
+  /** Other agents' leases that have not run out. */
+  leases: { handoff_id: string; claimed_by: string; lease_expires_at: string | null; files: string[] }[];
+  /** Files of the handoffs other agents hold: edit them only after asking. */
+  hotFiles: { file: string; handoff_id: string; agent: string }[];
+}
+
+function brief(h: Handoff): BriefHandoff {
+  return {
+    handoff_id: h.handoff_id,
+    status: h.status,
+    from_agent: h.from_agent,
+    to_agents: h.to_agents,
+    summary: h.summary.length > BRIEFING_LIMITS.summaryChars ? `${h.summary.slice(0, BRIEFING_LIMITS.summaryChars - 1)}…` : h.summary,
+    files: h.files.slice(0, 20),
+    claimed_by: h.claimed_by ?? null,
+    lease_expires_at: h.lease_expires_at ?? null,
+    return_to: h.return_to ?? null,
+  };
+}
+
+function isReturnFor(h: Handoff, agent: string): boolean {
+  if (h.reason === 'return' && h.to_agents.includes(agent) && (h.status === 'queued' || h.status === 'ready_for_review')) return true;
+  return h.status === 'ready_for_review' && originatorOf(h) === agent;
+}
+
+function claimableBy(h: Handoff, agent: string, config: AgentSyncConfig): boolean {
+  if (h.status !== 'queued') return false;
+  if (h.to_agents.includes(agent)) return true;
+  if (h.to_agents.length > 0 || h.owner_mode !== 'auto') return false;
+  const caps = new Set(config.agentCapabilities[agent] ?? []);
+  return h.required_capabilities.length > 0 && h.required_capabilities.every((c) => caps.has(c));
+}
+
+/** The last `max` data lines of decisions.md, read from at most its last 16 KiB; none when missing or not a regular file. */
+export function latestDecisions(file: string, max: number = BRIEFING_LIMITS.decisions): string[] {
+  let fd: number;
+  try {
+    const st = fs.lstatSync(file);
+    if (!st.isFile() || st.size === 0) return [];
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return [];
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const length = Math.min(size, BRIEFING_LIMITS.decisionsTailBytes);
+    const buf = Buffer.alloc(length);
+    fs.readSync(fd, buf, 0, length, size - length);
+    let lines = buf.toString('utf8').split(/\r?\n/);
+    if (length < size) lines = lines.slice(1); // the first line may be cut
+    const data = lines.filter((l) => l.includes(' | ') && !/^timestamp \| handoff_id/.test(l) && !/^-+( \| -+)+$/.test(l.trim()));
+    return data.slice(-max);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function sessionBriefing(
+  handoffs: readonly Handoff[],
+  config: AgentSyncConfig,
+  agent: string,
+  now: Date,
+  decisionsFile: string,
+): SessionBriefing {
+  const open: Handoff[] = [];
+  const claimable: Handoff[] = [];
+  const returns: Handoff[] = [];
+  const leases: SessionBriefing['leases'] = [];
+  const hotFiles: SessionBriefing['hotFiles'] = [];
+  for (const h of handoffs) {
+    if (isTerminal(h.status)) continue;
+    if (isReturnFor(h, agent)) returns.push(h);
+    else if (claimableBy(h, agent, config)) claimable.push(h);
+    else if (h.claimed_by === agent || (h.to_agents.includes(agent) && h.status !== 'queued')) open.push(h);
+    if (h.status === 'in_progress' && h.claimed_by && h.claimed_by !== agent && !leaseExpired(h, now)) {
+      leases.push({
+        handoff_id: h.handoff_id,
+        claimed_by: h.claimed_by,
+        lease_expires_at: h.lease_expires_at ?? null,
+        files: h.files.slice(0, 20),
+      });
+      for (const file of h.files)
+        if (hotFiles.length < BRIEFING_LIMITS.hotFiles) hotFiles.push({ file, handoff_id: h.handoff_id, agent: h.claimed_by });
+    }
+  }
+  const cap = (list: Handoff[]) => list.slice(0, BRIEFING_LIMITS.handoffs).map(brief);
+  return {
+    agent,
+    open: cap(open),
+    claimable: cap(claimable),
+    returns: cap(returns),
+    decisions: latestDecisions(decisionsFile),
+    leases,
+    hotFiles,
+  };
+}

@@ -1,0 +1,459 @@
+// HandoffStore: the one way to change handoffs.json. Requests queue up; each batch takes the cross-process
+// lock once, re-reads the store if another process changed it, applies every waiting request in order,
+// then writes the store, the ledger, the derived files and the audit once (docs/contract.md §12: one lock, one write).
+import * as fs from 'node:fs';
+import { removeOrphanTempFiles, writeFileAtomic } from '../disk/atomicFile';
+import { AuditJournal } from './auditJournal';
+import { AuditLog, type AuditEntry } from './auditLog';
+import { loadConfig, type LoadedConfig } from '../workspace/configLoader';
+import { ActionError, isActionError } from '../domain/errors';
+import { FileLock } from '../disk/fileLock';
+import { assertSafeDirectory, ensureSafeDirectory } from '../workspace/safeDirectory';
+import { LedgerFile } from './ledgerFile';
+import { StoreSnapshot } from './storeSnapshot';
+import { StoreTransaction } from './storeTransaction';
+import { appendMissingDecisions, derivedFilesStale, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
+import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from '../git/gitActivity';
+import { storageError } from '../disk/storageErrors';
+import { contentHash, stampFor, stampMatches } from './storeStamp';
+import type { WorkspaceLayout } from '../workspace/workspaceLayout';
+
+export const MAX_STORE_BYTES = 200 * 1024 * 1024;
+
+export interface StoreLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface HandoffStoreOptions {
+  lockTimeoutMs?: number;
+  logger?: StoreLogger;
+  now?: () => Date;
+  /** Largest number of requests applied under one lock. */
+  maxBatch?: number;
+  /** Test seams, not API: run at fixed points of a commit so tests can fail or crash there. */
+  testHooks?: { afterStoreRename?: () => void };
+}
+
+const MAX_BATCH_ATTEMPTS = 20;
+/** How long a batch waits for git to release .git/index.lock before writing anyway. */
+const GIT_WAIT_MS = 10_000;
+/** How long a missing store is waited for (git unlinks then re-creates a file it checks out). */
+const MISSING_STORE_WAIT_MS = 2_000;
+
+interface Pending {
+  work: (tx: StoreTransaction) => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+const silent: StoreLogger = { info: () => undefined, warn: () => undefined };
+
+export class HandoffStore {
+  private readonly lock: FileLock;
+  private readonly ledger: LedgerFile;
+  private readonly audit: AuditLog;
+  private readonly logger: StoreLogger;
+  readonly now: () => Date;
+  private readonly maxBatch: number;
+  private cached: { key: string; snapshot: StoreSnapshot; hash: string | null } | null = null;
+  /** The stat key of the store as the current batch read it, compared right before the rename. */
+  private loadedKey = 'missing';
+  private gitIndexLock: string | null | undefined;
+  private readonly journal: AuditJournal;
+  private configCache: { key: string; loaded: LoadedConfig } | null = null;
+  private reportedConfigProblem: string | null = null;
+  private queue: Pending[] = [];
+  private preparedDir = false;
+  private flushing = false;
+  private listeners: ((snapshot: StoreSnapshot) => void)[] = [];
+
+  constructor(
+    readonly layout: WorkspaceLayout,
+    private readonly options: HandoffStoreOptions = {},
+  ) {
+    this.lock = new FileLock(layout.lockFile, options.lockTimeoutMs ?? 10_000);
+    this.ledger = new LedgerFile(layout.ledgerFile);
+    this.audit = new AuditLog(layout);
+    this.journal = new AuditJournal(layout.auditJournalFile, this.audit);
+    this.logger = options.logger ?? silent;
+    this.now = options.now ?? (() => new Date());
+    this.maxBatch = options.maxBatch ?? 256;
+  }
+
+  /** Called after every batch that changed the store (the editor refreshes its views from this). */
+  onDidChange(listener: (snapshot: StoreSnapshot) => void): { dispose(): void } {
+    this.listeners.push(listener);
+    return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
+  }
+
+  /** The configuration, re-read when .agentsync.json changes; a broken file is reported once. */
+  config(): LoadedConfig {
+    const key = statKey(this.layout.configFile);
+    if (!this.configCache || this.configCache.key !== key) {
+      this.configCache = { key, loaded: loadConfig(this.layout.configFile) };
+      const problem = this.configCache.loaded.problem;
+      if (problem && problem !== this.reportedConfigProblem) this.logger.warn(problem);
+      this.reportedConfigProblem = problem;
+    }
+    return this.configCache.loaded;
+  }
+
+  /** Drops audit month files older than `audit.retention_days` (none by default); returns the names removed. */
+  pruneAudit(now = this.now()): string[] {
+    return this.audit.prune(this.config().config.audit.retention_days, now);
+  }
+
+  /** The audit lines about one handoff, oldest first (the editor's history document). */
+  auditFor(h: { uid?: string; handoff_id: string }, limit?: number): AuditEntry[] {
+    return this.audit.entriesFor(h, limit);
+  }
+
+  /** Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout). */
+  auditRefusal(entry: import('./auditLog').AuditEntry): void {
+    this.audit.append([entry]);
+  }
+
+  /** Reads the store without the lock (the file is only ever replaced whole, so a read is never torn). */
+  read(): StoreSnapshot {
+    return this.load();
+  }
+
+  /** Runs `work` inside the lock, batched with whatever else is waiting. Its return value resolves the promise. */
+  transact<T>(work: (tx: StoreTransaction) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        await this.runBatch(batch);
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async runBatch(batch: Pending[]): Promise<void> {
+    try {
+      // The lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a
+      // symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
+      ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+      assertSafeDirectory(this.layout.root, this.layout.auditDir);
+      await this.lock.acquire();
+    } catch (e) {
+      for (const p of batch) p.reject(storageError(e, this.layout.lockFile));
+      return;
+    }
+    let results: { p: Pending; ok: boolean; value: unknown }[] = [];
+    try {
+      const missingDeadline = Date.now() + MISSING_STORE_WAIT_MS;
+      for (let attempt = 1; ; attempt++) {
+        await this.waitForSteadyStore();
+        let snapshot: StoreSnapshot;
+        try {
+          if (!this.preparedDir) this.coldStart();
+          this.recoverJournal();
+          snapshot = this.load();
+        } catch (e) {
+          // git unlinked the store between our wait and our read: wait for its new file, within the same bound.
+          if (isActionError(e) && e.reason === 'store_missing' && Date.now() < missingDeadline) continue;
+          throw e;
+        }
+        const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now);
+        results = [];
+        for (const p of batch) {
+          const step = tx.begin();
+          try {
+            results.push({ p, ok: true, value: p.work(tx) });
+          } catch (e) {
+            step.rollback();
+            results.push({ p, ok: false, value: e });
+          }
+        }
+        try {
+          this.commit(tx);
+          break;
+        } catch (e) {
+          // git (or a hand) replaced the store after we read it: apply the whole batch again to the new file.
+          if (!(e instanceof StoreMoved) || attempt >= MAX_BATCH_ATTEMPTS) throw e instanceof StoreMoved ? e.refusal() : e;
+          this.cached = null;
+          this.logger.info(`handoffs.json changed during a write (${e.message}); applying the batch again`);
+        }
+      }
+    } catch (e) {
+      this.cached = null; // whatever is in memory may not be on disk: re-read next time
+      this.lock.release();
+      for (const p of batch) p.reject(e);
+      return;
+    }
+    this.lock.release();
+    for (const r of results) (r.ok ? r.p.resolve : r.p.reject)(r.value);
+  }
+
+  /**
+   * Read-only work (list, show, status): no lock and no write to anything committed, so reads work on a read-only
+   * checkout and never dirty the working tree. Audit lines go to the runtime reads log, best effort.
+   */
+  transactRead<T>(work: (tx: StoreTransaction) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      setImmediate(() => {
+        try {
+          const tx = new StoreTransaction(this.load(), this.config().config, () => this.ledger.index(), this.now);
+          const step = tx.begin();
+          const value = work(tx);
+          if (tx.changed) {
+            step.rollback();
+            const message = 'A read-only action tried to change the store; nothing was changed. Report this as a bug.';
+            throw new ActionError('internal_error', message);
+          }
+          this.bestEffort('the reads log', () => this.audit.appendReads(tx.audit));
+          this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
+          resolve(value);
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+  }
+
+  /** Waits (bounded) while git is replacing files, and through git's unlink-then-write gap of a missing store. */
+  private async waitForSteadyStore(): Promise<void> {
+    this.gitIndexLock ??= gitIndexLockPath(this.layout.root);
+    if (!(await waitForGitIdle(this.gitIndexLock, GIT_WAIT_MS))) {
+      this.logger.warn('git has held .git/index.lock for a while; writing anyway (a stale index.lock? remove it only if no git runs)');
+    }
+    const until = Date.now() + MISSING_STORE_WAIT_MS;
+    while (!fs.existsSync(this.layout.handoffsFile) && this.storeExpected() && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** First batch of this instance: remove dead writers' temp files, repair what a crash cut off. */
+  private coldStart(): void {
+    this.preparedDir = true;
+    const removed = removeOrphanTempFiles(this.layout.dataDir) + removeOrphanTempFiles(this.layout.root);
+    if (removed) this.logger.info(`removed ${removed} temp file(s) left by killed writers`);
+    this.bestEffort('decisions.md', () => {
+      const added = appendMissingDecisions(this.layout, this.load().handoffs);
+      if (added) this.logger.info(`decisions.md: added ${added} line(s) a crash had cut off`);
+    });
+    this.rebuildIfStale();
+  }
+
+  /** A crashed writer's audit lines go in now, once; then derived files it never rebuilt are rebuilt. */
+  private recoverJournal(): void {
+    if (!fs.existsSync(this.layout.auditJournalFile)) return;
+    this.load();
+    let added = 0;
+    this.bestEffort('the audit log from its journal', () => (added = this.journal.recover(this.cachedHash())));
+    if (added) this.logger.info(`audit: added ${added} line(s) a crash or a busy git had put off`);
+    this.rebuildIfStale(true);
+  }
+
+  private rebuildIfStale(afterCrash = false): void {
+    this.bestEffort('the derived files', () => {
+      const snapshot = this.load();
+      const hash = this.cachedHash();
+      if (!hash || !(afterCrash || derivedFilesStale(this.layout, hash))) return;
+      const problems = rebuildDerivedFiles(this.layout, snapshot.handoffs, { storeHash: hash, beforeRename: () => this.assertGitIdle() });
+      for (const problem of problems) this.logger.warn(problem);
+      if (problems.length === 0) this.logger.info('rebuilt AgentTracker.md and state.json from handoffs.json');
+    });
+  }
+
+  /**
+   * Writes the store (the truth) first; once it is renamed into place the batch has happened, so nothing after
+   * it may turn the answer into a refusal: the stamp, ledger, derived files and audit are written best effort, a
+   * failure logged and repaired by the next batch (the journal holds the audit lines, state.json's storeHash
+   * says whether the derived files are current).
+   */
+  private commit(tx: StoreTransaction): void {
+    // Fencing: a process whose lock was taken over (its lease expired while it was frozen) writes nothing.
+    this.lock.assertHeld();
+    if (!tx.changed) {
+      // Nothing to protect: refused requests only; their answers and audit lines are written as before.
+      // Replays and refusals: the answers are already true; a ledger that cannot be written only costs a later
+      // replay from the store's request markers.
+      this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
+      this.appendAudit(tx.audit, () => this.journal.keep(tx.audit));
+      this.runAfterCommit(tx);
+      return;
+    }
+    ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+    const chunks = tx.snapshot.serializeChunks();
+    const hash = contentHash(chunks);
+    if (tx.audit.length) this.journal.write(hash, tx.audit);
+    const loadedKey = this.loadedKey;
+    try {
+      writeFileAtomic(this.layout.handoffsFile, chunks, {
+        beforeRename: () => {
+          this.lock.assertHeld();
+          const now = statKey(this.layout.handoffsFile);
+          if (now !== loadedKey) throw new StoreMoved(`it was ${loadedKey}, now ${now}`);
+          if (gitBusy(this.gitIndexLock ?? null)) throw new StoreMoved('git is replacing files');
+        },
+      });
+    } catch (e) {
+      this.bestEffort('the audit journal', () => this.journal.clear());
+      throw e;
+    }
+    // The rename happened: from here on the answer is the truth.
+    this.bestEffort('the step after the store write', () => this.options.testHooks?.afterStoreRename?.());
+    // Process tests of crash recovery kill the writer here (test/process/crashSafety.test.ts); not user API.
+    if (process.env.AGENTSYNC_TEST_CRASH_AFTER_STORE_RENAME === '1') process.kill(process.pid, 'SIGKILL');
+    const key = statKey(this.layout.handoffsFile);
+    this.cached = { key, snapshot: tx.snapshot, hash };
+    this.loadedKey = key;
+    this.bestEffort('the validated-store stamp', () => {
+      const stamp = stampFor(hash);
+      if (stamp) writeFileAtomic(this.layout.validatedStampFile, stamp, { durable: false });
+    });
+    this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
+    const beforeRename = () => this.assertGitIdle();
+    for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename })) {
+      this.logger.warn(`${problem} (rebuilt on the next write)`);
+    }
+    // On failure the journal written before the rename keeps the lines; the next batch appends them.
+    this.appendAudit(
+      tx.audit,
+      () => undefined,
+      () => this.journal.clear(),
+    );
+    this.runAfterCommit(tx);
+    for (const l of this.listeners) {
+      this.bestEffort('a change listener', () => l(tx.snapshot));
+    }
+  }
+
+  /** Writes that must follow the store (a session's tracker lines and state.json), best effort like the derived files. */
+  private runAfterCommit(tx: StoreTransaction): void {
+    for (const w of tx.afterCommit) this.bestEffort(w.what, () => w.run());
+  }
+
+  private appendAudit(entries: readonly AuditEntry[], onFailure: () => void, onSuccess: () => void = () => undefined): void {
+    if (entries.length === 0) return;
+    try {
+      this.audit.append(entries);
+      onSuccess();
+    } catch (e) {
+      this.logger.warn(`could not append to the audit log now (${(e as Error).message}); the next write appends it`);
+      this.bestEffort('the audit journal', onFailure);
+    }
+  }
+
+  private assertGitIdle(): void {
+    if (gitBusy(this.gitIndexLock ?? null)) {
+      throw new Error('git is replacing files (.git/index.lock exists); skipped, rebuilt on the next write');
+    }
+  }
+
+  private bestEffort(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.logger.warn(`could not update ${what}: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * True when this workspace had a store (this machine wrote one, or git tracks it): a missing one is then git's
+   * unlink-then-write gap or a deletion, never an empty store (writing one would replace every record on the next checkout).
+   */
+  private storeExpected(): boolean {
+    return (
+      isRegularFile(this.layout.validatedStampFile) ||
+      isRegularFile(this.layout.stateFile) ||
+      gitTracks(this.layout.root, '.agentsync/handoffs.json')
+    );
+  }
+
+  private cachedHash(): string | null {
+    if (!this.cached || this.cached.key === 'missing') return null;
+    this.cached.hash ??= contentHash(fs.readFileSync(this.layout.handoffsFile));
+    return this.cached.hash;
+  }
+
+  private load(): StoreSnapshot {
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(this.layout.handoffsFile);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      if (this.storeExpected()) {
+        throw new ActionError(
+          'store_missing',
+          '.agentsync/handoffs.json is missing, but this workspace had a store. Restore it ' +
+            '(git checkout -- .agentsync/handoffs.json) and retry, or run `agentsync init` to start an empty one; nothing was changed.',
+        );
+      }
+      this.loadedKey = 'missing';
+      if (!this.cached || this.cached.key !== 'missing') this.cached = { key: 'missing', snapshot: StoreSnapshot.empty(), hash: null };
+      return this.cached.snapshot;
+    }
+    if (!st.isFile()) {
+      throw new ActionError(
+        'store_unsafe',
+        '.agentsync/handoffs.json is a symlink or special file; AgentSync will not follow it. Replace it with a regular file.',
+      );
+    }
+    if (st.size > MAX_STORE_BYTES) {
+      throw new ActionError(
+        'too_large',
+        `.agentsync/handoffs.json is ${st.size} bytes, over the ${MAX_STORE_BYTES}-byte limit; archive old handoffs and retry.`,
+      );
+    }
+    const key = keyOf(st);
+    this.loadedKey = key;
+    if (this.cached?.key === key) return this.cached.snapshot;
+    const bytes = fs.readFileSync(this.layout.handoffsFile);
+    const hash = contentHash(bytes);
+    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), stampMatches(readStamp(this.layout.validatedStampFile), hash));
+    this.cached = { key, snapshot, hash };
+    return snapshot;
+  }
+}
+
+/** The store changed between our read and our rename (git checkout, a hand edit): the batch is applied again. */
+class StoreMoved extends Error {
+  refusal(): ActionError {
+    const message = `.agentsync/handoffs.json kept changing while AgentSync wrote it (${this.message}); nothing was changed. Retry when git is done.`;
+    return new ActionError('store_busy', message);
+  }
+}
+
+function readStamp(file: string): string | null {
+  try {
+    const st = fs.lstatSync(file);
+    return st.isFile() && st.size <= 256 ? fs.readFileSync(file, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function keyOf(st: fs.Stats): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+function statKey(file: string): string {
+  try {
+    return keyOf(fs.lstatSync(file));
+  } catch {
+    return 'missing';
+  }
+}

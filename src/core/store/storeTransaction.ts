@@ -1,0 +1,98 @@
+// What one batch of requests sees inside the lock: the snapshot, plus the side effects to write once at the end.
+import type { AuditEntry } from './auditLog';
+import { ActionError } from '../domain/errors';
+import { describeIssues, handoffSchema, type Handoff } from '../domain/handoffSchema';
+import type { StoreSnapshot } from './storeSnapshot';
+import type { AgentSyncConfig } from '../domain/configSchema';
+
+export interface LedgerEntry {
+  request_id: string;
+  hash: string;
+  /** Omitted for read-only actions: those are answered again rather than stored. */
+  response?: unknown;
+}
+
+export class StoreTransaction {
+  readonly audit: AuditEntry[] = [];
+  readonly decisions: { handoff: Handoff; agent: string; timestamp: string }[] = [];
+  readonly ledger: LedgerEntry[] = [];
+  /** Writes of files outside the store (the session sections), run only once the store is written. */
+  readonly afterCommit: { what: string; run: () => void }[] = [];
+  private undo: (() => void)[] = [];
+
+  constructor(
+    readonly snapshot: StoreSnapshot,
+    readonly config: AgentSyncConfig,
+    private readonly readLedger: () => ReadonlyMap<string, LedgerEntry>,
+    readonly now: () => Date,
+  ) {}
+
+  private ledgerCache: ReadonlyMap<string, LedgerEntry> | null = null;
+
+  /** The stored answer for a request_id, read from the ledger only when a request carries an id. */
+  ledgerEntry(requestId: string): LedgerEntry | undefined {
+    // An earlier request of this same batch is not in the ledger file yet: look at what this batch recorded first.
+    for (let i = this.ledger.length - 1; i >= 0; i--) if (this.ledger[i].request_id === requestId) return this.ledger[i];
+    this.ledgerCache ??= this.readLedger();
+    return this.ledgerCache.get(requestId);
+  }
+
+  /** True once any request in the batch changed a record (undone changes do not count). */
+  get changed(): boolean {
+    return this.undo.length > 0;
+  }
+
+  get handoffs(): readonly Handoff[] {
+    return this.snapshot.handoffs;
+  }
+
+  find(idOrUid: string): Handoff | undefined {
+    return this.snapshot.find(idOrUid);
+  }
+
+  insert(h: Handoff): void {
+    assertRecordValid(h);
+    this.snapshot.insert(h);
+    this.undo.push(() => this.snapshot.undoInsert(h));
+  }
+
+  replace(h: Handoff): void {
+    assertRecordValid(h);
+    const previous = this.snapshot.replace(h);
+    this.undo.push(() => this.snapshot.replace(previous));
+  }
+
+  /** Marks the start of one request's work, so a failure undoes only that request. */
+  begin(): { rollback(): void } {
+    const mark = this.undo.length;
+    const auditMark = this.audit.length;
+    const decisionsMark = this.decisions.length;
+    const afterMark = this.afterCommit.length;
+    const ledgerMark = this.ledger.length;
+    return {
+      rollback: () => {
+        while (this.undo.length > mark) this.undo.pop()!();
+        this.audit.length = auditMark;
+        this.decisions.length = decisionsMark;
+        this.afterCommit.length = afterMark;
+        this.ledger.length = ledgerMark;
+      },
+    };
+  }
+}
+
+/**
+ * Every record is checked against the store's own schema before it joins the batch: a record the schema refuses
+ * would make every later read of the file fail (store_invalid) on every clone, so the request is refused instead.
+ */
+export function assertRecordValid(h: Handoff): void {
+  const checked = handoffSchema.safeParse(h);
+  if (checked.success) return;
+  const first = checked.error.issues[0];
+  throw new ActionError(
+    'record_invalid',
+    `This change would write a record the store's schema refuses (${describeIssues(checked.error, h.handoff_id)}). ` +
+      'Nothing was changed; shorten or correct the field named.',
+    { field: first ? first.path.map(String).join('.') : undefined, handoff_id: h.handoff_id },
+  );
+}

@@ -1,0 +1,144 @@
+// Reads .agentsync.json (docs/contract.md §7; docs/agentsync-documentation.md, "Configuration"): missing → defaults. Each
+// top-level section is checked on its own, so one bad key never drops the rest: a broken convenience section falls
+// back to its default, a broken restrictive one fails closed (configSchema's RESTRICTIVE_SECTIONS), an unknown key
+// is reported with a "did you mean". Every problem goes into one message, which the store reports once.
+import * as fs from 'node:fs';
+import { z } from 'zod';
+import { configSchema, DEFAULT_CONFIG, RESTRICTIVE_SECTIONS, type AgentSyncConfig, type RestrictiveSection } from '../domain/configSchema';
+
+export interface LoadedConfig {
+  config: AgentSyncConfig;
+  /** Set when the file exists but could not be used in full; says which key, what was expected and what applies. */
+  problem: string | null;
+}
+
+const MAX_CONFIG_BYTES = 1_000_000;
+
+/** What a broken restrictive section means until it is fixed. */
+const FAILS_CLOSED: Record<RestrictiveSection, string> = {
+  passOver: 'pass-overs are refused with E030 CONFIG_INVALID until you fix it',
+  agentCapabilities: 'requests that name agents are refused with E030 CONFIG_INVALID until you fix it',
+  requireHandoffOnEndSession: 'it counts as true until you fix it',
+};
+
+const isRestrictive = (key: string): key is RestrictiveSection => (RESTRICTIVE_SECTIONS as readonly string[]).includes(key);
+
+/** A whole file that cannot be read: the defaults, with every restrictive section failing closed. */
+function unusable(problem: string): LoadedConfig {
+  const brokenSections = Object.fromEntries(RESTRICTIVE_SECTIONS.map((k) => [k, problem]));
+  return {
+    config: { ...DEFAULT_CONFIG, requireHandoffOnEndSession: true, brokenSections },
+    problem: `${problem}; fix it. Until then the defaults are used, except that pass-overs and requests naming agents are refused (E030 CONFIG_INVALID) and requireHandoffOnEndSession counts as true`,
+  };
+}
+
+/** Levenshtein distance, small inputs only (config key names). */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
+
+export function didYouMean(key: string, allowed: readonly string[]): string {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const k of allowed) {
+    const d = distance(key, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? ` (did you mean "${best}"?)` : '';
+}
+
+/** The keys an object schema allows at `path` below `schema` (through defaults, optionals and records), or []. */
+function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let cur: z.ZodType | undefined = schema;
+  const unwrap = (s: z.ZodType): z.ZodType => {
+    let t = s;
+    while (t instanceof z.ZodDefault || t instanceof z.ZodOptional || t instanceof z.ZodNullable) t = t.unwrap() as z.ZodType;
+    return t;
+  };
+  for (const seg of path) {
+    if (!cur) return [];
+    const t = unwrap(cur);
+    if (t instanceof z.ZodObject) cur = (t.shape as Record<string, z.ZodType>)[String(seg)];
+    else if (t instanceof z.ZodRecord) cur = t.valueType as z.ZodType;
+    else return [];
+  }
+  const t = cur ? unwrap(cur) : undefined;
+  return t instanceof z.ZodObject ? Object.keys(t.shape) : [];
+}
+
+/** describeIssues' sentences, with a "did you mean" after each unknown key that is close to an allowed one. */
+function describeSectionIssues(key: string, schema: z.ZodType, error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = [key, ...issue.path.map(String)].join('.');
+      if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
+      const allowed = allowedKeysAt(schema, issue.path);
+      return `${where}: unknown field(s) ${issue.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, allowed)}`).join(', ')}`;
+    })
+    .join('; ');
+}
+
+export function parseConfigText(text: string): LoadedConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return unusable(`.agentsync.json is not valid JSON (${(e as Error).message})`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return unusable(
+      `.agentsync.json: (root): expected an object such as {"staleAfterHours": 24}, found ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}`,
+    );
+  }
+  const input = raw as Record<string, unknown>;
+  const shape = configSchema.shape as Record<string, z.ZodType>;
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  const brokenSections: Partial<Record<RestrictiveSection, string>> = {};
+  for (const key of Object.keys(input)) {
+    if (!Object.prototype.hasOwnProperty.call(shape, key))
+      problems.push(`unknown key "${key}"${didYouMean(key, Object.keys(shape))}, ignored`);
+  }
+  for (const [key, schema] of Object.entries(shape)) {
+    const parsed = schema.safeParse(input[key]);
+    if (parsed.success) {
+      if (parsed.data !== undefined) out[key] = parsed.data;
+      continue;
+    }
+    const issue = describeSectionIssues(key, schema, parsed.error);
+    if (isRestrictive(key)) {
+      brokenSections[key] = issue;
+      problems.push(`${issue} (${FAILS_CLOSED[key]})`);
+    } else {
+      problems.push(`${issue} (the default is used until you fix it)`);
+    }
+    const fallback = (DEFAULT_CONFIG as Record<string, unknown>)[key];
+    if (fallback !== undefined) out[key] = fallback;
+  }
+  if (brokenSections.requireHandoffOnEndSession !== undefined) out.requireHandoffOnEndSession = true;
+  const config = { ...(out as AgentSyncConfig), ...(Object.keys(brokenSections).length ? { brokenSections } : {}) };
+  return { config, problem: problems.length ? `.agentsync.json: ${problems.join('; ')}` : null };
+}
+
+export function loadConfig(configPath: string): LoadedConfig {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(configPath);
+  } catch {
+    return { config: DEFAULT_CONFIG, problem: null };
+  }
+  if (!stat.isFile()) return unusable('.agentsync.json is not a regular file (a symlink or folder); replace it with a file');
+  if (stat.size > MAX_CONFIG_BYTES) return unusable(`.agentsync.json is ${stat.size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);
+  return parseConfigText(fs.readFileSync(configPath, 'utf8'));
+}

@@ -1,0 +1,84 @@
+// `init`: creates what is missing (never overwrites), adds the runtime paths to .gitignore, and writes the AgentSync
+// section into the agents' instruction files (docs/agentsync-documentation.md, "Initialize"); `hooks` also merges the hook packs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../disk/atomicFile';
+import { ensureSafeDirectory } from './safeDirectory';
+import { writeInstructionSections, type SectionReport } from './agentInstructions';
+import { writeHookPacks, type HookPackReport } from '../hooks/hookPacks';
+import { readTemplate } from './templates';
+import { renderHandoffsSection } from '../domain/trackerRenderer';
+import { WorkspaceLayout } from './workspaceLayout';
+
+/** The config `init` writes when none exists (templates/agentsync.json); read when init runs, not when the CLI loads. */
+export function defaultConfigText(): string {
+  return readTemplate('agentsync.json');
+}
+
+/** The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section. */
+export function trackerTemplate(): string {
+  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, ''));
+}
+
+export interface InitReport {
+  created: string[];
+  kept: string[];
+  gitignoreAdded: string[];
+  instructions: SectionReport;
+  hooks?: HookPackReport;
+}
+
+export interface InitOptions {
+  /** Merge the hook packs of Claude Code, Codex, Cursor and Copilot (`agentsync init --hooks`). */
+  hooks?: boolean;
+  /** The day the instruction examples' ids carry (tests fix it; default: today). */
+  now?: Date;
+}
+
+function createIfMissing(file: string, text: string, report: InitReport, root: string): void {
+  const rel = path.relative(root, file);
+  if (fs.existsSync(file) || isSymlink(file)) {
+    report.kept.push(rel);
+    return;
+  }
+  ensureSafeDirectory(root, path.dirname(file));
+  writeFileAtomic(file, text);
+  report.created.push(rel);
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+export function initWorkspace(root: string, options: InitOptions = {}): InitReport {
+  const layout = new WorkspaceLayout(root);
+  // Instruction files and hook packs are checked (markers, JSON) before anything is created.
+  const hooks = options.hooks ? writeHookPacks(layout.root, { dryRun: true }) : undefined;
+  const instructions = writeInstructionSections(layout.root, options.now);
+  const report: InitReport = { created: [], kept: [], gitignoreAdded: [], instructions };
+  if (hooks) report.hooks = writeHookPacks(layout.root);
+  createIfMissing(layout.configFile, defaultConfigText(), report, layout.root);
+  createIfMissing(layout.handoffsFile, '{\n  "version": 1,\n  "handoffs": []\n}\n', report, layout.root);
+  createIfMissing(layout.trackerFile, trackerTemplate(), report, layout.root);
+  for (const dir of [layout.requestsDir, layout.responsesDir, layout.auditDir]) ensureSafeDirectory(layout.root, dir);
+
+  const gitignore = path.join(layout.root, '.gitignore');
+  if (!isSymlink(gitignore)) {
+    const existing = fs.existsSync(gitignore) ? fs.readFileSync(gitignore, 'utf8') : '';
+    const lines = new Set(existing.split(/\r?\n/).map((l) => l.trim()));
+    const missing = WorkspaceLayout.GITIGNORE_ENTRIES.filter((e) => !lines.has(e));
+    if (missing.length) {
+      const sep = existing.length && !existing.endsWith('\n') ? '\n' : '';
+      fs.writeFileSync(
+        gitignore,
+        `${existing}${sep}${existing.includes('# AgentSync runtime files') ? '' : '# AgentSync runtime files\n'}${missing.join('\n')}\n`,
+      );
+      report.gitignoreAdded = missing;
+    }
+  }
+  return report;
+}
