@@ -6,6 +6,7 @@ import { mergeDriverVerb } from './mergeDriverVerb';
 import { trackerMergeVerb } from './trackerMergeVerb';
 import { hookVerb } from './hookVerb';
 import { assignVerb, passVerb, returnVerb } from './delegationVerbs';
+import { policyVerb } from './policyVerb';
 
 export const EXTRA_VERBS: Record<string, Verb> = {
   watch: watchVerb,
@@ -16,4 +17,5 @@ export const EXTRA_VERBS: Record<string, Verb> = {
   pass: passVerb,
   return: returnVerb,
   assign: assignVerb,
+  policy: policyVerb,
 };

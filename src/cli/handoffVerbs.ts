@@ -12,6 +12,8 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export interface Verb {
   usage: string;
   summary: string;
+  /** More lines for `<verb> --help`, after the summary. */
+  details?: string[];
   options: Options;
   /** The exit code; a verb that has nothing to wait for answers it synchronously (the caller awaits either). */
   run(ctx: CliContext, values: Values, positionals: string[]): number | Promise<number>;

@@ -56,6 +56,7 @@ export function helpText(verb?: string): string {
       `agentsync ${verb} ${v.usage}`,
       '',
       v.summary,
+      ...(v.details ?? []),
       ...(opts.length ? ['', 'options:', ...opts] : []),
       '',
       'global options: --dir <workspace> (default: current folder), --json (print one JSON object)',

@@ -17,9 +17,9 @@ const DESCRIPTIONS: Record<ActionName, string> = {
   completeHandoff:
     'Finish the work on a claimed handoff as `agent`, optionally with the protocol report `result` (status, decision PROCEED/STOP/CLARIFY, findings). Moves it to ready_for_review, or to blocked on STOP/CLARIFY. Answers { handoff }.',
   passOver:
-    'Pass work from `agent` to another agent (`to`) with a reason and summary, creating a new handoff linked to handoffId (the work being passed on); return_required (default true) asks for it to come back. Pass-over policy refusals carry code E00x. Answers { handoff } (the new one).',
+    'Pass work from `agent` to another agent (`to`) with a reason and summary, creating a new handoff linked to handoffId (the work being passed on); return_required (default true) asks for it to come back; `override` may tighten the policy of .agentsync.json, never loosen it (E031). Pass-over policy refusals carry code E00x/E03x. Answers { handoff } (the new one).',
   returnHandoff:
-    'Return a passed-over handoff to the agent that passed it, as `agent`, with an optional result and message. Answers { handoff, returned } (returned: the new handoff back to the originator).',
+    'Return a passed-over handoff to the agent that passed it, as `agent`, with an optional result and message. Answers { handoff, returned, notify } (returned: the new handoff back to the originator; notify: { agent, handoff } when the policy notifies on return, else null).',
   clearConflicts:
     'Clear the merge conflicts recorded on a handoff (its `conflicts`: what a git merge of the store could not decide on its own), after a person checked what the merge chose. Only a human agent may; others are refused with not_assigned. Answers { handoff, cleared }.',
   assignHandoff:

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, configureAgents, runCliSync, tempWorkspace } from './processHarness';
 
 interface Body {
   ok: boolean;
@@ -28,21 +28,6 @@ function cli(ws: string, args: string[], input?: string): Run {
 function json(ws: string, args: string[], input?: string): { run: Run; body: Body } {
   const run = cli(ws, ['--json', ...args], input);
   return { run, body: JSON.parse(run.stdout) as Body };
-}
-
-/** The seeds' agents (alice, audit, tester, bob, scout) configured, plus a named human reviewer. */
-export function configureAgents(ws: string): void {
-  const file = path.join(ws, '.agentsync.json');
-  const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  config.agentCapabilities = {
-    alice: ['code_patch'],
-    audit: ['pr_review'],
-    tester: ['test_authoring'],
-    bob: ['code_patch'],
-    scout: ['research'],
-  };
-  config.humans = ['dana'];
-  fs.writeFileSync(file, JSON.stringify(config, null, 2));
 }
 
 const report = { status: 'complete', decision: 'PROCEED', context_summary: 'reviewed, two nits', findings: {}, issues: [] };

@@ -86,3 +86,18 @@ export function auditLines(layout: WorkspaceLayout): Record<string, unknown>[] {
     .flatMap((n) => fs.readFileSync(path.join(layout.auditDir, n), 'utf8').split('\n').filter(Boolean))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** The seeds' agents (alice, audit, tester, bob, scout) configured, plus a named human reviewer. */
+export function configureAgents(ws: string): void {
+  const file = path.join(ws, '.agentsync.json');
+  const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  config.agentCapabilities = {
+    alice: ['code_patch'],
+    audit: ['pr_review'],
+    tester: ['test_authoring'],
+    bob: ['code_patch'],
+    scout: ['research'],
+  };
+  config.humans = ['dana'];
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+}

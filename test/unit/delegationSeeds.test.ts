@@ -131,6 +131,74 @@ describe('delegation: who reviews returned work, and the stored policy', () => {
     assert.equal(byDana.ok, true, JSON.stringify(byDana));
   });
 
+  // Under auto_return the returned handoff waits in ready_for_review: [who, move, allowed, what the refusal says].
+  const autoReturn: [string, string, boolean, RegExp | null][] = [
+    ['alice', 'approved', true, null],
+    ['alice', 'in_progress', true, null],
+    ['audit', 'approved', false, /audit may not approve .*only its originator \(alice\) or a human may/],
+    ['mallory', 'approved', false, /mallory may not approve .*only its originator \(alice\) or a human may/],
+    ['human', 'approved', true, null],
+    ['dana', 'approved', true, null],
+  ];
+  for (const [who, to, allowed, says] of autoReturn) {
+    it(`auto_return: ${who} ${allowed ? 'may' : 'may not'} move the returned work to ${to}`, async () => {
+      const ws = new TestWorkspace({ config: { humans: ['dana'], passOver: { pairs: { 'alice->audit': { auto_return: true } } } } });
+      const back = await returned(ws);
+      const r = await ws.dispatch({ action: 'transitionHandoff', handoffId: back.handoff_id, agent: who, to });
+      assert.equal(r.ok, allowed, JSON.stringify(r));
+      if (says) assert.deepEqual([r.reason, r.allowed], ['not_assigned', ['alice']]);
+      if (says) assert.match(String(r.message), says);
+      assert.equal(ws.stored(back.handoff_id).status, allowed ? to : 'ready_for_review');
+    });
+  }
+
+  it('require_user_approval: neither the originator nor the receiver approves the passed work or its return; a human approves and merges both', async () => {
+    const ws = new TestWorkspace({
+      config: { humans: ['dana'], passOver: { pairs: { 'alice->audit': { auto_return: true, require_user_approval: true } } } },
+    });
+    const { next: h } = await hop(ws, 'alice', 'audit', undefined);
+    const r = await ws.dispatch({ action: 'returnHandoff', handoffId: h!.handoff_id, agent: 'audit', result: report });
+    const back = r.data!.returned as Handoff;
+    for (const id of [h!.handoff_id, back.handoff_id]) {
+      for (const agent of ['alice', 'audit', 'mallory']) {
+        const refused = await ws.dispatch({ action: 'transitionHandoff', handoffId: id, agent, to: 'approved' });
+        assert.deepEqual(
+          [refused.ok, refused.reason, refused.policy, refused.allowed],
+          [false, 'not_assigned', 'require_user_approval', ['dana']],
+        );
+        assert.match(
+          String(refused.message),
+          new RegExp(`${agent} may not approve ${id}: its pass-over policy has require_user_approval, so only a human may`),
+        );
+      }
+      for (const [agent, to] of [
+        ['dana', 'approved'],
+        ['human', 'merged'],
+      ]) {
+        const ok = await ws.dispatch({ action: 'transitionHandoff', handoffId: id, agent, to });
+        assert.equal(ok.ok, true, JSON.stringify(ok));
+      }
+      assert.equal(ws.stored(id).status, 'merged');
+    }
+  });
+
+  it('without auto_return the return is queued for alice alone: only she claims it, completes it and approves it', async () => {
+    const ws = new TestWorkspace();
+    const back = await returned(ws);
+    assert.equal(back.status, 'queued');
+    const byAudit = await ws.dispatch({ action: 'claimHandoff', handoffId: back.handoff_id, agent: 'audit' });
+    assert.deepEqual([byAudit.reason, byAudit.allowed], ['not_assigned', ['alice']]);
+    for (const [action, extra] of [
+      ['claimHandoff', {}],
+      ['completeHandoff', {}],
+      ['transitionHandoff', { to: 'approved' }],
+    ] as const) {
+      const r = await ws.dispatch({ action, handoffId: back.handoff_id, agent: 'alice', ...extra });
+      assert.equal(r.ok, true, `${action}: ${JSON.stringify(r)}`);
+    }
+    assert.equal(ws.stored(back.handoff_id).status, 'approved');
+  });
+
   it('the inline override is stored on the handoff and governs the lease (timeout_ms) and the return (auto_return)', async () => {
     const ws = new TestWorkspace();
     const override = { timeout_ms: 5_000, auto_return: true };

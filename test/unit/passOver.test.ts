@@ -143,8 +143,10 @@ describe('passOver', () => {
     const unknown = await pass(ws, 'alice', 'ghost');
     assert.deepEqual([unknown.reason, unknown.code], ['INVALID_SUBAGENT', 'E001']);
     assert.equal(ws.readText(ws.layout.handoffsFile), null);
+    // An inline override may tighten a restriction, never lift it (E031): the agent asking is the one restricted.
     const override = await pass(ws, 'alice', 'audit', undefined, { override: { enabled: true } });
-    assert.equal(override.ok, true, 'an inline override wins over the pair policy');
+    assert.deepEqual([override.reason, override.code, override.path], ['PREFERENCE_CONFLICT', 'E031', 'override.enabled']);
+    assert.match(String(override.message), /would lift passOver\.pairs\.alice->audit\.enabled \(false\)/);
   });
 
   it('returnHandoff on work that was not passed over is RETURN_CONTEXT_LOST (E020); a tag naming the wrong agent is INVALID_WORK_OUTPUT (E021)', async () => {

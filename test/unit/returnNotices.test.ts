@@ -1,5 +1,5 @@
-// notify_on_return as the editor sees it (docs/agentsync-documentation.md, "Pass-over delegation"): which returned
-// work is announced to whom, once, by the policy stored on it. Real passes and returns through the dispatcher.
+// notify_on_return as the editor sees it (docs/agentsync-documentation.md, "Pass-over policies"): which returned
+// work is announced to whom, once, by the notify marker its return stored. Real passes and returns through the dispatcher.
 import { strict as assert } from 'node:assert';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { ReturnNotices } from '../../src/core/domain/returnNotices';
@@ -59,6 +59,7 @@ describe('return notices (notify_on_return)', () => {
       notices.take([], 'alice');
       const back = await passAndReturn(ws, { notify_on_return: mode }, result);
       assert.equal(back.policy?.notify_on_return, mode, 'the policy is stored on the returned work');
+      assert.equal(back.notify?.agent, expected ? 'alice' : undefined, 'the return action marks it (or not)');
       assert.equal(notices.take(ws.storedHandoffs(), 'alice').length, expected);
     });
   }

@@ -45,22 +45,37 @@ export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema
 export const RESTRICTIVE_SECTIONS = ['passOver', 'agentCapabilities', 'requireHandoffOnEndSession'] as const;
 export type RestrictiveSection = (typeof RESTRICTIVE_SECTIONS)[number];
 
+/** Why a restrictive section cannot be used: the sentence, the key path it is about, and the seed 000 §9 code. */
+export interface SectionProblem {
+  message: string;
+  /** The key path in .agentsync.json, e.g. `passOver.pairs.alice->audit.enabeld`. */
+  path: string;
+  /** E030 CONFIG_INVALID (a wrong value or key), E031 PREFERENCE_CONFLICT (keys that contradict each other). */
+  code: 'E030' | 'E031';
+}
+
 export type AgentSyncConfig = z.infer<typeof configSchema> & {
-  /** Restrictive sections that could not be read, with what was wrong; set by the loader, never by the file. */
-  readonly brokenSections?: Readonly<Partial<Record<RestrictiveSection, string>>>;
+  /** Restrictive sections that could not be used, with what was wrong; set by the loader, never by the file. */
+  readonly brokenSections?: Readonly<Partial<Record<RestrictiveSection, SectionProblem>>>;
 };
 export type PassOverPolicy = z.infer<typeof passOverPolicySchema>;
 
 export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({});
 
-/** E030 CONFIG_INVALID (seed 000 §9): an action governed by a broken restrictive section is refused until it is fixed. */
+const REFUSAL_OF = { E030: 'CONFIG_INVALID', E031: 'PREFERENCE_CONFLICT' } as const;
+
+/**
+ * E030 CONFIG_INVALID or E031 PREFERENCE_CONFLICT (seed 000 §9): an action governed by a broken restrictive section
+ * is refused until it is fixed, naming the key path (docs/agentsync-documentation.md, "Configuration").
+ */
 export function assertSectionUsable(config: AgentSyncConfig, section: RestrictiveSection): void {
   const problem = config.brokenSections?.[section];
   if (problem === undefined) return;
   throw new ActionError(
-    'CONFIG_INVALID',
-    `.agentsync.json: ${problem}. The ${section} section is broken, so AgentSync refuses what it governs rather than guess; fix it in .agentsync.json and retry. Nothing was changed.`,
-    { code: 'E030', key: section },
+    REFUSAL_OF[problem.code],
+    `.agentsync.json: ${problem.message}. The ${section} section is ${problem.code === 'E031' ? 'contradictory' : 'broken'}, ` +
+      'so AgentSync refuses what it governs rather than guess; fix it in .agentsync.json and retry. Nothing was changed.',
+    { code: problem.code, key: section, path: problem.path },
   );
 }
 

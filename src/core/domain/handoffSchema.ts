@@ -27,6 +27,7 @@ export const ownerModeSchema = z.enum(OWNER_MODES);
 export const agentIdSchema = z.string().regex(AGENT_ID_PATTERN, 'agent ids are lowercase letters, digits, "-" or "_" (1-64 characters)');
 export const isoTimeSchema = z.iso.datetime({ offset: true });
 const shortText = z.string().max(LIMITS.shortText);
+const handoffIdSchema = z.string().regex(/^HO-\d{8}-\d{3,6}$/, 'handoff ids look like HO-YYYYMMDD-NNN');
 export const capabilitySchema = z
   .string()
   .min(1)
@@ -149,6 +150,8 @@ export const handoffSchema = z
     todos: z.array(todoSchema).max(LIMITS.todos).optional(),
     /** The pass-over policy resolved when the work was passed (inline override included); governs its lease and return (docs/contract.md §6). */
     policy: passOverPolicySchema.nullable().optional(),
+    /** On work returned under notify_on_return: whose editor shows a notification, and this handoff (docs/agentsync-documentation.md). */
+    notify: z.strictObject({ agent: agentIdSchema, handoff: handoffIdSchema }).nullable().optional(),
     conflicts: z.array(conflictSchema).max(100).optional(),
   })
   .superRefine((h, ctx) => {

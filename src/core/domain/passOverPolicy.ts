@@ -1,7 +1,10 @@
-// Pass-over policy resolution (docs/contract.md §6, seed 000 §5.4): inline override > pair > subagent > defaults > built-in.
+// Pass-over policy resolution (docs/contract.md §6, seed 000 §5.4; docs/agentsync-documentation.md, "Pass-over policies"):
+// inline override > pair > subagent > defaults > built-in, except that an override may not loosen a restriction.
 import { assertSectionUsable, type AgentSyncConfig, type PassOverPolicy } from './configSchema';
+import { ActionError } from './errors';
 
 export type EffectivePolicy = Required<PassOverPolicy>;
+export type PolicyKey = keyof EffectivePolicy;
 
 export const BUILT_IN_POLICY: EffectivePolicy = {
   enabled: true,
@@ -14,18 +17,104 @@ export const BUILT_IN_POLICY: EffectivePolicy = {
   can_receive_passes: true,
 };
 
-/** A broken passOver section fails closed (docs/contract.md §6, §7): E030 CONFIG_INVALID, never the permissive built-ins. */
-export function resolvePassOverPolicy(config: AgentSyncConfig, from: string, to: string, override: PassOverPolicy = {}): EffectivePolicy {
+export const POLICY_KEYS = Object.keys(BUILT_IN_POLICY) as PolicyKey[];
+
+/** A resolved policy and, per key, where its value came from (`passOver.pairs.alice->audit`, `built-in`, `override`). */
+export interface ResolvedPolicy {
+  policy: EffectivePolicy;
+  sources: Record<PolicyKey, string>;
+}
+
+/** The policy .agentsync.json gives a pass from `from` to `to`, with sources; a broken section refuses (E030/E031). */
+export function resolveConfiguredPolicy(config: AgentSyncConfig, from: string, to: string): ResolvedPolicy {
   assertSectionUsable(config, 'passOver');
-  const layers = [
-    config.passOver.defaults ?? {},
-    config.passOver.subagents?.[to] ?? {},
-    config.passOver.pairs?.[`${from}->${to}`] ?? {},
-    override,
+  const pair = `${from}->${to}`;
+  const layers: [string, PassOverPolicy | undefined][] = [
+    ['passOver.defaults', config.passOver.defaults],
+    [`passOver.subagents.${to}`, config.passOver.subagents?.[to]],
+    [`passOver.pairs.${pair}`, config.passOver.pairs?.[pair]],
   ];
-  const effective: EffectivePolicy = { ...BUILT_IN_POLICY };
-  for (const layer of layers) {
-    for (const [k, v] of Object.entries(layer)) if (v !== undefined) (effective as Record<string, unknown>)[k] = v;
+  const policy: EffectivePolicy = { ...BUILT_IN_POLICY };
+  const sources = Object.fromEntries(POLICY_KEYS.map((k) => [k, 'built-in'])) as Record<PolicyKey, string>;
+  for (const [source, layer] of layers) {
+    for (const k of POLICY_KEYS) {
+      if (layer?.[k] === undefined) continue;
+      (policy as Record<string, unknown>)[k] = layer[k];
+      sources[k] = source;
+    }
   }
-  return effective;
+  return { policy, sources };
+}
+
+/** Where a key's value came from, as a user finds it: `passOver.pairs.alice->audit.enabled`, `override.enabled`. */
+export function keySource(sources: Record<PolicyKey, string>, key: PolicyKey): string {
+  return sources[key] === 'built-in' ? `the built-in ${key}` : `${sources[key]}.${key}`;
+}
+
+/** True when `value` for `key` allows more than `configured` does: the keys whose job is to restrict agents. */
+function loosens(key: PolicyKey, value: unknown, configured: EffectivePolicy): boolean {
+  switch (key) {
+    case 'enabled':
+    case 'can_receive_passes':
+      return value === true && configured[key] === false;
+    case 'require_user_approval':
+      return value === false && configured.require_user_approval;
+    case 'max_chain_depth':
+      return typeof value === 'number' && value > configured.max_chain_depth;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The effective policy of one pass: the configured one under the request's inline override. The override wins for
+ * every key, but may only tighten what restricts agents (enabled, can_receive_passes, require_user_approval,
+ * max_chain_depth): an agent must not lift the user's restriction by asking, so that is E031 PREFERENCE_CONFLICT.
+ */
+export function resolvePassOverPolicy(config: AgentSyncConfig, from: string, to: string, override: PassOverPolicy = {}): EffectivePolicy {
+  return resolveWithOverride(config, from, to, override).policy;
+}
+
+export function resolveWithOverride(config: AgentSyncConfig, from: string, to: string, override: PassOverPolicy = {}): ResolvedPolicy {
+  const { policy, sources } = resolveConfiguredPolicy(config, from, to);
+  const effective: EffectivePolicy = { ...policy };
+  for (const k of POLICY_KEYS) {
+    const value = override[k];
+    if (value === undefined) continue;
+    if (loosens(k, value, policy)) {
+      throw new ActionError(
+        'PREFERENCE_CONFLICT',
+        `override.${k}: ${JSON.stringify(value)} would lift ${keySource(sources, k)} (${JSON.stringify(policy[k])}); ` +
+          `an inline override may tighten a pass-over restriction, not loosen it. Drop override.${k}, ` +
+          `or change .agentsync.json (agentsync policy set-pair ${from} ${to} ...). Nothing was changed.`,
+        { code: 'E031', key: 'passOver', path: `override.${k}`, conflicts_with: keySource(sources, k) },
+      );
+    }
+    (effective as Record<string, unknown>)[k] = value;
+    sources[k] = 'override';
+  }
+  return { policy: effective, sources };
+}
+
+export interface PolicyListing {
+  scope: 'defaults' | 'subagent' | 'pair';
+  /** `defaults`, the subagent's id, or the pair `from->to`. */
+  name: string;
+  policy: EffectivePolicy;
+  sources: Record<PolicyKey, string>;
+}
+
+/**
+ * The resolved policy of the defaults, of each configured subagent (a pass from any agent without a pair of its own)
+ * and of each configured pair, for `agentsync policy list`. `*` matches no pair or subagent (not an agent id).
+ */
+export function listPolicies(config: AgentSyncConfig): PolicyListing[] {
+  const out: PolicyListing[] = [{ scope: 'defaults', name: 'defaults', ...resolveConfiguredPolicy(config, '*', '*') }];
+  for (const id of Object.keys(config.passOver.subagents ?? {}))
+    out.push({ scope: 'subagent', name: id, ...resolveConfiguredPolicy(config, '*', id) });
+  for (const pair of Object.keys(config.passOver.pairs ?? {})) {
+    const [from, to] = pair.split('->');
+    out.push({ scope: 'pair', name: pair, ...resolveConfiguredPolicy(config, from, to) });
+  }
+  return out;
 }

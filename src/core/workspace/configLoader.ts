@@ -4,7 +4,16 @@
 // is reported with a "did you mean". Every problem goes into one message, which the store reports once.
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import { configSchema, DEFAULT_CONFIG, RESTRICTIVE_SECTIONS, type AgentSyncConfig, type RestrictiveSection } from '../domain/configSchema';
+import { didYouMean } from '../domain/configKeyHints';
+import {
+  configSchema,
+  DEFAULT_CONFIG,
+  RESTRICTIVE_SECTIONS,
+  type AgentSyncConfig,
+  type RestrictiveSection,
+  type SectionProblem,
+} from '../domain/configSchema';
+import { passOverProblems } from '../domain/passOverConsistency';
 
 export interface LoadedConfig {
   config: AgentSyncConfig;
@@ -17,6 +26,7 @@ const MAX_CONFIG_BYTES = 1_000_000;
 /** What a broken restrictive section means until it is fixed. */
 const FAILS_CLOSED: Record<RestrictiveSection, string> = {
   passOver: 'pass-overs are refused with E030 CONFIG_INVALID until you fix it',
+
   agentCapabilities: 'requests that name agents are refused with E030 CONFIG_INVALID until you fix it',
   requireHandoffOnEndSession: 'it counts as true until you fix it',
 };
@@ -25,36 +35,11 @@ const isRestrictive = (key: string): key is RestrictiveSection => (RESTRICTIVE_S
 
 /** A whole file that cannot be read: the defaults, with every restrictive section failing closed. */
 function unusable(problem: string): LoadedConfig {
-  const brokenSections = Object.fromEntries(RESTRICTIVE_SECTIONS.map((k) => [k, problem]));
+  const brokenSections = Object.fromEntries(RESTRICTIVE_SECTIONS.map((k) => [k, { message: problem, path: '(file)', code: 'E030' }]));
   return {
     config: { ...DEFAULT_CONFIG, requireHandoffOnEndSession: true, brokenSections },
     problem: `${problem}; fix it. Until then the defaults are used, except that pass-overs and requests naming agents are refused (E030 CONFIG_INVALID) and requireHandoffOnEndSession counts as true`,
   };
-}
-
-/** Levenshtein distance, small inputs only (config key names). */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
-}
-
-export function didYouMean(key: string, allowed: readonly string[]): string {
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  for (const k of allowed) {
-    const d = distance(key, k);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return best !== null && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? ` (did you mean "${best}"?)` : '';
 }
 
 /** The keys an object schema allows at `path` below `schema` (through defaults, optionals and records), or []. */
@@ -76,10 +61,15 @@ function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[
   return t instanceof z.ZodObject ? Object.keys(t.shape) : [];
 }
 
-/** describeIssues' sentences, with a "did you mean" after each unknown key that is close to an allowed one. */
-function describeSectionIssues(key: string, schema: z.ZodType, error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
+/**
+ * describeIssues' sentences, with a "did you mean" after each unknown key that is close to an allowed one; the path
+ * is the first issue's key path, down to an unknown key itself (`passOver.pairs.a->b.enabeld`).
+ */
+function describeSectionIssues(key: string, schema: z.ZodType, error: z.ZodError): SectionProblem {
+  const issues = error.issues.slice(0, 5);
+  const first = issues[0];
+  const path = [key, ...(first?.path.map(String) ?? []), ...(first?.code === 'unrecognized_keys' ? first.keys.slice(0, 1) : [])].join('.');
+  const message = issues
     .map((issue) => {
       const where = [key, ...issue.path.map(String)].join('.');
       if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
@@ -87,6 +77,7 @@ function describeSectionIssues(key: string, schema: z.ZodType, error: z.ZodError
       return `${where}: unknown field(s) ${issue.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, allowed)}`).join(', ')}`;
     })
     .join('; ');
+  return { message, path, code: 'E030' };
 }
 
 export function parseConfigText(text: string): LoadedConfig {
@@ -105,7 +96,7 @@ export function parseConfigText(text: string): LoadedConfig {
   const shape = configSchema.shape as Record<string, z.ZodType>;
   const problems: string[] = [];
   const out: Record<string, unknown> = {};
-  const brokenSections: Partial<Record<RestrictiveSection, string>> = {};
+  const brokenSections: Partial<Record<RestrictiveSection, SectionProblem>> = {};
   for (const key of Object.keys(input)) {
     if (!Object.prototype.hasOwnProperty.call(shape, key))
       problems.push(`unknown key "${key}"${didYouMean(key, Object.keys(shape))}, ignored`);
@@ -119,14 +110,29 @@ export function parseConfigText(text: string): LoadedConfig {
     const issue = describeSectionIssues(key, schema, parsed.error);
     if (isRestrictive(key)) {
       brokenSections[key] = issue;
-      problems.push(`${issue} (${FAILS_CLOSED[key]})`);
+      problems.push(`${issue.message} (${FAILS_CLOSED[key]})`);
     } else {
-      problems.push(`${issue} (the default is used until you fix it)`);
+      problems.push(`${issue.message} (the default is used until you fix it)`);
     }
     const fallback = (DEFAULT_CONFIG as Record<string, unknown>)[key];
     if (fallback !== undefined) out[key] = fallback;
   }
   if (brokenSections.requireHandoffOnEndSession !== undefined) out.requireHandoffOnEndSession = true;
+  // What the schema cannot see: pairs naming unknown agents (E030), contradictory keys (E031). Checked only when
+  // both sections parsed; a broken agent list already refuses every pass.
+  if (!brokenSections.passOver && !brokenSections.agentCapabilities) {
+    const found = passOverProblems(out as AgentSyncConfig);
+    if (found.length) {
+      const message = found
+        .slice(0, 5)
+        .map((p) => p.message)
+        .join('; ');
+      brokenSections.passOver = { ...found[0], message };
+      problems.push(
+        `${message} (pass-overs are refused with ${found[0].code} ${found[0].code === 'E031' ? 'PREFERENCE_CONFLICT' : 'CONFIG_INVALID'} until you fix it)`,
+      );
+    }
+  }
   const config = { ...(out as AgentSyncConfig), ...(Object.keys(brokenSections).length ? { brokenSections } : {}) };
   return { config, problem: problems.length ? `.agentsync.json: ${problems.join('; ')}` : null };
 }

@@ -5,6 +5,7 @@ import { applyStatusChange, type ActionContext } from '../../store/handoffMutati
 import { assertAuthority, findMove } from '../../domain/lifecycle';
 import { checkRevision, requireHandoff } from './findHandoff';
 import { createReturnHandoff } from './returnToOriginator';
+import { applyOnReturn, type NotifyMarker } from './returnPolicy';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
@@ -31,7 +32,7 @@ export function completeHandoff(
   tx: StoreTransaction,
   ctx: ActionContext,
   p: { ref: string; result?: CompletionResult; expected_rev?: number; note?: string | null },
-): { handoff: Handoff; returned?: Handoff | null } {
+): { handoff: Handoff; returned?: Handoff | null; notify?: NotifyMarker | null } {
   const h = requireHandoff(tx, p.ref);
   const stops = p.result !== undefined && p.result.decision !== 'PROCEED';
   const to = stops ? 'blocked' : 'ready_for_review';
@@ -44,5 +45,7 @@ export function completeHandoff(
     : 'completed';
   const handoff = applyStatusChange(tx, ctx, h, to, reason, { result: p.result ?? h.result ?? null, lease_expires_at: null });
   if (stops || !handoff.return_to) return { handoff };
-  return { handoff, returned: createReturnHandoff(tx, ctx, handoff, p.note ?? null) };
+  const returned = createReturnHandoff(tx, ctx, handoff, p.note ?? null);
+  const applied = returned.policy ? applyOnReturn(tx, ctx, handoff, returned.policy) : null;
+  return { handoff: applied ?? handoff, returned, notify: returned.notify ?? null };
 }

@@ -5,9 +5,10 @@ import { ActionError } from '../../domain/errors';
 import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
 import { newUid } from '../../domain/handoffIds';
 import { parsePassOverTag } from '../../domain/handoffTags';
-import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
+import { keySource, resolveWithOverride } from '../../domain/passOverPolicy';
 import { requireHandoff } from './findHandoff';
 import { returnHandoff } from './returnHandoff';
+import type { NotifyMarker } from './returnPolicy';
 import { isTerminal, LIMITS, type CompletionResult, type Handoff } from '../../domain/handoffSchema';
 import { assertAuthority } from '../../domain/lifecycle';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -46,6 +47,8 @@ export interface PassOverOutput {
   /** Set when the pass went back to the work's return_to: the completed work and the handoff carrying it back. */
   returned?: Handoff | null;
   completed?: Handoff;
+  /** Set with `returned`: the notify_on_return marker for the agent the work came back to, or null. */
+  notify?: NotifyMarker | null;
 }
 
 /** Checks a proposed chain (agents so far, then the receiver) against the loop rules. */
@@ -102,7 +105,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   // docs/agentsync-documentation.md, "Pass over and return"): same effect as returnHandoff, report included.
   if (parent?.return_to && parent.return_to === to && from !== to && !isTerminal(parent.status)) {
     const back = returnHandoff(tx, ctx, { ref: parent.handoff_id, result: p.result, note: summary || null, expected_rev: p.expected_rev });
-    return { handoff: back.returned ?? back.handoff, returned: back.returned, completed: back.handoff };
+    return { handoff: back.returned ?? back.handoff, returned: back.returned, completed: back.handoff, notify: back.notify };
   }
   if (!summary)
     throw new ActionError('invalid_request', 'summary is required: say what is being passed over (or put it after the tag in message).', {
@@ -136,18 +139,20 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const before = parent?.chain?.length ? [...parent.chain] : parent ? [parent.from_agent] : [];
   if (before[before.length - 1] !== from) before.push(from);
   const chain = [...before, to];
-  const policy = resolvePassOverPolicy(tx.config, from, to, p.override);
+  const { policy, sources } = resolveWithOverride(tx.config, from, to, p.override);
   // A chain of depth d holds d + 1 agents; the store keeps at most LIMITS.chain, whatever the configured depth.
   checkChain(chain, Math.min(policy.max_chain_depth, LIMITS.chain - 1));
   if (!policy.enabled)
     throw passOverError(
       'DISABLED_PAIR',
-      `Passing from ${from} to ${to} is disabled by passOver.pairs["${from}->${to}"] in .agentsync.json.`,
-      { chain },
+      `Passing from ${from} to ${to} is disabled by ${keySource(sources, 'enabled')} (false). ` +
+        'Pick another agent, or ask the user to enable the pair in .agentsync.json.',
+      { chain, source: keySource(sources, 'enabled') },
     );
   if (!policy.can_receive_passes)
-    throw passOverError('PERMISSION_DENIED', `${to} does not accept passes (passOver.subagents.${to}.can_receive_passes is false).`, {
+    throw passOverError('PERMISSION_DENIED', `${to} does not accept passes (${keySource(sources, 'can_receive_passes')} is false).`, {
       chain,
+      source: keySource(sources, 'can_receive_passes'),
     });
 
   const now = tx.now();

@@ -5,6 +5,7 @@ import { completeHandoff } from './completeHandoff';
 import { requireHandoff } from './findHandoff';
 import { passOverError } from './passOver';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
+import type { NotifyMarker } from './returnPolicy';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
 /** Work in progress that was passed over with a return: returnHandoff sends it back to `return_to`. */
@@ -16,7 +17,7 @@ export function returnHandoff(
   tx: StoreTransaction,
   ctx: ActionContext,
   p: { ref: string; result?: CompletionResult; message?: string; note?: string | null; expected_rev?: number },
-): { handoff: Handoff; returned: Handoff | null } {
+): { handoff: Handoff; returned: Handoff | null; notify: NotifyMarker | null } {
   const h = requireHandoff(tx, p.ref);
   if (!h.return_to) {
     throw passOverError(
@@ -42,5 +43,5 @@ export function returnHandoff(
     expected_rev: p.expected_rev,
     note: tag?.summary ?? p.note ?? null,
   });
-  return { handoff: out.handoff, returned: out.returned ?? null };
+  return { handoff: out.handoff, returned: out.returned ?? null, notify: out.notify ?? null };
 }

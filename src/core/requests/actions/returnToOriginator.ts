@@ -2,6 +2,7 @@
 import { auditEntry, requestMark, type ActionContext } from '../../store/handoffMutation';
 import { newUid } from '../../domain/handoffIds';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
+import { shouldNotify } from './returnPolicy';
 import type { Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
@@ -13,9 +14,10 @@ export function createReturnHandoff(tx: StoreTransaction, ctx: ActionContext, do
   const status = policy.auto_return ? 'ready_for_review' : 'queued';
   const now = tx.now();
   const ts = now.toISOString();
+  const id = tx.snapshot.ids.next(now);
   const summary = `Returned by ${ctx.agent}: ${done.result?.context_summary || done.summary}`.slice(0, 2_000);
   const record: Handoff = {
-    handoff_id: tx.snapshot.ids.next(now),
+    handoff_id: id,
     task_id: done.task_id,
     from_agent: ctx.agent,
     to_agents: [to],
@@ -42,6 +44,8 @@ export function createReturnHandoff(tx: StoreTransaction, ctx: ActionContext, do
     previous_findings: done.result?.context_summary ?? null,
     // Carried so its review follows the same policy (require_user_approval, docs/agentsync-documentation.md).
     policy,
+    // notify_on_return: the editor of the agent the work comes back to shows it (docs/agentsync-documentation.md).
+    ...(shouldNotify(policy, done.result) ? { notify: { agent: to, handoff: id } } : {}),
     ...(status === 'ready_for_review' ? { claimed_by: to } : {}),
   };
   tx.insert(record);
