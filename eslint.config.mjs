@@ -27,6 +27,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.mocha } },
   },
   {
+    // The dashboard's page script runs in the webview, a browser page (src/vscode/dashboard/dashboardHtml.ts).
+    files: ['media/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, acquireVsCodeApi: 'readonly' } },
+  },
+  {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: {

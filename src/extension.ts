@@ -1,9 +1,10 @@
-// Composition root: wires the per-folder services, the Handoffs tree, the stale badge, the drop zone hosts and
-// the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
+// Composition root: wires the per-folder services, the Handoffs tree, the dashboard, the stale badge, the drop zone
+// hosts and the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
 // update (deferred to after activation) reads the store.
 import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agentIdentity';
 import { registerCommand } from './vscode/commandRunner';
+import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
 import { FolderService } from './vscode/folderService';
 import { FolderServices } from './vscode/folderServices';
@@ -25,6 +26,7 @@ export interface AgentSyncApi {
   services: FolderServices;
   tree: HandoffTreeProvider;
   treeView: vscode.TreeView<unknown>;
+  dashboard: DashboardView;
   badge: StaleBadge;
   trust: TrustState;
   dropZones: DropZoneHosts;
@@ -53,6 +55,11 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     now: new Date(),
   }));
   const treeView = vscode.window.createTreeView('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
+  const dashboard = new DashboardView(
+    deps,
+    () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted }),
+    vscode.Uri.joinPath(context.extensionUri, 'media'),
+  );
   const badge = new StaleBadge(services, me);
   const returns = new ReturnNotifier(services, me, log);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
@@ -72,6 +79,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     services,
     tree,
     treeView,
+    dashboard,
+    vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     badge,
     returns,
     dropZones,
@@ -90,12 +99,14 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       updateContext();
       dropZones.sync();
       tree.refresh();
+      dashboard.refresh();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentsync.agentId')) {
         identity = readAgentIdentity();
         if (identity.problem) log.warn(identity.problem);
         tree.refresh();
+        dashboard.refresh();
         badge.update();
       }
       if (e.affectsConfiguration('agentsync.dropZone')) dropZones.sync();
@@ -120,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
-  return testSeam({ services, tree, treeView, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
+  return testSeam({ services, tree, treeView, dashboard, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

@@ -5,8 +5,10 @@
 //          --workspace <abs folder> [--screenshot <png>] [--timeout-ms N] [--verbose]
 // The test module can log `AGENTSYNC_SCREENSHOT <abs png path>` to get a screenshot taken
 // of the workbench; the file appears (complete) at that path once taken, so poll for it.
+// It can log `AGENTSYNC_WEBVIEW {"op":"read"|"click","selector":…,"out":<abs json path>}` to read or click
+// (a real mouse click) in a webview's page; the answer appears as JSON at `out` the same way.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -87,6 +89,47 @@ async function screenshot(page, path) {
   }
 }
 
+/** The frame (a webview's page is an iframe in an iframe) that has `selector`, or null. */
+async function frameWith(page, selector) {
+  for (const frame of page.frames()) {
+    if (await frame.$(selector).catch(() => null)) return frame;
+  }
+  return null;
+}
+
+/** A webview request from the tests: read an element's text and buttons, or click an element. Always answers. */
+async function webviewRequest(page, json) {
+  let req;
+  try {
+    req = JSON.parse(json);
+  } catch (e) {
+    return say(`webview request is not JSON: ${e.message}`);
+  }
+  let answer;
+  try {
+    const frame = await frameWith(page, req.selector);
+    if (!frame) answer = { error: `no webview frame has ${req.selector}` };
+    else if (req.op === 'click') {
+      await frame.click(req.selector, { timeout: 5000 });
+      answer = { clicked: true };
+    } else {
+      answer = await frame.$eval(req.selector, (root) => ({
+        text: root.innerText,
+        buttons: [...root.querySelectorAll('button')].map((b) => ({
+          tag: b.tagName,
+          text: b.textContent,
+          ariaLabel: b.getAttribute('aria-label'),
+          disabled: b.disabled,
+        })),
+      }));
+    }
+  } catch (e) {
+    answer = { error: e.message };
+  }
+  writeFileSync(`${req.out}.part`, JSON.stringify(answer));
+  renameSync(`${req.out}.part`, req.out);
+}
+
 let server,
   browser,
   userDataDir,
@@ -146,7 +189,9 @@ try {
       );
       const text = values.length ? formatConsole(values) : msg.text();
       const m = /AGENTSYNC_SCREENSHOT\s+(\S+\.png)/.exec(text);
+      const w = /AGENTSYNC_WEBVIEW\s+(\{.*\})\s*$/.exec(text);
       if (m) await screenshot(page, m[1]);
+      else if (w) await webviewRequest(page, w[1]);
       else if (opt.verbose || !NOISE.test(text)) console.log(text);
     });
   });

@@ -2,6 +2,7 @@
 // newline cannot break the layout and an escape sequence cannot reach the terminal (see terminalText.ts).
 import { displayAgent } from '../core/domain/agentId';
 import type { Handoff } from '../core/domain/handoffSchema';
+import type { TagOutcome } from '../core/requests/actions/noteTags';
 import { visibleControls as v } from './terminalText';
 
 export function handoffLine(h: Handoff): string {
@@ -22,7 +23,25 @@ export function handoffDetails(h: Handoff): string {
   if (h.files.length) lines.push(`files:    ${h.files.map(v).join(', ')}`);
   if (h.required_capabilities.length) lines.push(`needs:    ${h.required_capabilities.join(', ')}`);
   if (h.no_handoff_reason) lines.push(`skipped:  ${v(h.no_handoff_reason)}`);
+  if (h.return_to || h.chain?.length)
+    lines.push(`pass:     returns to ${h.return_to ?? '-'}    chain: ${(h.chain ?? []).join(' → ') || '-'}`);
+  if (h.phase) lines.push(`phase:    ${h.phase}`);
+  const r = h.request;
+  if (r?.feature) lines.push(`feature:  ${v(r.feature)}`);
+  if (r?.spec_path) lines.push(`spec:     ${v(r.spec_path)}`);
+  if (r?.expected_output) lines.push(`expects:  ${r.expected_output}`);
+  for (const c of r?.constraints ?? []) lines.push(`must:     ${v(c)}`);
+  if (r?.instructions) lines.push(`do:       ${v(r.instructions)}`);
+  if (h.previous_findings) lines.push(`previous: ${v(h.previous_findings)}`);
+  if (h.result) lines.push(`result:   ${h.result.decision} (${h.result.status}): ${v(h.result.context_summary)}`);
   lines.push('history:');
   for (const e of h.state_history) lines.push(`  ${e.timestamp}  ${e.status.padEnd(16)} ${e.agent}${e.reason ? `  ${v(e.reason)}` : ''}`);
   return lines.join('\n');
+}
+
+/** What became of a tag in a created note ([pass_over: x] / [return_to: y]), as a second line, or nothing. */
+export function tagLine(tag: TagOutcome | undefined): string {
+  if (!tag) return '';
+  if (tag.ok) return `\n[${tag.tag}: ${tag.agent}] accepted: the note is the ${tag.action === 'passOver' ? 'pass over' : 'return'}`;
+  return `\n[${tag.tag}: ${tag.agent}] refused: ${tag.reason}${tag.code ? ` (${tag.code})` : ''}: ${v(tag.message ?? '')}`;
 }

@@ -4,7 +4,8 @@ import { initWorkspace } from '../core/workspace/workspaceInit';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
-import { handoffDetails, handoffLine } from './handoffFormat';
+import { handoffDetails, handoffLine, tagLine } from './handoffFormat';
+import type { TagOutcome } from '../core/requests/actions/noteTags';
 import { agentOf, list, one, resultOf, rev, type Values } from './verbArgs';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -114,7 +115,7 @@ export const VERBS: Record<string, Verb> = {
       };
       return ctx.report(
         await ctx.dispatcher.dispatch({ action: 'createHandoff', ...(v.agent ? { agent: v.agent } : {}), handoff }),
-        (r) => `created ${handoffLine(r.data!.handoff as Handoff)}`,
+        (r) => `created ${handoffLine(r.data!.handoff as Handoff)}${tagLine(r.data!.tag as TagOutcome | undefined)}`,
       );
     },
   },

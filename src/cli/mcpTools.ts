@@ -7,7 +7,7 @@ import type { ActionName } from '../core/requests/requestParams';
 /** What each action does, for the agent choosing a tool. Every call answers with the response envelope of docs/contract.md §8. */
 const DESCRIPTIONS: Record<ActionName, string> = {
   createHandoff:
-    'Create a handoff: work one agent leaves for another. `handoff` holds from_agent, owner_mode (single: one to_agents entry; shared: several; auto: routed by required_capabilities), summary, and optionally notes, files (workspace-relative), task_id, branch, commit, priority. Answers { handoff } with its id (HO-YYYYMMDD-NNN).',
+    "Create a handoff: work one agent leaves for another. `handoff` holds from_agent, owner_mode (single: one to_agents entry; shared: several; auto: routed by required_capabilities), summary, and optionally notes, files (workspace-relative), task_id, branch, commit, priority, phase and request (seed 003: feature, spec_path, constraints, instructions, expected_output). A [pass_over: x] … Reason: … or [return_to: y] tag in the summary or notes acts like that pass or return; the answer's `tag` says whether it was accepted. Answers { handoff } with its id (HO-YYYYMMDD-NNN).",
   listHandoffs:
     'List handoffs, optionally filtered by status (one or several), agent (owned by / assigned to) and open (not merged or escalated). Read-only. Answers { count, handoffs }.',
   claimHandoff:
@@ -15,9 +15,9 @@ const DESCRIPTIONS: Record<ActionName, string> = {
   transitionHandoff:
     'Move a handoff to another status (`to`: queued, in_progress, blocked, ready_for_review, approved, merged, escalated) as `agent`, with an optional reason. Illegal moves are refused. Answers { handoff }.',
   completeHandoff:
-    'Finish the work on a claimed handoff as `agent`, optionally with the protocol report `result` (status, decision PROCEED/STOP/CLARIFY, findings). Moves it to ready_for_review, or to blocked on STOP/CLARIFY. Answers { handoff }.',
+    "Finish the work on a claimed handoff as `agent`, optionally with the protocol report `result` (status, decision PROCEED/STOP/CLARIFY, context_summary of at most 500 tokens, findings in the shape of the handoff's phase). Moves it to ready_for_review, or to blocked on STOP/CLARIFY. A report over its limits is refused with E012 CONTEXT_OVERFLOW, a missing or misshapen one with E021 INVALID_WORK_OUTPUT. Answers { handoff }.",
   passOver:
-    'Pass work from `agent` to another agent (`to`) with a reason and summary, creating a new handoff linked to handoffId (the work being passed on); return_required (default true) asks for it to come back; `override` may tighten the policy of .agentsync.json, never loosen it (E031). Pass-over policy refusals carry code E00x/E03x. Answers { handoff } (the new one).',
+    'Pass work from `agent` to another agent (`to`) with a reason and summary, creating a new handoff linked to handoffId (the work being passed on); return_required (default true) asks for it to come back; phase and request (feature, spec_path, constraints, instructions, expected_output) say what the receiver should do; `override` may tighten the policy of .agentsync.json, never loosen it (E031). Pass-over policy refusals carry code E00x/E03x. Answers { handoff } (the new one).',
   returnHandoff:
     'Return a passed-over handoff to the agent that passed it, as `agent`, with an optional result and message. Answers { handoff, returned, notify } (returned: the new handoff back to the originator; notify: { agent, handoff } when the policy notifies on return, else null).',
   clearConflicts:
@@ -27,7 +27,7 @@ const DESCRIPTIONS: Record<ActionName, string> = {
   heartbeat: 'Renew the lease `agent` holds on a claimed handoff, so it is not expired and released. Answers { handoff }.',
   updateTodos: 'Replace the todo list of a handoff as `agent` (each todo: id, content, status). Answers { handoff }.',
   expireLeases:
-    'Send in-progress handoffs whose lease has run out (their holder stopped sending heartbeats) back to the queue. Answers { released }.',
+    'Send in-progress handoffs whose lease has run out (their holder stopped sending heartbeats) back to the queue, and hand passed work that timed out back to its origin (E010 / E022). Answers { released, timed_out, returned }.',
   startSession:
     'Start a working session for `agent` with an optional goal, optionally on a handoff it has claimed (handoffId); AgentTracker.md shows it under In Progress. Answers { agent, goal, session }.',
   endSession:

@@ -97,44 +97,31 @@ export async function escalate(deps: CommandDeps, arg?: unknown): Promise<Reques
   return dispatchFor(deps, t, { action: 'transitionHandoff', to: 'escalated', reason }, `${t.handoff.handoff_id} is escalated.`);
 }
 
-/**
- * An open, unmodified document of a file another process just rewrote may lag the disk for a moment, until VS Code
- * reloads it: wait for that (at most 2 s), so a position found in its text is one on disk.
- */
-async function freshDocument(file: string): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-  const matches = () => {
-    try {
-      return doc.getText() === fs.readFileSync(file, 'utf8');
-    } catch {
-      return true; // gone meanwhile: show what the editor has
-    }
-  };
-  if (doc.isDirty || matches()) return doc;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      sub.dispose();
-      clearTimeout(timer);
-      resolve();
-    };
-    const sub = vscode.workspace.onDidChangeTextDocument((e) => e.document === doc && matches() && done());
-    const timer = setTimeout(done, 2_000);
-  });
-  return doc;
-}
-
 /** Opens .agentsync/handoffs.json at the record. */
 export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'open', () => true, deps.me());
   if (!t) return undefined;
-  const doc = await freshDocument(t.service.layout.handoffsFile);
+  const file = t.service.layout.handoffsFile;
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const editor = await vscode.window.showTextDocument(doc, { preview: true });
+  // VS Code may still hold an older copy of a store that another surface rewrote a moment ago (it reloads later,
+  // which would move the selection): without edits of the user's, reload it from disk before selecting.
+  if (!doc.isDirty && doc.getText() !== readText(file)) await vscode.commands.executeCommand('workbench.action.files.revert');
   const needle = `"handoff_id": "${t.handoff.handoff_id}"`;
   const at = doc.getText().indexOf(needle);
   const pos = at >= 0 ? doc.positionAt(at) : new vscode.Position(0, 0);
-  return vscode.window.showTextDocument(doc, {
-    selection: new vscode.Range(pos, pos.translate(0, at >= 0 ? needle.length : 0)),
-    preview: true,
-  });
+  const range = new vscode.Range(pos, pos.translate(0, at >= 0 ? needle.length : 0));
+  editor.selection = new vscode.Selection(range.start, range.end);
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  return editor;
+}
+
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { displayAgent } from '../core/domain/agentId';
 import { isTerminal, type Handoff } from '../core/domain/handoffSchema';
-import { TRANSITIONS } from '../core/domain/lifecycle';
+import { allowsMove, TRANSITIONS } from '../core/domain/lifecycle';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { pickOne, type Choice } from './prompts';
@@ -16,7 +16,7 @@ export interface HandoffTarget {
 
 /** Handoffs a lifecycle move (by its verb in the core's TRANSITIONS table) can start from. */
 export function allowsVerb(verb: string): (h: Handoff) => boolean {
-  return (h) => TRANSITIONS[h.status].some((m) => m.verb === verb);
+  return (h) => allowsMove(h.status, verb);
 }
 
 export const allowsEscalate = (h: Handoff): boolean => TRANSITIONS[h.status].some((m) => m.to === 'escalated');

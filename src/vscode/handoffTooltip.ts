@@ -1,4 +1,4 @@
-// The hover of a handoff in the tree: who, what, why stale, merge conflicts, notes, the completion report (decision,
+// The hover of a handoff in the tree: who, what, why stale, merge conflicts, notes, the request, the completion report (decision,
 // status, findings summarised, issues, context summary), the chain, and the last history entries. Every piece of
 // agent text goes through literal(), so it shows as text, never as Markdown (docs/agentsync-documentation.md).
 import * as vscode from 'vscode';
@@ -45,6 +45,22 @@ function header(md: vscode.MarkdownString, h: Handoff): void {
   md.appendMarkdown('\n\n');
 }
 
+/** Seed 003's request side: what the receiver was asked to do. */
+function request(md: vscode.MarkdownString, h: Handoff): void {
+  if (!h.request && !h.phase) return;
+  const r = h.request ?? {};
+  const rows: [string, string | null | undefined][] = [
+    ['Feature', r.feature],
+    ['Spec', r.spec_path],
+    ['Expected output', r.expected_output],
+    ['Constraints', r.constraints?.join('; ')],
+    ['Instructions', r.instructions],
+  ];
+  md.appendMarkdown(`**Request**${h.phase ? ` (${h.phase} phase)` : ''}\n\n`);
+  for (const [label, value] of rows) if (value) md.appendMarkdown(`- ${label}: ${literal(value)}\n`);
+  md.appendMarkdown('\n');
+}
+
 function report(md: vscode.MarkdownString, h: Handoff): void {
   if (!h.result) return;
   const r = summarizeReport(h.result);
@@ -84,6 +100,7 @@ export function handoffTooltip(h: Handoff, stale: string | null, chain: readonly
   }
   if (h.no_handoff_reason) md.appendMarkdown(`**Skipped:** ${literal(h.no_handoff_reason)}\n\n`);
   if (h.notes) md.appendMarkdown(`**Notes**\n\n${literal(h.notes)}\n\n`);
+  request(md, h);
   report(md, h);
   list(md, '**Chain**', chain);
   history(md, h);

@@ -1,9 +1,17 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
 // Grouping, staleness and chains come from the core (handoffAttention, handoffChains); this file only arranges them.
 import type { FolderService, FolderView } from './folderService';
-import { ATTENTION_GROUPS, attentionGroupOf, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
-import { chainIndex, chainRoot, parentOf, type ChainIndex } from '../core/domain/handoffChains';
-import { isTerminal, type Handoff, type Todo } from '../core/domain/handoffSchema';
+import {
+  ATTENTION_GROUPS,
+  chainedFrom,
+  chainRoots,
+  groupByAttention,
+  showsWhenEmpty,
+  staleReason,
+  type AttentionGroup,
+} from '../core/domain/handoffAttention';
+import { chainIndex, type ChainIndex } from '../core/domain/handoffChains';
+import type { Handoff, Todo } from '../core/domain/handoffSchema';
 import { notices } from './treeNotices';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
@@ -78,17 +86,12 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
       },
     ];
   }
-  const buckets = new Map<AttentionGroup, Handoff[]>(ATTENTION_GROUPS.map((g) => [g, []]));
-  const attention = { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now };
-  for (const h of view.handoffs) {
-    const g = attentionGroupOf(h, attention);
-    if (g) buckets.get(g)!.push(h);
-  }
+  const buckets = groupByAttention(view.handoffs, { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now });
   const base = parent ? parent.id : service.layout.root;
   const groups: GroupNode[] = [];
   for (const g of ATTENTION_GROUPS) {
     const handoffs = buckets.get(g)!;
-    if (handoffs.length === 0 && (g === 'review' || g === 'other')) continue;
+    if (handoffs.length === 0 && !showsWhenEmpty(g)) continue;
     groups.push({ kind: 'group', id: `${base}|group:${g}`, service, parent, group: g, handoffs });
   }
   return [...notices(service, ctx, parent, view.problem), ...groups];
@@ -104,15 +107,11 @@ export function chainIndexOf(service: FolderService): ChainIndex {
 }
 
 /**
- * A group's handoffs. One passed on from another in the same group is shown only under it; one whose parent is in
- * another group is shown in its own group too (and under its parent there), so "Assigned to me" lists all my work.
- * A parent loop (a corrupted store) nests nothing, so no handoff disappears.
+ * A group's handoffs (core chainRoots): one passed on from another in the same group is shown only under it; one
+ * whose parent is in another group is shown in its own group too, and under its parent there.
  */
 export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
-  const index = chainIndexOf(node.service);
-  const uids = new Set(node.handoffs.map((h) => h.uid));
-  const nested = (h: Handoff) => !!h.parent_uid && uids.has(h.parent_uid) && !parentOf(chainRoot(h, index), index);
-  return node.handoffs.filter((h) => !nested(h)).map((h) => handoffNode(node, h, ctx));
+  return chainRoots(node.handoffs).map((h) => handoffNode(node, h, ctx));
 }
 
 /** True when `uid` is this node's handoff or one above it: a loop in parent_uid must not nest forever. */
@@ -123,7 +122,6 @@ function onPath(node: TreeNode | undefined, uid: string | undefined): boolean {
 
 function handoffNode(parent: TreeNode, h: Handoff, ctx: TreeContext): HandoffNode {
   const config = parent.service.view().config;
-  const kids = (h.uid && chainIndexOf(parent.service).children.get(h.uid)) || [];
   return {
     kind: 'handoff',
     id: `${parent.id}/ho:${h.uid ?? h.handoff_id}`,
@@ -131,7 +129,7 @@ function handoffNode(parent: TreeNode, h: Handoff, ctx: TreeContext): HandoffNod
     parent,
     handoff: h,
     stale: staleReason(h, config, ctx.now),
-    chained: kids.filter((c) => !isTerminal(c.status) && !onPath(parent, c.uid) && c.uid !== h.uid),
+    chained: chainedFrom(h, chainIndexOf(parent.service)).filter((c) => !onPath(parent, c.uid)),
   };
 }
 

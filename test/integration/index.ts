@@ -11,6 +11,7 @@ const MAIN = [
   'tree',
   'badge',
   'screenshot',
+  'dashboard',
   'handoffCommands',
   'sessionCommands',
   'workspaceCommands',
@@ -18,6 +19,7 @@ const MAIN = [
   'conflicts',
   'delegation',
   'languageModelTools',
+  'dashboardActions',
   'trust',
 ];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), twice:
-//   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png),
+//   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png and dashboard.png;
+//      media/dashboard.png, shown in README.md, is a copy of the latter),
 //   2. on a plain folder (no activation until asked; the welcome view's Initialize).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
 // Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized] [--files tree,delegation] [--verbose]

@@ -1,6 +1,7 @@
 // The Handoffs tree through its provider: groups, items, children, and refresh when another surface writes.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/vscode/treeNodes';
@@ -131,5 +132,44 @@ describe('Handoffs tree', () => {
     } finally {
       sub.dispose();
     }
+  });
+
+  it('the tooltip of a passed handoff shows its request (seed 003: phase, feature, spec, constraints, instructions)', async () => {
+    const a = await api();
+    const pass = {
+      action: 'passOver',
+      agent: 'codex',
+      to: 'claude',
+      reason: 'research',
+      summary: 'Research the JWT feature',
+      request: {
+        feature: 'jwt-authentication',
+        spec_path: 'specs/auth/requirements.md',
+        constraints: ['no breaking changes'],
+        instructions: 'Find existing auth code',
+        expected_output: 'structured_findings',
+      },
+    };
+    const file = path.join(os.tmpdir(), `agentsync-pass-request-${process.pid}.json`);
+    fs.writeFileSync(file, JSON.stringify(pass));
+    try {
+      const r = await cli(['request', file]);
+      assert.equal(r.code, 0, r.stderr || r.stdout);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    const node = await waitFor('the passed handoff in the tree', async () =>
+      a.tree
+        .getChildren(await group('Other open handoffs'))
+        .find((n) => plainText(a.tree.getTreeItem(n).label).includes('Research the JWT feature')),
+    );
+    assert.ok(node);
+    const tip = (a.tree.getTreeItem(node).tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1');
+    assert.match(tip, /\*\*Request\*\* \(research phase\)/);
+    assert.match(tip, /- Feature: jwt-authentication/);
+    assert.match(tip, /- Spec: specs\/auth\/requirements\.md/);
+    assert.match(tip, /- Expected output: structured_findings/);
+    assert.match(tip, /- Constraints: no breaking changes/);
+    assert.match(tip, /- Instructions: Find existing auth code/);
   });
 });

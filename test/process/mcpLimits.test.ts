@@ -165,9 +165,9 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (issue
       })) as CallToolResult;
       assert.equal(r.isError, true);
       const env = JSON.parse((r.content[0] as { text: string }).text) as { reason: string; field: string; message: string };
-      assert.equal(env.reason, 'invalid_request');
+      assert.equal(env.reason, 'CONTEXT_OVERFLOW');
       assert.equal(env.field, 'result.findings');
-      assert.match(env.message, /result\.findings: is \d+ bytes as JSON, over the 65536-byte \(64 KiB\) limit/);
+      assert.match(env.message, /result\.findings is \d+ bytes as JSON, over the 65536-byte \(64 KiB\) limit/);
 
       const ok = (await client.callTool({
         name: 'completeHandoff',
@@ -191,7 +191,7 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (issue
       { encoding: 'utf8' },
     );
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /invalid_request: completeHandoff: result\.findings: is \d+ bytes as JSON, over the 65536-byte/);
+    assert.match(r.stderr, /CONTEXT_OVERFLOW: result\.findings is \d+ bytes as JSON, over the 65536-byte/);
     const stored = handoffsFileSchema.parse(JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8'))).handoffs;
     assert.equal(stored.find((h) => h.handoff_id === second.data.handoff.handoff_id)?.status, 'in_progress', 'nothing changed');
   });

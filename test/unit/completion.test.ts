@@ -50,7 +50,7 @@ describe('completeHandoff: the receiver report (docs/contract.md §6)', () => {
       result: completionReport('PROCEED', { context_summary: 'x'.repeat(2_001) }),
     });
     assert.equal(res.ok, false);
-    assert.equal(res.reason, 'context_summary_too_long');
+    assert.deepEqual([res.reason, res.code, res.field], ['CONTEXT_OVERFLOW', 'E012', 'result.context_summary']);
     assert.equal(res.tokens, 501);
     assert.equal(res.limit, 500);
     assert.match(res.message!, /about 501 tokens; the limit is 500/);
@@ -77,7 +77,7 @@ describe('completeHandoff: the receiver report (docs/contract.md §6)', () => {
       agent: 'claude',
       result: completionReport('STOP', { context_summary: 'z'.repeat(4_000) }),
     });
-    assert.equal(res.reason, 'context_summary_too_long');
+    assert.equal(res.reason, 'CONTEXT_OVERFLOW');
     assert.equal(res.tokens, 1_000);
     assert.deepEqual(ws.storeBytes(), bytes);
   });

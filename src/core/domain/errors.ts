@@ -12,7 +12,6 @@ export type RefusalReason =
   | 'request_id_reused'
   | 'unknown_agent'
   | 'unroutable'
-  | 'context_summary_too_long'
   | 'store_invalid'
   | 'store_unsafe'
   | 'lock_timeout'

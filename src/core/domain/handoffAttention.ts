@@ -2,6 +2,7 @@
 // Pure functions over records and config, so every surface (tree, badge, CLI) agrees on "stale" and "mine".
 import { isHuman } from './agentId';
 import { isTerminal, type Handoff } from './handoffSchema';
+import type { ChainIndex } from './handoffChains';
 import { isInvolved, originatorOf } from './lifecycle';
 import type { AgentSyncConfig } from './configSchema';
 
@@ -59,6 +60,51 @@ export function attentionGroupOf(h: Handoff, ctx: AttentionContext): AttentionGr
   if (owner) return h.owner_mode === 'shared' || h.to_agents.length > 1 ? 'shared' : 'assigned';
   if (h.status === 'ready_for_review' && (originatorOf(h) === ctx.me || human)) return 'review';
   return 'other';
+}
+
+/**
+ * Every open handoff in its attention group, in store order: the one grouping the Handoffs tree and the dashboard
+ * both draw (docs/agentsync-documentation.md, "Dashboard"). Every group is present, possibly empty.
+ */
+export function groupByAttention(handoffs: readonly Handoff[], ctx: AttentionContext): Map<AttentionGroup, Handoff[]> {
+  const buckets = new Map<AttentionGroup, Handoff[]>(ATTENTION_GROUPS.map((g) => [g, []]));
+  for (const h of handoffs) {
+    const g = attentionGroupOf(h, ctx);
+    if (g) buckets.get(g)!.push(h);
+  }
+  return buckets;
+}
+
+/** Whether a group is drawn when empty: the three named groups always are, review and other only with handoffs. */
+export function showsWhenEmpty(group: AttentionGroup): boolean {
+  return group !== 'review' && group !== 'other';
+}
+
+/**
+ * The handoffs of a group drawn at its top: all but those passed on (or returned) from another one in the same group,
+ * which are drawn beneath their parent. A parent loop inside the group (a corrupted store) nests nothing, so no
+ * handoff disappears from its group.
+ */
+export function chainRoots(group: readonly Handoff[]): Handoff[] {
+  const byUid = new Map(group.map((h) => [h.uid, h]));
+  const nested = (h: Handoff) => {
+    const seen = new Set<Handoff>([h]);
+    for (let up = h.parent_uid ? byUid.get(h.parent_uid) : undefined; up; up = up.parent_uid ? byUid.get(up.parent_uid) : undefined) {
+      if (seen.has(up)) return false;
+      seen.add(up);
+    }
+    return seen.size > 1;
+  };
+  return group.filter((h) => !nested(h));
+}
+
+/**
+ * The open handoffs passed on or returned from `parent` (parent_uid), whatever group they are in: drawn beneath it
+ * wherever it is drawn (docs/agentsync-documentation.md, "The AgentSync view").
+ */
+export function chainedFrom(parent: Handoff, index: ChainIndex): Handoff[] {
+  const kids = (parent.uid && index.children.get(parent.uid)) || [];
+  return kids.filter((c) => c !== parent && !isTerminal(c.status));
 }
 
 /** Open handoffs assigned to `me` (an owner) that are stale: what the status-bar badge counts. */

@@ -1,6 +1,7 @@
 // The handoff record and handoffs.json (docs/contract.md §3). Strict objects: an unknown key is an error, not data to drop.
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from './agentId';
+import { phaseSchema, workRequestSchema } from './workRequest';
 import { workspaceRelativePath } from './workspacePath';
 
 export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated'] as const;
@@ -18,7 +19,7 @@ export const LIMITS = {
   todos: 200,
   todoContent: 2_000,
   chain: 20,
-  /** Bytes of a completion report's `findings` as JSON; checked on every request (requestParams.resultParam). */
+  /** Bytes of a completion report's `findings` as JSON; over it the report is refused with E012 (completionReport.ts). */
   findingsBytes: 64 * 1024,
 } as const;
 
@@ -64,6 +65,9 @@ export const conflictSchema = z.strictObject({
 
 /** The receiver's completion report (docs/contract.md §6, seed 003). */
 export const completionResultSchema = z.strictObject({
+  // Echoes of the request (seed 003's response schema); checked against the handoff when given (completionReport.ts).
+  task_id: shortText.nullable().optional(),
+  phase: phaseSchema.optional(),
   status: z.enum(['complete', 'partial', 'blocked']),
   decision: z.enum(['PROCEED', 'STOP', 'CLARIFY']),
   findings: z.record(z.string().max(200), z.unknown()).default({}),
@@ -142,7 +146,9 @@ export const handoffSchema = z
     parent_uid: z.string().max(26).nullable().optional(),
     chain: z.array(agentIdSchema).max(LIMITS.chain).optional(),
     reason: z.string().max(LIMITS.reason).nullable().optional(),
-    phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
+    phase: phaseSchema.nullable().optional(),
+    /** What the receiver is asked to do (seed 003's request side): feature, spec_path, constraints, instructions, expected_output. */
+    request: workRequestSchema.optional(),
     priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
     result: completionResultSchema.nullable().optional(),
     /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
@@ -197,7 +203,7 @@ export function isTerminal(status: HandoffStatus): boolean {
 }
 
 /** Turns zod issues into one sentence per problem: which field, what was wrong. */
-export function describeIssues(error: z.ZodError, prefix = ''): string {
+export function describeIssues(error: Pick<z.ZodError, 'issues'>, prefix = ''): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {

@@ -38,3 +38,8 @@ export function parseReturnTag(text: string): ReturnTag | null {
   if (!m) return null;
   return { returnTo: normalizeAgentId(m[1]), summary: summaryAfter(text, m.index + m[0].length) };
 }
+
+/** The text without its tags and their Reason line: what a tagged note says once the tag has been acted on. */
+export function withoutTags(text: string): string {
+  return text.replace(PASS_TAG, '').replace(RETURN_TAG, '').replace(REASON_LINE, '').trim();
+}

@@ -42,6 +42,11 @@ export const TRANSITIONS: Readonly<Record<HandoffStatus, readonly Move[]>> = {
   escalated: [],
 };
 
+/** Whether a move named `verb` can start from `status`; who may make it is checked when it is made (assertAuthority). */
+export function allowsMove(status: HandoffStatus, verb: string): boolean {
+  return TRANSITIONS[status].some((m) => m.verb === verb);
+}
+
 export function legalTargets(from: HandoffStatus): HandoffStatus[] {
   return TRANSITIONS[from].map((m) => m.to);
 }

@@ -47,7 +47,23 @@ export function renderHandoffLines(h: Handoff): string[] {
   const note = h.notes || h.summary;
   lines.push(`  - note: ${inlineText(note)}`);
   if (h.no_handoff_reason) lines.push(`  - skipped: ${inlineText(h.no_handoff_reason)}`);
+  const request = requestLine(h);
+  if (request) lines.push(`  - request: ${request}`);
   return lines;
+}
+
+/** Seed 003's request side in one line (phase, feature, spec, expected output, constraints, instructions), or null. */
+function requestLine(h: Handoff): string | null {
+  const r = h.request;
+  const parts = [
+    h.phase ? `phase: ${h.phase}` : '',
+    r?.feature ? `feature: ${inlineText(r.feature, 200)}` : '',
+    r?.spec_path ? `spec: ${codeSpan(r.spec_path)}` : '',
+    r?.expected_output ? `expects: ${inlineText(r.expected_output)}` : '',
+    r?.constraints?.length ? `constraints: ${inlineText(r.constraints.join('; '), 300)}` : '',
+    r?.instructions ? `instructions: ${inlineText(r.instructions, 300)}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(' | ') : null;
 }
 
 /** Rendered lines per record, by object identity: records are replaced, never mutated, so only changed ones re-render. */

@@ -51,6 +51,7 @@ export class DropZoneProcessor {
   private pruneTimer: NodeJS.Timeout | null = null;
   private readonly leaseSweepMs: number;
   private scheduled = false;
+  private sweeping = false;
   private recoverDue = true;
   private running = false;
   private reportedProblem: string | null = null;
@@ -94,6 +95,7 @@ export class DropZoneProcessor {
     this.pruneAudit();
     this.scan(true);
     await this.drain();
+    await this.sweepTimeouts();
     return { ...this.stats };
   }
 
@@ -106,7 +108,10 @@ export class DropZoneProcessor {
     if (this.running) return;
     this.running = true;
     const stopped = new Promise<void>((resolve) => (this.onStopped = resolve));
-    this.timer = setInterval(() => this.trigger(true), this.rescanMs);
+    this.timer = setInterval(() => {
+      this.trigger(true);
+      this.track(this.sweepTimeouts());
+    }, this.rescanMs);
     // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (docs/contract.md §6 liveness).
     if (this.leaseSweepMs > 0) this.sweepTimer = setInterval(() => void this.sweepLeases(), this.leaseSweepMs);
     // ...and applies audit.retention_days, at start and daily (docs/agentsync-documentation.md, "Audit log").
@@ -136,6 +141,23 @@ export class DropZoneProcessor {
     const released = (r.data?.released as { handoff_id: string }[] | undefined) ?? [];
     if (released.length) this.logger.info(`lease expired, back in the queue: ${released.map((h) => h.handoff_id).join(', ')}`);
     else if (!r.ok) this.logger.warn(`expireLeases: ${r.reason}: ${r.message}`);
+  }
+
+  /** Passed work whose timeout is up goes back to its origin within a rescan (E010 / E022; a look, then a write if due). */
+  private async sweepTimeouts(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    const swept = await this.dispatcher.sweepTimeouts('dropzone').finally(() => (this.sweeping = false));
+    if (swept?.timed_out.length) {
+      const pairs = swept.timed_out.map((h, i) => `${h.handoff_id} → ${swept.returned[i].handoff_id} for ${h.return_to}`);
+      this.logger.info(`timed out, handed back: ${pairs.join(', ')}`);
+    }
+  }
+
+  /** Work that stop() waits for, like the answers. */
+  private track(p: Promise<void>): void {
+    const tracked: Promise<void> = p.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
   }
 
   /** Stops watching and waits for the requests already taken to be answered. */

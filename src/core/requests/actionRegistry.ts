@@ -18,6 +18,8 @@ import type { StoreTransaction } from '../store/storeTransaction';
 
 export interface ActionSpec<A extends ActionName> {
   readOnly: boolean;
+  /** Sweeps timed-out passes itself and answers with them, so the dispatcher's sweep before it is skipped. */
+  sweepsTimeouts?: true;
   /** Slow I/O (git, health checks) done BEFORE the store lock is taken; its result is passed to run. */
   prepare?(env: ActionEnv, params: ParamsOf<A>): Promise<unknown>;
   run(tx: StoreTransaction, ctx: ActionContext, params: ParamsOf<A>, prepared?: unknown): object;
@@ -59,7 +61,7 @@ export const ACTIONS: Registry = {
     run: (tx, ctx, p) =>
       assignHandoff(tx, ctx, { ref: handoffRefOf(p), to_agents: p.to_agents, reason: p.reason, expected_rev: p.expected_rev }),
   },
-  expireLeases: { readOnly: false, run: (tx, ctx) => expireLeases(tx, ctx) },
+  expireLeases: { readOnly: false, sweepsTimeouts: true, run: (tx, ctx) => expireLeases(tx, ctx) },
   heartbeat: { readOnly: false, run: (tx, ctx, p) => heartbeat(tx, ctx, { ref: handoffRefOf(p) }) },
   clearConflicts: {
     readOnly: false,

@@ -1,6 +1,8 @@
 // The one dispatcher every surface uses (CLI, drop zone, MCP, editor): validate, then run the action inside
 // the store transaction with idempotency by request_id, and answer with the envelope of docs/contract.md §8.
 import { ACTION_NAMES, ACTIONS, isActionName, paramSchemas } from './actionRegistry';
+import type { TimedOut } from './actions/timeOutPasses';
+import { reportInputRefusal } from '../domain/completionReport';
 import { describeIssues } from '../domain/handoffSchema';
 import { ActionError, isActionError } from '../domain/errors';
 import { auditEntry, type ActionContext } from '../store/handoffMutation';
@@ -10,6 +12,7 @@ import { requestIdSchema } from './requestParams';
 import type { HandoffStore } from '../store/handoffStore';
 import type { HealthOptions } from './sessions/healthChecks';
 import type { StoreTransaction } from '../store/storeTransaction';
+import { sweepDueTimeouts, sweepInBatch } from './timeoutSweep';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
@@ -130,6 +133,9 @@ export class RequestDispatcher {
     }
     const parsed = paramSchemas[action].safeParse(req);
     if (!parsed.success) {
+      // A completion report that does not parse is answered with the protocol's codes (E012 / E021).
+      const report = reportInputRefusal(parsed.error);
+      if (report) return this.refuse(ctx, action, requestId, report);
       // An unknown key is reported on its parent object; name the key itself so the caller can find it.
       const first = parsed.error.issues[0];
       const where = first ? [...first.path.map(String), ...(first.code === 'unrecognized_keys' ? first.keys.slice(0, 1) : [])] : [];
@@ -160,6 +166,8 @@ export class RequestDispatcher {
             params as never,
           )
         : undefined;
+      // A read shows timed-out passes already handed back: when one is due, a write sweeps it first (best effort).
+      if (spec.readOnly) await this.sweepTimeouts(actx.surface);
       // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
       const run = (tx: StoreTransaction) => this.apply(tx, action, params, actx, hash, ctx, prepared);
       const response = await (spec.readOnly ? this.store.transactRead(run) : this.store.transact(run));
@@ -183,6 +191,7 @@ export class RequestDispatcher {
     prepared?: unknown,
   ): RequestResponse {
     const spec = ACTIONS[action as keyof typeof ACTIONS];
+    if (!spec.readOnly && !spec.sweepsTimeouts && tx.firstTime('passTimeouts')) sweepInBatch(tx, actx.surface);
     const seen = hash === null ? undefined : tx.ledgerEntry(actx.requestId);
     if (seen) {
       // A different request under a used id is refused and not ledgered: the first request's answer stays.
@@ -230,6 +239,11 @@ export class RequestDispatcher {
       tx.audit.push(auditEntry(actx, null, null, null, null, response.timestamp));
     }
     return response;
+  }
+
+  /** Hands timed-out passed work back now when any is due (drop zones call it on every rescan); see timeoutSweep.ts. */
+  sweepTimeouts(surface = this.surface): Promise<TimedOut | null> {
+    return sweepDueTimeouts(this.store, surface);
   }
 
   private success(ctx: DispatchContext, action: string, requestId: string, data: Record<string, unknown>): RequestResponse {

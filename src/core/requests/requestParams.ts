@@ -10,6 +10,7 @@ import {
   statusSchema,
   todoSchema,
 } from '../domain/handoffSchema';
+import { phaseSchema, workRequestSchema } from '../domain/workRequest';
 import { workspaceRelativePath } from '../domain/workspacePath';
 import { passOverPolicySchema } from '../domain/configSchema';
 
@@ -35,21 +36,10 @@ const handoffRef = {
 };
 
 /**
- * The completion report as a request parameter: `findings` is free-form, so it is capped by its size as JSON
- * (LIMITS.findingsBytes). Only on requests: records already in a store load whatever they hold.
+ * The completion report as a request parameter. Its size limits (context_summary ≤ 500 tokens, findings ≤ 64 KiB) and
+ * its fit to the handoff's phase are checked by the core (completionReport.ts), which answers them with E012 / E021.
  */
-export const resultParam = completionResultSchema.superRefine((r, ctx) => {
-  const bytes = Buffer.byteLength(JSON.stringify(r.findings));
-  if (bytes > LIMITS.findingsBytes) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['findings'],
-      message:
-        `is ${bytes} bytes as JSON, over the ${LIMITS.findingsBytes}-byte (64 KiB) limit; ` +
-        'keep findings short and put long detail in files the handoff names',
-    });
-  }
-});
+export const resultParam = completionResultSchema.extend({ context_summary: z.string() });
 
 const expectedRev = { expected_rev: z.number().int().nonnegative().optional() };
 
@@ -76,7 +66,8 @@ export const newHandoffSchema = z.strictObject({
   commit: z.string().max(LIMITS.shortText).nullable().optional(),
   no_handoff_reason: z.string().max(LIMITS.reason).nullable().optional(),
   priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
-  phase: z.enum(['research', 'write', 'validate', 'parallel']).nullable().optional(),
+  phase: phaseSchema.nullable().optional(),
+  request: workRequestSchema.optional(),
 });
 
 /** endSession's handoff: createHandoff's object, where from_agent defaults to the ending agent and files to the hot files. */
@@ -114,6 +105,8 @@ export const paramSchemas = {
     files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
     return_required: z.boolean().optional(),
     override: passOverPolicySchema.optional(),
+    phase: phaseSchema.nullable().optional(),
+    request: workRequestSchema.optional(),
     // Used when the pass goes back to the work's return_to, which makes it the return (docs/contract.md §6).
     result: resultParam.optional(),
     ...expectedRev,

@@ -28,6 +28,14 @@ export class StoreTransaction {
   ) {}
 
   private ledgerCache: ReadonlyMap<string, LedgerEntry> | null = null;
+  private readonly done = new Set<string>();
+
+  /** True the first time `key` is asked in this batch: for work done once per batch, before its first request. */
+  firstTime(key: string): boolean {
+    if (this.done.has(key)) return false;
+    this.done.add(key);
+    return true;
+  }
 
   /** The stored answer for a request_id, read from the ledger only when a request carries an id. */
   ledgerEntry(requestId: string): LedgerEntry | undefined {

@@ -1,6 +1,6 @@
 // completeHandoff: the receiver's report; PROCEED → ready_for_review, STOP/CLARIFY → blocked for a human.
 // A passed-over handoff (return_to set) also sends its result back to the originator.
-import { ActionError } from '../../domain/errors';
+import { checkReport } from '../../domain/completionReport';
 import { applyStatusChange, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority, findMove } from '../../domain/lifecycle';
 import { checkRevision, requireHandoff } from './findHandoff';
@@ -8,25 +8,6 @@ import { createReturnHandoff } from './returnToOriginator';
 import { applyOnReturn, type NotifyMarker } from './returnPolicy';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
-
-export const MAX_CONTEXT_SUMMARY_TOKENS = 500;
-
-/** A rough token estimate (about 4 characters a token for English text and code). */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-export function checkResult(result: CompletionResult | undefined): void {
-  if (!result) return;
-  const tokens = estimateTokens(result.context_summary);
-  if (tokens > MAX_CONTEXT_SUMMARY_TOKENS) {
-    throw new ActionError(
-      'context_summary_too_long',
-      `result.context_summary is about ${tokens} tokens; the limit is ${MAX_CONTEXT_SUMMARY_TOKENS} (about ${MAX_CONTEXT_SUMMARY_TOKENS * 4} characters). Shorten it and put detail in result.findings.`,
-      { tokens, limit: MAX_CONTEXT_SUMMARY_TOKENS },
-    );
-  }
-}
 
 export function completeHandoff(
   tx: StoreTransaction,
@@ -39,7 +20,7 @@ export function completeHandoff(
   const move = findMove(h.status, h.status === 'in_progress' ? to : 'ready_for_review');
   assertAuthority(h, move.authority, ctx.agent, tx.config.humans, 'complete');
   checkRevision(h, p.expected_rev);
-  checkResult(p.result);
+  checkReport(p.result, h);
   const reason = stops
     ? `${p.result!.decision}: ${p.result!.issues.join('; ') || p.result!.context_summary || 'needs a human'}`.slice(0, 2_000)
     : 'completed';

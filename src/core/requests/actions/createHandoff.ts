@@ -4,6 +4,8 @@ import { ActionError } from '../../domain/errors';
 import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
 import { newUid } from '../../domain/handoffIds';
 import { loadByAgent, routeByCapabilities } from '../../domain/routing';
+import { phaseOf, storedRequest } from '../../domain/workRequest';
+import { actOnNoteTag, type TagOutcome } from './noteTags';
 import type { Handoff, HandoffStatus, OwnerMode } from '../../domain/handoffSchema';
 import type { ParamsOf } from '../requestParams';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -69,12 +71,31 @@ export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Owner
   return { owner_mode: 'auto', to_agents: [], status: 'blocked', reason: boundedReason(routed.explanation) };
 }
 
-export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'createHandoff'>): { handoff: Handoff } {
+export interface Created {
+  handoff: Handoff;
+  /** What became of a tag in the note ([pass_over: x] / [return_to: y], noteTags.ts), when it has one. */
+  tag?: TagOutcome;
+  /** A [return_to] note: the work it completed (the note itself is the handoff that carries it back). */
+  completed?: Handoff;
+}
+
+export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'createHandoff'>): Created {
   const input = p.handoff;
   const own = resolveOwnership(input, tx);
+  const phase = phaseOf(input.phase, input.request, 'handoff.');
+  const request = storedRequest(input.request);
+  // The note is checked as a note first (a bad one is refused whole); then its tag, if any, may make it that action.
+  const tagged = actOnNoteTag(tx, ctx, input, own.to_agents);
+  if (tagged?.handoff)
+    return { handoff: tagged.handoff, tag: tagged.outcome, ...(tagged.completed ? { completed: tagged.completed } : {}) };
   const now = tx.now();
   const ts = now.toISOString();
   const actor = ctx.agent || input.from_agent;
+  // A refused tag is part of the note's story: its first history entry says so, next to how it was routed.
+  const t = tagged?.outcome;
+  const reason = t
+    ? boundedReason(`${own.reason}; [${t.tag}: ${t.agent}] refused: ${t.reason}${t.code ? ` (${t.code})` : ''}`)
+    : own.reason;
   const record: Handoff = {
     handoff_id: tx.snapshot.ids.next(now),
     task_id: input.task_id ?? null,
@@ -92,13 +113,14 @@ export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: Param
     prior_attempts: 0,
     created_at: ts,
     updated_at: ts,
-    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason: own.reason, ...requestMark(ctx) }],
+    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason, ...requestMark(ctx) }],
     uid: newUid(now.getTime()),
     rev: 1,
     ...(input.priority ? { priority: input.priority } : {}),
-    ...(input.phase ? { phase: input.phase } : {}),
+    ...(phase ? { phase } : {}),
+    ...(request ? { request } : {}),
   };
   tx.insert(record);
-  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, own.reason, ts));
-  return { handoff: record };
+  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, reason, ts));
+  return { handoff: record, ...(tagged ? { tag: tagged.outcome } : {}) };
 }

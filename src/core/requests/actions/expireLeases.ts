@@ -1,29 +1,36 @@
 // expireLeases: in-progress handoffs whose lease ran out go back to the queue, with a history entry,
 // so work held by an agent that died is not stuck (docs/contract.md §6 liveness). Run periodically by watchers.
+// Passed-over work is not requeued: it times out back to its origin (E010 / E022, timeOutPasses.ts).
+import { SYSTEM_AGENT } from '../../domain/agentId';
 import { leaseExpired } from '../../domain/handoffAttention';
 import { applyStatusChange, type ActionContext } from '../../store/handoffMutation';
+import { passesInFlight } from '../../domain/passTimeouts';
+import { timeOutPasses } from './timeOutPasses';
 import type { Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
-export const SYSTEM_AGENT = 'agentsync';
-
-export function expireLeases(tx: StoreTransaction, ctx: ActionContext): { released: Handoff[] } {
-  if (!tx.config.releaseExpiredLeases) return { released: [] };
+export function expireLeases(tx: StoreTransaction, ctx: ActionContext): { released: Handoff[]; timed_out: Handoff[]; returned: Handoff[] } {
+  const timeouts = timeOutPasses(tx, ctx);
+  if (!tx.config.releaseExpiredLeases) return { released: [], ...timeouts };
   const now = tx.now();
-  const expired = tx.handoffs.filter((h) => leaseExpired(h, now));
-  const released = expired.map((h) =>
-    applyStatusChange(
-      tx,
-      { ...ctx, agent: ctx.agent || SYSTEM_AGENT },
-      h,
-      'queued',
-      `lease expired (held by ${h.claimed_by ?? 'nobody'} until ${h.lease_expires_at})`,
-      {
-        claimed_by: null,
-        claimed_at: null,
-        lease_expires_at: null,
-      },
-    ),
-  );
-  return { released };
+  const expired = tx.handoffs.filter((h) => !h.return_to && leaseExpired(h, now));
+  // A holder waiting for a pass it made is not gone (passTimeouts.ts): its lease is left alone.
+  const waiting = expired.length ? passesInFlight(tx.handoffs) : new Set<string>();
+  const released = expired
+    .filter((h) => !h.uid || !waiting.has(h.uid))
+    .map((h) =>
+      applyStatusChange(
+        tx,
+        { ...ctx, agent: ctx.agent || SYSTEM_AGENT },
+        h,
+        'queued',
+        `lease expired (held by ${h.claimed_by ?? 'nobody'} until ${h.lease_expires_at})`,
+        {
+          claimed_by: null,
+          claimed_at: null,
+          lease_expires_at: null,
+        },
+      ),
+    );
+  return { released, ...timeouts };
 }

@@ -1,6 +1,7 @@
 // passOver: agent A hands work to B, with return to A and loop prevention (docs/contract.md §6, seeds 000/001).
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
 import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../../domain/configSchema';
+import { delegationError } from '../../domain/delegationErrors';
 import { ActionError } from '../../domain/errors';
 import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
 import { newUid } from '../../domain/handoffIds';
@@ -12,20 +13,7 @@ import type { NotifyMarker } from './returnPolicy';
 import { isTerminal, LIMITS, type CompletionResult, type Handoff } from '../../domain/handoffSchema';
 import { assertAuthority } from '../../domain/lifecycle';
 import type { StoreTransaction } from '../../store/storeTransaction';
-
-export const PASS_OVER_CODES = {
-  INVALID_SUBAGENT: 'E001',
-  CHAIN_DEPTH_EXCEEDED: 'E002',
-  CYCLE_DETECTED: 'E003',
-  DISABLED_PAIR: 'E004',
-  PERMISSION_DENIED: 'E013',
-  RETURN_CONTEXT_LOST: 'E020',
-  INVALID_WORK_OUTPUT: 'E021',
-} as const;
-
-export function passOverError(name: keyof typeof PASS_OVER_CODES, message: string, details: Record<string, unknown> = {}): ActionError {
-  return new ActionError(name, message, { code: PASS_OVER_CODES[name], ...details });
-}
+import { phaseOf, storedRequest, type Phase, type WorkRequest } from '../../domain/workRequest';
 
 export interface PassOverInput {
   to?: string;
@@ -40,6 +28,11 @@ export interface PassOverInput {
   /** The completion report, used when the pass goes back to the work's return_to (that pass is the return). */
   result?: CompletionResult;
   expected_rev?: number;
+  /** Seed 003's request side: the phase and what the receiver is asked to do. */
+  phase?: Phase | null;
+  request?: WorkRequest;
+  /** Fields of a handoff note that carries the pass as a tag (noteTags.ts): the note's task, branch, commit, priority. */
+  noteFields?: Pick<Handoff, 'task_id' | 'branch' | 'commit' | 'priority'>;
 }
 
 export interface PassOverOutput {
@@ -56,7 +49,7 @@ export function checkChain(chain: readonly string[], maxDepth: number): void {
   const shown = chain.join(' → ');
   const depth = chain.length - 1;
   if (depth > maxDepth) {
-    throw passOverError(
+    throw delegationError(
       'CHAIN_DEPTH_EXCEEDED',
       `Pass-over chain too deep (${depth}/${maxDepth}): ${shown}. Finish the work or return it instead of passing it on.`,
       { chain },
@@ -64,9 +57,9 @@ export function checkChain(chain: readonly string[], maxDepth: number): void {
   }
   const to = chain[chain.length - 1];
   const from = chain[chain.length - 2];
-  if (to === from) throw passOverError('CYCLE_DETECTED', `${to} cannot pass work to itself: ${shown}.`, { chain });
+  if (to === from) throw delegationError('CYCLE_DETECTED', `${to} cannot pass work to itself: ${shown}.`, { chain });
   if (chain.slice(0, -1).includes(to)) {
-    throw passOverError(
+    throw delegationError(
       'CYCLE_DETECTED',
       `Cycle detected: ${to} is already in the chain ${shown}. Use returnHandoff to give work back to the agent that passed it.`,
       { chain },
@@ -91,10 +84,10 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   // Before anything else: a broken policy section refuses every pass (E030), whatever else the request says.
   assertSectionUsable(tx.config, 'passOver');
   if (!AGENT_ID_PATTERN.test(to))
-    throw passOverError('INVALID_SUBAGENT', `"${rawTo}" is not an agent id (lowercase letters, digits, "-" or "_").`, { to: rawTo });
+    throw delegationError('INVALID_SUBAGENT', `"${rawTo}" is not an agent id (lowercase letters, digits, "-" or "_").`, { to: rawTo });
   const known = knownAgents(tx.config);
   if (known && !known.has(to)) {
-    throw passOverError(
+    throw delegationError(
       'INVALID_SUBAGENT',
       `Unknown agent ${to}; the configured agents are ${[...known].join(', ')}. Add it to agentCapabilities in .agentsync.json or pick one of them.`,
       { to },
@@ -140,17 +133,19 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   if (before[before.length - 1] !== from) before.push(from);
   const chain = [...before, to];
   const { policy, sources } = resolveWithOverride(tx.config, from, to, p.override);
+  const phase = phaseOf(p.phase, p.request);
+  const request = storedRequest(p.request);
   // A chain of depth d holds d + 1 agents; the store keeps at most LIMITS.chain, whatever the configured depth.
   checkChain(chain, Math.min(policy.max_chain_depth, LIMITS.chain - 1));
   if (!policy.enabled)
-    throw passOverError(
+    throw delegationError(
       'DISABLED_PAIR',
       `Passing from ${from} to ${to} is disabled by ${keySource(sources, 'enabled')} (false). ` +
         'Pick another agent, or ask the user to enable the pair in .agentsync.json.',
       { chain, source: keySource(sources, 'enabled') },
     );
   if (!policy.can_receive_passes)
-    throw passOverError('PERMISSION_DENIED', `${to} does not accept passes (${keySource(sources, 'can_receive_passes')} is false).`, {
+    throw delegationError('PERMISSION_DENIED', `${to} does not accept passes (${keySource(sources, 'can_receive_passes')} is false).`, {
       chain,
       source: keySource(sources, 'can_receive_passes'),
     });
@@ -160,7 +155,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const returnRequired = p.return_required ?? true;
   const record: Handoff = {
     handoff_id: tx.snapshot.ids.next(now),
-    task_id: parent?.task_id ?? null,
+    task_id: parent?.task_id ?? p.noteFields?.task_id ?? null,
     from_agent: from,
     to_agents: [to],
     owner_mode: 'single',
@@ -170,8 +165,8 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     notes: p.notes ?? '',
     no_handoff_reason: null,
     files: [...new Set(p.files ?? parent?.files ?? [])],
-    branch: parent?.branch ?? null,
-    commit: parent?.commit ?? null,
+    branch: parent?.branch ?? p.noteFields?.branch ?? null,
+    commit: parent?.commit ?? p.noteFields?.commit ?? null,
     prior_attempts: 0,
     created_at: ts,
     updated_at: ts,
@@ -185,6 +180,9 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     lease_expires_at: null,
     ...(parent?.result?.context_summary ? { previous_findings: parent.result.context_summary } : {}),
     policy,
+    ...(p.noteFields?.priority ? { priority: p.noteFields.priority } : {}),
+    ...(phase ? { phase } : {}),
+    ...(request ? { request } : {}),
   };
   tx.insert(record);
   tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), ts));

@@ -1,9 +1,9 @@
 // returnHandoff: the receiver of a pass-over completes it and its result returns to the originator.
+import { delegationError } from '../../domain/delegationErrors';
 import { type ActionContext } from '../../store/handoffMutation';
 import { parseReturnTag } from '../../domain/handoffTags';
 import { completeHandoff } from './completeHandoff';
 import { requireHandoff } from './findHandoff';
-import { passOverError } from './passOver';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { NotifyMarker } from './returnPolicy';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -20,7 +20,7 @@ export function returnHandoff(
 ): { handoff: Handoff; returned: Handoff | null; notify: NotifyMarker | null } {
   const h = requireHandoff(tx, p.ref);
   if (!h.return_to) {
-    throw passOverError(
+    throw delegationError(
       'RETURN_CONTEXT_LOST',
       `${h.handoff_id} was not passed over with a return; complete it with completeHandoff instead.`,
       { handoff_id: h.handoff_id },
@@ -28,7 +28,7 @@ export function returnHandoff(
   }
   const tag = p.message ? parseReturnTag(p.message) : null;
   if (tag && tag.returnTo !== h.return_to) {
-    throw passOverError(
+    throw delegationError(
       'INVALID_WORK_OUTPUT',
       `The message returns to ${tag.returnTo}, but ${h.handoff_id} returns to ${h.return_to}. Use [return_to: ${h.return_to}].`,
       {

@@ -5,7 +5,7 @@ import { applyStatusChange, type ActionContext } from '../../store/handoffMutati
 import type { PassOverPolicy } from '../../domain/configSchema';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
-import { SYSTEM_AGENT } from './expireLeases';
+import { SYSTEM_AGENT } from '../../domain/agentId';
 
 export interface NotifyMarker {
   agent: string;

@@ -4,6 +4,7 @@
 // Those two files are written only after the store is (tx.afterCommit): a batch that fails or loses its lock
 // leaves them as they were, and they never describe a handoff the store does not have.
 import { createHandoff } from '../actions/createHandoff';
+import type { TagOutcome } from '../actions/noteTags';
 import { requireHandoff } from '../actions/findHandoff';
 import { editTrackerFile, writeStateSummary } from '../../store/derivedFiles';
 import { ActionError } from '../../domain/errors';
@@ -158,6 +159,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
   const branch = prep.git.branch;
   const commit = prep.git.commit;
   let handoff: Handoff | null = null;
+  let tag: TagOutcome | undefined;
   if (given) {
     const input = {
       ...given,
@@ -166,7 +168,9 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
       branch: given.branch ?? branch,
       commit: given.commit ?? commit,
     };
-    handoff = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input }).handoff;
+    const created = createHandoff(tx, ctx, { action: 'createHandoff', handoff: input });
+    handoff = created.handoff;
+    tag = created.tag;
   } else if (skip && hot.length > 0) {
     // The skip is recorded in a record's no_handoff_reason (seed 004: "recorded in artifact"), naming the changed files.
     const input = {
@@ -228,6 +232,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
     healthOutputs: Object.fromEntries(HEALTH_CHECKS.map(({ label }) => [label, prep.health[label].output])),
     hotFiles: hot,
     handoff,
+    ...(tag ? { tag } : {}),
     branch,
     commit,
     ...(prep.git.problem ? { gitProblem: prep.git.problem } : {}),

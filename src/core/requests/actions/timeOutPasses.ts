@@ -1,0 +1,71 @@
+// Hands timed-out passed work back to its origin (seed 000 §9, docs/agentsync-documentation.md "Timeouts"): the pass
+// is escalated with E010 SUBAGENT_TIMEOUT or E022 RETURN_TIMEOUT in its history, and a queued handoff to its
+// return_to explains what happened and what to do. Run before every write request, by expireLeases, and when a
+// read finds something due (requestDispatcher.ts), so a user sees it without asking for it.
+import { SYSTEM_AGENT } from '../../domain/agentId';
+import { DELEGATION_CODES } from '../../domain/delegationErrors';
+import { applyStatusChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { dueTimeouts, type DueTimeout } from '../../domain/passTimeouts';
+import { createTimeoutReturn } from './returnToOriginator';
+import type { Handoff } from '../../domain/handoffSchema';
+import type { StoreTransaction } from '../../store/storeTransaction';
+
+export interface TimedOut {
+  /** The passed handoffs, now escalated. */
+  timed_out: Handoff[];
+  /** The handoffs that carry each back to its origin, in the same order. */
+  returned: Handoff[];
+}
+
+export function timeOutPasses(tx: StoreTransaction, ctx: ActionContext): TimedOut {
+  const out: TimedOut = { timed_out: [], returned: [] };
+  const system = { ...ctx, agent: SYSTEM_AGENT };
+  for (const due of dueTimeouts(tx.handoffs, tx.config, tx.now())) {
+    // Records are replaced, never mutated: one changed by an earlier step (a lease renewed when work came back to
+    // its holder) is no longer the one found due, and is looked at again by the next sweep.
+    const h = due.handoff;
+    if (tx.find(h.uid ?? h.handoff_id) !== h) continue;
+    const text = explain(due, h);
+    const back = createTimeoutReturn(tx, system, h, {
+      summary: `Timed out (${text.label}): ${text.short}: ${h.summary}`,
+      notes:
+        `${text.long} AgentSync handed the work back to ${h.return_to}. To go on: claim this handoff and do it, or pass it over again ` +
+        `(to ${h.to_agents[0]} to retry, or to another agent).${h.notes ? `\n\nNotes of ${h.handoff_id}:\n${h.notes}` : ''}`,
+      reason: `${text.label}: handed back from ${h.handoff_id} (${text.short})`,
+    });
+    const closed = applyStatusChange(
+      tx,
+      system,
+      h,
+      'escalated',
+      boundedReason(`${text.label}: ${text.why}; handed back to ${h.return_to} as ${back.handoff_id}`),
+      {
+        lease_expires_at: null,
+      },
+    );
+    out.timed_out.push(closed);
+    out.returned.push(back);
+  }
+  return out;
+}
+
+function explain(due: DueTimeout, h: Handoff): { label: string; short: string; why: string; long: string } {
+  const label = `${DELEGATION_CODES[due.code]} ${due.code}`;
+  const holder = h.claimed_by ?? h.to_agents[0];
+  if (due.code === 'SUBAGENT_TIMEOUT') {
+    return {
+      label,
+      short: `${holder} did not finish ${h.handoff_id}`,
+      why: `the lease of ${holder} ran out at ${due.since} (timeout_ms ${due.timeoutMs}) before it finished`,
+      long:
+        `${holder} claimed ${h.handoff_id}${h.claimed_at ? ` at ${h.claimed_at}` : ''} but neither completed it nor renewed its lease ` +
+        `(heartbeat) within timeout_ms ${due.timeoutMs}; the lease ran out at ${due.since}.`,
+    };
+  }
+  return {
+    label,
+    short: `nobody claimed ${h.handoff_id}`,
+    why: `nobody claimed it within timeout_ms ${due.timeoutMs} (queued since ${due.since})`,
+    long: `${h.handoff_id} waited, queued for ${h.to_agents.join(', ')}, from ${due.since}, and nobody claimed it within timeout_ms ${due.timeoutMs}.`,
+  };
+}
