@@ -206,11 +206,13 @@ function nodeStartupMs() {
 const cpus = os.cpus();
 console.log('AgentSync core benchmark');
 console.log(
-  `node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} CPU(s) (${cpus[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM`,
+  `node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} CPU(s) (${cpus[0]?.model.trim() ?? 'unknown'}), ` +
+    `${Math.round(os.totalmem() / 2 ** 30)} GiB RAM`,
 );
 console.log(`temp dir ${os.tmpdir()}; in-process = RequestDispatcher.dispatch on one HandoffStore (out/src/core)`);
 console.log(
-  `latency: ${SEQUENTIAL_OPS} sequential awaited requests each; throughput: ${CONCURRENT_ROUNDS} rounds of ${CONCURRENCY} concurrent requests; CLI: median of ${CLI_RUNS} runs of one process\n`,
+  `latency: ${SEQUENTIAL_OPS} sequential awaited requests each; throughput: ${CONCURRENT_ROUNDS} rounds of ${CONCURRENCY} concurrent requests; ` +
+    `CLI: median of ${CLI_RUNS} runs of one process\n`,
 );
 
 const results = [];

@@ -222,7 +222,8 @@ async function main() {
   const fmt = (x) => x.toFixed(1).padStart(7);
   console.log(`AgentSync drop-zone benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()}`);
   console.log(
-    `store: each phase starts from ${SEED} seeded handoffs (${(storeBytes / 1024).toFixed(0)} KiB handoffs.json) and grows by its requests (largest: ${store.maxTotal}); one \`agentsync watch\` child per phase`,
+    `store: each phase starts from ${SEED} seeded handoffs (${(storeBytes / 1024).toFixed(0)} KiB handoffs.json) and grows by its requests ` +
+      `(largest: ${store.maxTotal}); one \`agentsync watch\` child per phase`,
   );
   console.log('');
   console.log('| scenario                                   |     n | median ms |  p99 ms |  max ms |');
@@ -237,7 +238,9 @@ async function main() {
   console.log('| throughput                                 | requests | written in ms | all answered in ms |  req/s | lost | refused |');
   console.log('|--------------------------------------------|----------|---------------|--------------------|--------|------|---------|');
   console.log(
-    `| ${WRITERS} writer processes × ${PER_WRITER} into requests/     | ${String(tp.requests).padStart(8)} | ${fmt(tp.writtenMs).padStart(13)} | ${fmt(tp.totalMs).padStart(18)} | ${tp.perSecond.toFixed(0).padStart(6)} | ${String(tp.lost).padStart(4)} | ${String(tp.refused).padStart(7)} |`,
+    `| ${WRITERS} writer processes × ${PER_WRITER} into requests/     | ${String(tp.requests).padStart(8)} | ${fmt(tp.writtenMs).padStart(13)} | ` +
+      `${fmt(tp.totalMs).padStart(18)} | ${tp.perSecond.toFixed(0).padStart(6)} | ${String(tp.lost).padStart(4)} | ` +
+      `${String(tp.refused).padStart(7)} |`,
   );
   console.log('');
   console.log(`store check: ${store.created} handoffs created by ${store.expected} requests, ${store.duplicates} duplicates`);

@@ -18,6 +18,7 @@ import { ReturnNotifier } from './vscode/returnNotifier';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
 import { testSeam } from './vscode/testSeam';
+import { treeProbe, type TreeProbe } from './vscode/treeProbe';
 import { TrustState } from './vscode/trustState';
 import { registerWorkspaceCommands } from './vscode/workspaceCommands';
 
@@ -35,6 +36,8 @@ export interface AgentSyncApi {
   identity(): AgentIdentity;
   /** Milliseconds spent in activate(). */
   activationMs: number;
+  /** A separate Handoffs tree over any folder (the scale test's large store); the caller disposes it. */
+  treeProbe(root: string, me: string): TreeProbe;
 }
 
 let hosts: DropZoneHosts | undefined;
@@ -125,13 +128,29 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
+  // The demo (scripts/editor/serve-demo.mjs) sets this so a first-time visitor lands on the Handoffs view, not the Explorer.
+  if (process.env.AGENTSYNC_DEMO_SHOW_VIEW === '1') void vscode.commands.executeCommand('workbench.view.extension.agentsync');
 
   const activationMs = performance.now() - started;
   log.info(
-    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ${trust.trusted ? 'trusted' : 'restricted'}`,
+    `activated in ${activationMs.toFixed(1)} ms for ${services.all().length} folder(s); agent id ${identity.id}; workspace ` +
+      `${trust.trusted ? 'trusted' : 'restricted'}`,
   );
   if (identity.problem) log.warn(identity.problem);
-  return testSeam({ services, tree, treeView, dashboard, badge, trust, dropZones, mcp, identity: () => identity, activationMs });
+  const probe = (root: string, agent: string) => treeProbe(root, agent, log);
+  return testSeam({
+    services,
+    tree,
+    treeView,
+    dashboard,
+    badge,
+    trust,
+    dropZones,
+    mcp,
+    identity: () => identity,
+    activationMs,
+    treeProbe: probe,
+  });
 }
 
 /** Lets the drop zones answer what they already took before the extension host goes; the rest is disposed by VS Code. */

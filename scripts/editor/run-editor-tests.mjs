@@ -46,8 +46,14 @@ if (!existsSync(SERVER_MAIN) || !existsSync(CHROMIUM)) {
 }
 
 // Workbench chatter that is expected offline (see shared/REAL_EDITOR.md); --verbose shows it.
-const NOISE =
-  /^(Failed to load resource|Manifest fetch|A bad HTTP response code|An iframe which has both|The web worker extension host)|\[(AgentHost[^\]]*|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\]|open-vsx\.org|ENOTFOUND|Creating a socket|connection token|Updating additional builtin|authentication provider|^\s*ERR Canceled: Canceled/;
+const NOISE = new RegExp(
+  [
+    '^(Failed to load resource|Manifest fetch|A bad HTTP response code|An iframe which has both|The web worker extension host)',
+    '\\[(AgentHost[^\\]]*|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\\]',
+    'open-vsx\\.org|ENOTFOUND|Creating a socket|connection token|Updating additional builtin|authentication provider',
+    '^\\s*ERR Canceled: Canceled',
+  ].join('|'),
+);
 
 /** Browser console args → one line: applies printf-style formats (%c drops a CSS arg),
  *  repeatedly, since the workbench wraps the extension host's own `console.log(fmt, ...)`. */

@@ -4,7 +4,7 @@
 // Usage: node scripts/editor/serve-demo.mjs [--workspace <dir>] [--port N] [--minutes M]
 // Bound to 127.0.0.1 only; stops by itself after --minutes (default 120) so nothing lingers.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,7 +33,28 @@ if (!workspace) {
   if (existsSync(demo)) cpSync(demo, workspace, { recursive: true });
 }
 
-const server = await startEditorServer({ port: opt.port ? Number(opt.port) : undefined });
+// A first-time visitor should land on AgentSync: no welcome page or walkthrough (user and machine settings of this
+// throw-away server), and the extension opens its own view at start when AGENTSYNC_DEMO_SHOW_VIEW is set (the
+// extension host inherits the server's environment).
+const serverDir = mkdtempSync(join(tmpdir(), 'agentsync-editor-'));
+const settings = JSON.stringify(
+  {
+    'workbench.startupEditor': 'none',
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'workbench.tips.enabled': false,
+    'security.workspace.trust.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  },
+  null,
+  2,
+);
+for (const dir of [join(serverDir, 'ud/User'), join(serverDir, 'sd/data/Machine'), join(serverDir, 'sd/data/User')]) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'settings.json'), settings);
+}
+process.env.AGENTSYNC_DEMO_SHOW_VIEW = '1';
+
+const server = await startEditorServer({ port: opt.port ? Number(opt.port) : undefined, tmpDir: serverDir });
 const url = workbenchUrl({ port: server.port, folder: workspace, extensionDevelopmentPath: REPO_ROOT });
 const minutes = Number(opt.minutes);
 console.log(`\nAgentSync demo: open this address in a browser on this machine\n\n  ${url}\n`);
@@ -43,9 +64,37 @@ console.log(`stops after ${minutes} minutes, or on Ctrl-C\n`);
 const stop = (why) => {
   console.log(`[demo] stopping (${why})`);
   server.stop();
+  rmSync(serverDir, { recursive: true, force: true });
   if (ownWorkspace) rmSync(workspace, { recursive: true, force: true });
   process.exit(0);
 };
 process.on('SIGINT', () => stop('Ctrl-C'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 setTimeout(() => stop(`${minutes} minutes are up`), minutes * 60_000);
+
+// A request from an agent arrives a few seconds after the extension is up (it creates requests/ when its drop zone
+// starts): the visitor sees the drop zone answer it and the new handoff appear under "Assigned to me".
+const requestsDir = join(workspace, '.agentsync/requests');
+const dropIn = setInterval(() => {
+  if (!existsSync(requestsDir)) return;
+  clearInterval(dropIn);
+  setTimeout(() => {
+    const request = {
+      action: 'createHandoff',
+      request_id: `demo-${Date.now()}`,
+      handoff: {
+        from_agent: 'codex',
+        to_agents: ['human'],
+        owner_mode: 'single',
+        summary: 'Review the session-expiry test Codex just wrote',
+        notes: 'Dropped into .agentsync/requests/ by the demo, as an agent without an MCP connection would.',
+        files: ['tests/auth/session.test.ts'],
+      },
+    };
+    // Written outside requests/ and renamed in, as docs/agentsync-documentation.md asks of agents.
+    const temp = join(workspace, '.agentsync/demo-request.tmp');
+    writeFileSync(temp, JSON.stringify(request, null, 2));
+    renameSync(temp, join(requestsDir, 'codex-review-request.json'));
+    console.log('[demo] an agent dropped a request into .agentsync/requests/ (codex → you: review the session-expiry test)');
+  }, 5000);
+}, 500);

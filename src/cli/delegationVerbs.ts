@@ -13,7 +13,8 @@ function optionalId(positionals: string[]): string | undefined {
 
 export const passVerb: Verb = {
   usage:
-    '[<handoff-id>] --agent <id> (--to <agent> | --message "[pass_over: <agent>] ...") [--reason <text>] [--summary <text>] [--notes <text>] [--files <f1,f2>] [--no-return]',
+    '[<handoff-id>] --agent <id> (--to <agent> | --message "[pass_over: <agent>] ...") [--reason <text>] [--summary <text>] [--notes <text>] ' +
+    '[--files <f1,f2>] [--no-return]',
   summary:
     'pass work to another agent, who returns it to you (passOver); with a handoff id the work continues that handoff, without one it is new',
   options: {

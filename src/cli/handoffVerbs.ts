@@ -7,6 +7,7 @@ import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine, tagLine } from './handoffFormat';
 import type { TagOutcome } from '../core/requests/actions/noteTags';
 import { agentOf, list, one, resultOf, rev, type Values } from './verbArgs';
+import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -49,16 +50,15 @@ export const VERBS: Record<string, Verb> = {
   init: {
     usage: '[--git] [--hooks]',
     summary:
-      'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
+      'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync ' +
+      'section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and ' +
+      'AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
     run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });
       const git = values.git ? registerMergeDriver(ctx.layout.root) : undefined;
-      if (ctx.json)
-        ctx.io.out(
-          JSON.stringify({ ok: true, action: 'init', timestamp: new Date().toISOString(), data: { ...report, ...(git ? { git } : {}) } }),
-        );
+      if (ctx.json) ctx.io.out(JSON.stringify(okResponse('init', { ...report, ...(git ? { git } : {}) })));
       else
         ctx.io.out(
           [
@@ -75,7 +75,8 @@ export const VERBS: Record<string, Verb> = {
   },
   create: {
     usage:
-      '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task <id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
+      '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task ' +
+      '<id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
     summary: 'create a handoff (mode defaults to single for one --to, shared for two, auto with --caps)',
     options: {
       from: { type: 'string' },
@@ -147,15 +148,12 @@ export const VERBS: Record<string, Verb> = {
       const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs' });
       if (!response.ok) return ctx.report(response, () => '');
       const h = (response.data!.handoffs as Handoff[]).find((x) => x.handoff_id === id || x.uid === id);
+      const origin = { requestId: response.request_id };
       const shown = h
         ? { ...response, data: { handoff: h } }
         : {
-            ...response,
-            ok: false,
-            data: undefined,
-            reason: 'not_found',
-            message: `No handoff ${id}. Run \`agentsync list\` to see the ids.`,
-            handoffId: id,
+            ...refusal(response.action, 'not_found', `No handoff ${id}. Run \`agentsync list\` to see the ids.`, origin, { handoffId: id }),
+            request_id: response.request_id,
           };
       return ctx.report(shown, showHandoff);
     },

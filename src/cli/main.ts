@@ -8,6 +8,7 @@ import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
+import { refusal } from '../core/domain/responseEnvelope';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
@@ -31,7 +32,8 @@ const requestVerb: Verb = {
         // Refused before reading, like the drop zone: a huge file is never loaded whole.
         const tooLarge = new ActionError(
           'too_large',
-          `${pos[0]} is ${st.size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit for a request; it was not read. Send less (large text belongs in files the handoff names).`,
+          `${pos[0]} is ${st.size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit for a request; it was not read. Send less (large text belongs ` +
+            `in files the handoff names).`,
         );
         ctx.io.out(JSON.stringify(ctx.dispatcher.refuse({ surface: 'cli' }, null, null, tooLarge)));
         return 1;
@@ -105,16 +107,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const message = `${(e as Error).message}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;
-    if (wantsJson)
-      io.out(
-        JSON.stringify({
-          ok: false,
-          action: verbName ?? null,
-          timestamp: new Date().toISOString(),
-          reason: usage ? 'usage' : 'internal_error',
-          message,
-        }),
-      );
+    if (wantsJson) io.out(JSON.stringify(refusal(verbName ?? null, usage ? 'usage' : 'internal_error', message)));
     else io.err(`agentsync: ${message}`);
     return usage ? 2 : 1;
   }

@@ -9,6 +9,7 @@ import type { RequestDispatcher, RequestResponse } from '../core/requests/reques
 import type { CliContext } from './cliContext';
 import { CappedStdioServerTransport } from './mcpStdioTransport';
 import { mcpTools } from './mcpTools';
+import { refusal } from '../core/domain/responseEnvelope';
 
 /** The package version, for the server's initialize answer (dist/cli.js and out/src/cli/ sit at different depths). */
 function packageVersion(): string {
@@ -27,15 +28,11 @@ function packageVersion(): string {
 export async function callTool(dispatcher: RequestDispatcher, name: string, args: Record<string, unknown>): Promise<RequestResponse> {
   if (args.action !== undefined && args.action !== name) {
     // The tool name says which action runs; a different `action` argument is a caller mistake, not a redirect.
-    return {
-      ok: false,
-      action: name,
-      request_id: typeof args.request_id === 'string' ? args.request_id : '',
-      timestamp: new Date().toISOString(),
-      reason: 'invalid_request',
-      message: `The tool ${name} runs the action ${name}; leave out the "action" argument (it was ${JSON.stringify(args.action)}). Nothing was changed.`,
-      field: 'action',
-    };
+    const requestId = typeof args.request_id === 'string' ? args.request_id : '';
+    const message =
+      `The tool ${name} runs the action ${name}; leave out the "action" argument ` +
+      `(it was ${JSON.stringify(args.action)}). Nothing was changed.`;
+    return { ...refusal(name, 'invalid_request', message, { requestId }, { field: 'action' }), request_id: requestId };
   }
   return dispatcher.dispatch({ action: name, ...args }, { surface: 'mcp' });
 }

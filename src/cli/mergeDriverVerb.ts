@@ -8,6 +8,7 @@ import { describeIssues, handoffsFileSchema, type HandoffsFile } from '../core/d
 import { mergeStores } from '../core/store/storeMerge';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
+import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
 class InputError extends Error {}
 
@@ -53,19 +54,15 @@ export const mergeDriverVerb: Verb = {
       notes = result.notes;
       count = checked.data.handoffs.length;
     } catch (e) {
-      const message = `${(e as Error).message}. Nothing was written: git will report a conflict in .agentsync/handoffs.json; fix the broken version (or resolve by hand) and validate it with \`agentsync list\`.`;
-      if (ctx.json)
-        ctx.io.out(
-          JSON.stringify({ ok: false, action: 'merge-driver', timestamp: new Date().toISOString(), reason: 'store_invalid', message }),
-        );
+      const message =
+        `${(e as Error).message}. Nothing was written: git will report a conflict in .agentsync/handoffs.json; fix the broken version (or resolve ` +
+        `by hand) and validate it with \`agentsync list\`.`;
+      if (ctx.json) ctx.io.out(JSON.stringify(refusal('merge-driver', 'store_invalid', message)));
       else ctx.io.err(`agentsync merge-driver: ${message}`);
       return 1;
     }
     writeFileAtomic(oursPath, text);
-    if (ctx.json)
-      ctx.io.out(
-        JSON.stringify({ ok: true, action: 'merge-driver', timestamp: new Date().toISOString(), data: { handoffs: count, notes } }),
-      );
+    if (ctx.json) ctx.io.out(JSON.stringify(okResponse('merge-driver', { handoffs: count, notes })));
     else
       for (const n of notes)
         if (n.kind === 'conflict' || n.kind === 'renumbered' || n.kind === 'kept') ctx.io.err(`agentsync merge-driver: ${n.message}`);

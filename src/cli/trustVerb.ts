@@ -6,6 +6,7 @@ import { loadConfig } from '../core/workspace/configLoader';
 import { consentState, describeCommands, grantConsent, revokeConsent, type ConsentState } from '../core/workspace/commandConsent';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
+import { okResponse } from '../core/domain/responseEnvelope';
 
 function summaryOf(state: ConsentState): Record<string, unknown> {
   return {
@@ -30,7 +31,7 @@ export const trustVerb: Verb = {
     const commands = loaded.config.commands;
     const lines = describeCommands(commands);
     const out = (action: string, data: Record<string, unknown>, text: string[]) => {
-      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, action, timestamp: new Date().toISOString(), data }));
+      if (ctx.json) ctx.io.out(JSON.stringify(okResponse(action, data)));
       else ctx.io.out(text.join('\n'));
       return 0;
     };

@@ -1,8 +1,8 @@
 // `agentsync watch [--once] [--interval-ms N]`: the drop zone without an editor (docs/contract.md §8). Runs until SIGINT or
 // SIGTERM, then stops cleanly (requests already taken are answered first); --once answers what is there and exits.
-import { DropZoneProcessor } from '../core/dropZone/dropZoneProcessor';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
+import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
 function intervalOf(raw: string | boolean | string[] | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -34,6 +34,9 @@ export const watchVerb: Verb = {
       info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${m}`),
       warn: (m: string) => ctx.io.err(`agentsync: ${m}`),
     };
+    // Loaded here, not at the top: the drop zone's file watcher (chokidar and the fs/promises and stream modules it
+    // needs) is for this verb only, and every other verb starts without it.
+    const { DropZoneProcessor } = await import('../core/dropZone/dropZoneProcessor');
     const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log });
     if (values.verbose) {
       processor.onDidAnswer((a) =>
@@ -48,22 +51,11 @@ export const watchVerb: Verb = {
         // Nothing could be read or answered: a script running `watch --once` must not take that for "all answered".
         // The logger has already printed the problem itself on stderr.
         const message = `the drop zone is off, nothing was answered: ${processor.problem}`;
-        if (ctx.json)
-          ctx.io.out(
-            JSON.stringify({
-              ok: false,
-              action: 'watch',
-              timestamp: new Date().toISOString(),
-              reason: 'drop_zone_off',
-              message,
-              data: { once: true, ...stats },
-            }),
-          );
+        if (ctx.json) ctx.io.out(JSON.stringify({ ...refusal('watch', 'drop_zone_off', message), data: { once: true, ...stats } }));
         else ctx.io.err('agentsync: the drop zone is off, nothing was answered (exit 1)');
         return 1;
       }
-      if (ctx.json)
-        ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { once: true, ...stats } }));
+      if (ctx.json) ctx.io.out(JSON.stringify(okResponse('watch', { once: true, ...stats })));
       else ctx.io.out(`answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`);
       return 0;
     }
@@ -73,8 +65,7 @@ export const watchVerb: Verb = {
     const signal = await stopped;
     await processor.stop();
     const stats = processor.stats;
-    if (ctx.json)
-      ctx.io.out(JSON.stringify({ ok: true, action: 'watch', timestamp: new Date().toISOString(), data: { signal, ...stats } }));
+    if (ctx.json) ctx.io.out(JSON.stringify(okResponse('watch', { signal, ...stats })));
     else
       ctx.io.out(
         `stopped (${signal}): answered ${stats.answered}, refused ${stats.refused}, rejected ${stats.rejected}, taken over ${stats.recovered}`,

@@ -15,6 +15,8 @@ export function readAgentIdentity(): AgentIdentity {
   if (AGENT_ID_PATTERN.test(id)) return { id, problem: null };
   return {
     id,
-    problem: `The setting agentsync.agentId is ${JSON.stringify(raw)}, which is not an agent id (lowercase letters, digits, "-" or "_", up to 64). Change it in Settings (AgentSync › Agent Id).`,
+    problem:
+      `The setting agentsync.agentId is ${JSON.stringify(raw)}, which is not an agent id (lowercase letters, digits, "-" or "_", up to 64). Change ` +
+      `it in Settings (AgentSync › Agent Id).`,
   };
 }

@@ -18,7 +18,10 @@ export async function ensureCommandConsent(root: string, config: AgentSyncConfig
     `AgentSync: run the commands of .agentsync.json? They have ${changed}.`,
     {
       modal: true,
-      detail: `${describeCommands(state.commands).join('\n')}\n\nThey come from the repository and run in ${state.workspace} without a shell. "Trust and Run" approves exactly these commands for this folder on this machine (like \`agentsync trust\`); "End Without Running" ends the session with the checks Skipped.`,
+      detail:
+        `${describeCommands(state.commands).join('\n')}\n\nThey come from the repository and run in ${state.workspace} without a shell. "Trust and ` +
+        `Run" approves exactly these commands for this folder on this machine (like \`agentsync trust\`); "End Without Running" ends the session ` +
+        `with the checks Skipped.`,
     },
     TRUST_AND_RUN,
     END_WITHOUT_RUNNING,

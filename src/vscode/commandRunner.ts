@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { PromptCancelled } from './prompts';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
+import { refusal } from '../core/domain/responseEnvelope';
 
 export interface Cancelled {
   cancelled: true;
@@ -27,7 +28,7 @@ export function registerCommand(
       const message = (e as Error)?.message ?? String(e);
       log.error(`${id} failed: ${(e as Error)?.stack ?? message}`);
       void showError(`${message.replace(/\.?$/, '.')} Nothing was changed; see the AgentSync output for details, and retry.`, log);
-      return { ok: false, reason: 'internal_error', message };
+      return refusal(id, 'internal_error', message);
     }
   });
 }

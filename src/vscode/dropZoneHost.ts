@@ -84,7 +84,8 @@ export class DropZoneHosts implements vscode.Disposable {
             (e) => {
               if (this.runners.get(service) === runner) this.runners.delete(service);
               this.log.error(
-                `[${service.name}] the drop zone could not start: ${(e as Error).message}. Agents' requests are not answered in this window; run \`agentsync watch\` in a terminal instead.`,
+                `[${service.name}] the drop zone could not start: ${(e as Error).message}. Agents' requests are not answered in this window; run ` +
+                  `\`agentsync watch\` in a terminal instead.`,
               );
             },
           ),

@@ -7,7 +7,7 @@ import { allowsMove, TRANSITIONS } from '../core/domain/lifecycle';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { pickOne, type Choice } from './prompts';
-import { STATUS_ICONS, statusLabel } from './statusLook';
+import { STATUS_ICONS, statusLabel } from './statusIcons';
 
 export interface HandoffTarget {
   service: FolderService;
@@ -23,7 +23,7 @@ export const allowsEscalate = (h: Handoff): boolean => TRANSITIONS[h.status].som
 
 export function handoffChoice<T>(h: Handoff, value: T, folder?: string): Choice<T> {
   return {
-    label: `$(${STATUS_ICONS[h.status][0]}) ${h.handoff_id}`,
+    label: `$(${STATUS_ICONS[h.status].codicon}) ${h.handoff_id}`,
     description: `${statusLabel(h.status)} · ${h.summary.split('\n')[0].slice(0, 120)}`,
     detail: `${displayAgent(h.from_agent)} → ${h.to_agents.map(displayAgent).join(', ') || '(unassigned)'}${folder ? ` · ${folder}` : ''}`,
     value,

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { displayAgent } from '../core/domain/agentId';
 import type { Handoff } from '../core/domain/handoffSchema';
 import { summarizeReport } from '../core/domain/reportSummary';
-import { STATUS_ICONS, statusLabel } from './statusLook';
+import { STATUS_ICONS, statusLabel } from './statusIcons';
 
 /** Agent-written text as literal Markdown: control characters escaped, line breaks kept, spaces left to wrap. */
 export function literal(text: string): string {
@@ -31,7 +31,7 @@ function list(md: vscode.MarkdownString, title: string, lines: readonly string[]
 }
 
 function header(md: vscode.MarkdownString, h: Handoff): void {
-  md.appendMarkdown(`**${h.handoff_id}** · $(${STATUS_ICONS[h.status][0]}) ${statusLabel(h.status)}`);
+  md.appendMarkdown(`**${h.handoff_id}** · $(${STATUS_ICONS[h.status].codicon}) ${statusLabel(h.status)}`);
   if (h.priority) md.appendMarkdown(` · priority ${h.priority}`);
   md.appendMarkdown('\n\n');
   md.appendMarkdown(literal(h.summary));

@@ -1,12 +1,20 @@
 // The Handoffs tree: one level of folders in a multi-root window, else the folder's groups directly.
-// A store change refreshes only that folder's subtree; nodes are rebuilt from the (stat-cached) store.
+// A store change refreshes only the groups whose handoffs changed (or that folder's subtree when its groups or
+// notices changed); nodes are rebuilt from the (stat-cached) store, each level from what its parent node carries.
 import * as vscode from 'vscode';
+import { drawnBelow } from '../core/domain/attentionTree';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { folderChildren, groupChildren, handoffChildren, type FolderNode, type TreeContext, type TreeNode } from './treeNodes';
 import { treeItemFor } from './treeItems';
 
 const REFRESH_INTERVAL_MS = 100;
+
+/** What the tree needs of the folders: the list, and news of a change. */
+export type TreeFolders = Pick<FolderServices, 'all' | 'onDidChange'>;
+
+/** What a folder's top level looked like when last rendered: ids, and each group's handoffs (records are replaced, never mutated). */
+type Rendered = { id: string; handoffs?: readonly unknown[]; text?: string }[];
 
 export class HandoffTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -16,24 +24,25 @@ export class HandoffTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private readonly interned = new Map<string, TreeNode>();
   private readonly subscription: vscode.Disposable;
   private pendingAll = false;
-  private readonly pendingFolders = new Set<FolderNode>();
+  private readonly pendingServices = new Set<FolderService>();
+  /** A folder's top level as last handed to the view, by folder root. */
+  private readonly rendered = new Map<string, Rendered>();
   private timer: NodeJS.Timeout | undefined;
   private lastFired = 0;
 
   constructor(
-    private readonly services: FolderServices,
+    private readonly services: TreeFolders,
     private readonly context: () => TreeContext,
   ) {
     this.subscription = services.onDidChange((s) => this.refresh(s));
   }
 
   /**
-   * Re-renders one folder (when it has its own node) or the whole tree. A burst of store changes (an agent
-   * dropping many requests) renders at most once per REFRESH_INTERVAL_MS: the first at once, the rest batched.
+   * Re-renders what changed in one folder, or the whole tree. A burst of store changes (an agent dropping many
+   * requests) renders at most once per REFRESH_INTERVAL_MS: the first at once, the rest batched.
    */
   refresh(service?: FolderService): void {
-    const node = service && this.isMultiRoot() ? this.folderNodes.get(service) : undefined;
-    if (node) this.pendingFolders.add(node);
+    if (service) this.pendingServices.add(service);
     else this.pendingAll = true;
     if (this.timer) return;
     const wait = this.lastFired + REFRESH_INTERVAL_MS - Date.now();
@@ -45,11 +54,36 @@ export class HandoffTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     this.timer = undefined;
     this.lastFired = Date.now();
     const all = this.pendingAll;
-    const folders = [...this.pendingFolders];
+    const services = [...this.pendingServices];
     this.pendingAll = false;
-    this.pendingFolders.clear();
-    if (all) this.emitter.fire(undefined);
-    else for (const f of folders) this.emitter.fire(f);
+    this.pendingServices.clear();
+    if (all) {
+      this.rendered.clear();
+      this.emitter.fire(undefined);
+      return;
+    }
+    for (const s of services) for (const node of this.changedNodes(s)) this.emitter.fire(node);
+  }
+
+  /**
+   * The nodes to re-render after `service` changed: its groups whose handoffs changed when its top level kept the
+   * same groups and notices, else the folder's node (the whole tree when it has none), whose children the view re-asks.
+   */
+  private changedNodes(service: FolderService): (TreeNode | undefined)[] {
+    const parent = this.isMultiRoot() ? this.folderNodes.get(service) : undefined;
+    if (this.isMultiRoot() && !parent) return [undefined];
+    const before = this.rendered.get(service.layout.root);
+    if (!before) return [parent];
+    const fresh = this.build(parent);
+    const after = renderedOf(fresh);
+    if (after.length !== before.length || after.some((n, i) => n.id !== before[i].id || n.text !== before[i].text)) {
+      this.rendered.delete(service.layout.root);
+      return [parent];
+    }
+    const changed = fresh.filter((_, i) => !sameItems(after[i].handoffs, before[i].handoffs));
+    fresh.forEach((n) => this.intern(n)); // the unchanged groups' nodes carry the new index too
+    this.rendered.set(service.layout.root, after);
+    return changed.map((n) => this.interned.get(n.id));
   }
 
   private isMultiRoot(): boolean {
@@ -57,7 +91,10 @@ export class HandoffTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
-    return this.build(node).map((n) => this.intern(n));
+    const children = this.build(node).map((n) => this.intern(n));
+    const folder = node?.kind === 'folder' ? node.service : !node && this.services.all().length === 1 ? this.services.all()[0] : undefined;
+    if (folder) this.rendered.set(folder.layout.root, renderedOf(children));
+    return children;
   }
 
   private intern(node: TreeNode): TreeNode {
@@ -114,4 +151,19 @@ export class HandoffTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     this.subscription.dispose();
     this.emitter.dispose();
   }
+}
+
+/** A group is compared by its handoffs and those drawn beneath them (a chained child may belong to another group). */
+function renderedOf(nodes: readonly TreeNode[]): Rendered {
+  return nodes.map((n) =>
+    n.kind === 'group'
+      ? { id: n.id, handoffs: [...n.handoffs, ...drawnBelow(n.index, n.handoffs)] }
+      : { id: n.id, text: n.kind === 'info' ? `${n.message}|${n.detail}` : '' },
+  );
+}
+
+function sameItems(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean {
+  if (!a || !b || a.length !== b.length) return a === b;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -8,6 +8,8 @@ import type { RequestResponse } from '../core/requests/requestDispatcher';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { LANGUAGE_MODEL_TOOLS, requestFor, type LanguageModelToolSpec } from './languageModelToolCatalog';
+import { refusal as refusalResponse } from '../core/domain/responseEnvelope';
+import type { RefusalReason } from '../core/domain/errors';
 
 type ToolInput = Record<string, unknown>;
 
@@ -36,8 +38,8 @@ function folderFor(services: FolderServices, input: ToolInput): FolderService | 
   return (ref ? ready.find((s) => s.find(ref)) : undefined) ?? ready[0];
 }
 
-function refusal(spec: LanguageModelToolSpec, reason: string, message: string): RequestResponse {
-  return { ok: false, action: spec.action, request_id: '', timestamp: new Date().toISOString(), reason, message };
+function refusal(spec: LanguageModelToolSpec, reason: RefusalReason, message: string): RequestResponse {
+  return { ...refusalResponse(spec.action, reason, message, { requestId: '' }), request_id: '' };
 }
 
 export async function invokeTool(deps: LanguageModelToolDeps, spec: LanguageModelToolSpec, input: ToolInput): Promise<RequestResponse> {

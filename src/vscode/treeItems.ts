@@ -8,8 +8,8 @@ import { chainLines } from '../core/domain/handoffChains';
 import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../core/domain/handoffAttention';
 import type { Handoff, HandoffStatus } from '../core/domain/handoffSchema';
 import { conflictValue, handoffTooltip, literal } from './handoffTooltip';
-import { statusIcon, statusLabel } from './statusLook';
-import { chainIndexOf, hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
+import { statusIcon, statusLabel } from './statusIcons';
+import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
 
 const GROUP_ICONS: Record<AttentionGroup, string> = {
   assigned: 'account',
@@ -44,7 +44,7 @@ function handoffItem(node: HandoffNode): vscode.TreeItem {
   item.iconPath = h.conflicts?.length
     ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
     : statusIcon(h, node.stale !== null);
-  item.tooltip = handoffTooltip(h, node.stale, chainLines(h, chainIndexOf(node.service)));
+  item.tooltip = handoffTooltip(h, node.stale, chainLines(h, node.index.chains));
   item.contextValue = handoffContextValue(h);
   return item;
 }

@@ -1,16 +1,10 @@
 // The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
-// Grouping, staleness and chains come from the core (handoffAttention, handoffChains); this file only arranges them.
-import type { FolderService, FolderView } from './folderService';
-import {
-  ATTENTION_GROUPS,
-  chainedFrom,
-  chainRoots,
-  groupByAttention,
-  showsWhenEmpty,
-  staleReason,
-  type AttentionGroup,
-} from '../core/domain/handoffAttention';
-import { chainIndex, type ChainIndex } from '../core/domain/handoffChains';
+// Grouping, chains and staleness come from the core (attentionTree, handoffAttention); this file only arranges them.
+// A level is built from what its parent node carries: no store read and no file call per node.
+import type { FolderService } from './folderService';
+import { ATTENTION_GROUPS, showsWhenEmpty, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
+import { buildAttentionTree, chainedUnder, type AttentionGroupIndex } from '../core/domain/attentionTree';
+import type { AgentSyncConfig } from '../core/domain/configSchema';
 import type { Handoff, Todo } from '../core/domain/handoffSchema';
 import { notices } from './treeNotices';
 
@@ -28,6 +22,9 @@ export interface GroupNode extends NodeBase {
   kind: 'group';
   group: AttentionGroup;
   handoffs: Handoff[];
+  /** The group's rows and chains, indexed once per render of the folder. */
+  index: AttentionGroupIndex;
+  config: AgentSyncConfig;
 }
 export interface HandoffNode extends NodeBase {
   kind: 'handoff';
@@ -35,7 +32,9 @@ export interface HandoffNode extends NodeBase {
   /** Why it is stale, or null. */
   stale: string | null;
   /** Open handoffs passed on or returned from this one (parent_uid), in any group, shown beneath it. */
-  chained: Handoff[];
+  chained: readonly Handoff[];
+  index: AttentionGroupIndex;
+  config: AgentSyncConfig;
 }
 export interface FileNode extends NodeBase {
   kind: 'file';
@@ -86,50 +85,52 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
       },
     ];
   }
-  const buckets = groupByAttention(view.handoffs, { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now });
+  const attention = { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now };
+  const tree = buildAttentionTree(view.handoffs, attention);
   const base = parent ? parent.id : service.layout.root;
   const groups: GroupNode[] = [];
   for (const g of ATTENTION_GROUPS) {
-    const handoffs = buckets.get(g)!;
-    if (handoffs.length === 0 && !showsWhenEmpty(g)) continue;
-    groups.push({ kind: 'group', id: `${base}|group:${g}`, service, parent, group: g, handoffs });
+    const index = tree[g];
+    if (index.handoffs.length === 0 && !showsWhenEmpty(g)) continue;
+    groups.push({
+      kind: 'group',
+      id: `${base}|group:${g}`,
+      service,
+      parent,
+      group: g,
+      handoffs: index.handoffs,
+      index,
+      config: view.config,
+    });
   }
   return [...notices(service, ctx, parent, view.problem), ...groups];
 }
 
-/** The folder's chain index, built once per view (a view is replaced after every store change). */
-const indexes = new WeakMap<FolderView, ChainIndex>();
-export function chainIndexOf(service: FolderService): ChainIndex {
-  const view = service.view();
-  let index = indexes.get(view);
-  if (!index) indexes.set(view, (index = chainIndex(view.handoffs)));
-  return index;
-}
-
 /**
- * A group's handoffs (core chainRoots): one passed on from another in the same group is shown only under it; one
+ * A group's handoffs (core attentionTree): one passed on from another in the same group is shown only under it; one
  * whose parent is in another group is shown in its own group too, and under its parent there.
  */
 export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
-  return chainRoots(node.handoffs).map((h) => handoffNode(node, h, ctx));
+  return node.index.top.map((h) => handoffNode(node, h, node, ctx));
 }
 
-/** True when `uid` is this node's handoff or one above it: a loop in parent_uid must not nest forever. */
+/** True when `uid` is this node's handoff or one above it: a loop in parent_uid (a corrupted store) must not nest forever. */
 function onPath(node: TreeNode | undefined, uid: string | undefined): boolean {
   for (let n = node; n; n = n.parent) if (n.kind === 'handoff' && n.handoff.uid === uid) return true;
   return false;
 }
 
-function handoffNode(parent: TreeNode, h: Handoff, ctx: TreeContext): HandoffNode {
-  const config = parent.service.view().config;
+function handoffNode(parent: TreeNode, h: Handoff, from: GroupNode | HandoffNode, ctx: TreeContext): HandoffNode {
   return {
     kind: 'handoff',
     id: `${parent.id}/ho:${h.uid ?? h.handoff_id}`,
     service: parent.service,
     parent,
     handoff: h,
-    stale: staleReason(h, config, ctx.now),
-    chained: chainedFrom(h, chainIndexOf(parent.service)).filter((c) => !onPath(parent, c.uid)),
+    stale: staleReason(h, from.config, ctx.now),
+    chained: chainedUnder(from.index, h).filter((c) => !onPath(parent, c.uid)),
+    index: from.index,
+    config: from.config,
   };
 }
 
@@ -145,7 +146,7 @@ export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[]
       conflict: c,
       handoff: h,
     })),
-    ...node.chained.map((c) => handoffNode(node, c, ctx)),
+    ...node.chained.map((c) => handoffNode(node, c, node, ctx)),
     ...h.files.map((p): FileNode => ({
       kind: 'file',
       id: `${node.id}/file:${p}`,

@@ -5,7 +5,8 @@ import type { InfoNode, TreeContext, TreeNode } from './treeNodes';
 
 export const RESTRICTED_MODE_MESSAGE = 'Restricted Mode: the drop zone and health checks are off';
 export const RESTRICTED_MODE_DETAIL =
-  'This folder is not trusted, so AgentSync does not answer requests that agents drop into .agentsync/ and does not run build/test health checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
+  'This folder is not trusted, so AgentSync does not answer requests that agents drop into .agentsync/ and does not run build/test health ' +
+  'checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
 
 /** Info lines shown above a folder's groups: why something is off or broken, and what to do. */
 export function notices(service: FolderService, ctx: TreeContext, parent: TreeNode | undefined, problem: string | null): InfoNode[] {

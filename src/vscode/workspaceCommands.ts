@@ -19,7 +19,8 @@ export async function init(deps: CommandDeps, arg?: unknown): Promise<(InitRepor
   if (!service) return undefined;
   const report = initWorkspace(service.layout.root);
   deps.log.info(
-    `init ${service.layout.root}: created ${report.created.join(', ') || 'nothing'}; kept ${report.kept.join(', ') || 'nothing'}; .gitignore +${report.gitignoreAdded.length}`,
+    `init ${service.layout.root}: created ${report.created.join(', ') || 'nothing'}; kept ${report.kept.join(', ') || 'nothing'}; .gitignore ` +
+      `+${report.gitignoreAdded.length}`,
   );
   service.checkForChanges();
   const what = report.created.length ? `created ${report.created.join(', ')}` : 'everything was already there; nothing was overwritten';

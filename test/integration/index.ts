@@ -21,6 +21,7 @@ const MAIN = [
   'languageModelTools',
   'dashboardActions',
   'trust',
+  'treeScale',
 ];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
 const UNINITIALIZED = ['uninitialized'];

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { seedScaleStore } from './seedScaleStore.mjs';
 import { seedWorkspace } from './seedWorkspace.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,6 +45,10 @@ let failed = 0;
 for (const pass of passes) {
   const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
   seedWorkspace(ws, { initialized: pass.initialized });
+  // A 10,000-handoff store beside the workspace, for the tree's scale figures (treeScale.test.ts).
+  const scaleWs = mkdtempSync(join(tmpdir(), `agentsync-it-scale-`));
+  seedScaleStore(scaleWs, 10_000);
+  process.env.AGENTSYNC_IT_SCALE_WORKSPACE = scaleWs;
   // The editor's consent to run .agentsync.json's commands goes to a per-run file, never the user's own records.
   const trustDir = mkdtempSync(join(tmpdir(), `agentsync-it-trust-${pass.name}-`));
   process.env.AGENTSYNC_TRUST_FILE = join(trustDir, 'trusted.json');
@@ -67,5 +72,6 @@ for (const pass of passes) {
   if (opt.keep) console.log(`   workspace kept: ${ws}`);
   else rmSync(ws, { recursive: true, force: true });
   rmSync(trustDir, { recursive: true, force: true });
+  rmSync(scaleWs, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

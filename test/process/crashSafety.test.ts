@@ -48,7 +48,7 @@ function tempFiles(dir: string): string[] {
 }
 
 describe('crash safety: SIGKILL at random moments', function () {
-  this.timeout(180_000);
+  this.timeout(420_000); // 200 kills: ~60 s on a quiet machine, over 250 s on a loaded one
   const live = new Set<Child>();
   // A failed assertion must not leave writers waiting for "go" (they would keep mocha alive).
   afterEach(() => {
@@ -189,10 +189,13 @@ describe('crash safety: SIGKILL at random moments', function () {
           .filter((l) => /\| HO-/.test(l)).length
       : 0;
     console.log(
-      `      (${KILLS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ${handoffs.length} handoffs, ${fs.statSync(layout.handoffsFile).size} bytes; ` +
+      `      (${KILLS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ${handoffs.length} handoffs, ` +
+        `${fs.statSync(layout.handoffsFile).size} bytes; ` +
         `${sent.size} requests sent, ${answeredOk.size} answered, ${resentIds.size} resent after a kill)\n` +
-        `      (kills that left: the lock ${tally.killedHoldingLock}, a store temp file ${tally.killedWithStoreTemp}, a derived-file temp ${tally.killedWithDerivedTemp}, ` +
-        `a lock-break guard ${tally.killedInLockBreak}, a torn ledger line ${tally.killedWithTornLedger}; kills before any answer ${tally.killedBeforeAnyAnswer})\n` +
+        `      (kills that left: the lock ${tally.killedHoldingLock}, a store temp file ${tally.killedWithStoreTemp}, a derived-file temp ` +
+        `${tally.killedWithDerivedTemp}, ` +
+        `a lock-break guard ${tally.killedInLockBreak}, a torn ledger line ${tally.killedWithTornLedger}; kills before any answer ` +
+        `${tally.killedBeforeAnyAnswer})\n` +
         `      (merged handoffs ${merged}, decisions.md lines ${decisionLines}; ${knownTemps.size} orphaned temp files left behind)`,
     );
     assert.ok(tally.killedHoldingLock > 0, 'some kills landed while the writer held the lock (else the test proves little)');

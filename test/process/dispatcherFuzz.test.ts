@@ -459,7 +459,10 @@ function refusedText(fx: Fixture): string {
     return `{"action":"createHandoff","__proto__":{"polluted":"yes","isAdmin":true},"handoff":${inner}}`;
   }
   if (kind === 5)
-    return `{"action":"createHandoff","handoff":{"__proto__":{"polluted":1},"constructor":{"prototype":{"isAdmin":true}},"from_agent":"codex","to_agents":["claude"],"owner_mode":"single","summary":"s"}}`;
+    return (
+      '{"action":"createHandoff","handoff":{"__proto__":{"polluted":1},"constructor":{"prototype":{"isAdmin":true}},' +
+      '"from_agent":"codex","to_agents":["claude"],"owner_mode":"single","summary":"s"}}'
+    );
   if (kind === 6) {
     const depth = pick([100, 5_000, 50_000]);
     return `{"action":"nope","deep":${'['.repeat(depth)}${']'.repeat(depth)}}`;
@@ -681,7 +684,8 @@ describe('RequestDispatcher fuzz', function () {
       .join(', ');
     console.log(
       `      (seed ${SEED}: ${REFUSED_COUNT} refused in ${(refusedMs / 1000).toFixed(1)} s with ${checks} byte-identical checks; ` +
-        `${MIXED_COUNT} mixed in ${((Date.now() - started - refusedMs) / 1000).toFixed(1)} s, ${accepted} accepted; ${parsed.data.handoffs.length} handoffs now)\n` +
+        `${MIXED_COUNT} mixed in ${((Date.now() - started - refusedMs) / 1000).toFixed(1)} s, ${accepted} accepted; ` +
+        `${parsed.data.handoffs.length} handoffs now)\n` +
         `      (refusal reasons: ${top}; longest message ${longestMessage} chars)`,
     );
   });

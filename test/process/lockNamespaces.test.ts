@@ -30,7 +30,9 @@ describe('FileLock across pid namespaces (a real holder under unshare)', functio
     while (alive(target)) target++;
     const file = path.join(tempWorkspace('nslock'), 'handoffs.lock');
     // In a fresh namespace pids count up from 1 (sh); each `true` takes the next, then node gets `target`.
-    const script = `i=2; while [ $i -lt ${target} ]; do /bin/true; i=$((i+1)); done; "${process.execPath}" "${path.join(FIXTURES, 'lockHolder.js')}" "${file}" 4000`;
+    const script =
+      `i=2; while [ $i -lt ${target} ]; do /bin/true; i=$((i+1)); done; "${process.execPath}" "${path.join(FIXTURES, 'lockHolder.js')}" "${file}" ` +
+      `4000`;
     holder = startChild('unshare', ['-Urpf', '--mount-proc', 'sh', '-c', script], { command: true });
     const held = await holder.waitForLine((l) => l.startsWith('HELD '), 30_000, 'the namespaced holder to take the lock');
     const [, pidText, ns] = held.split(' ');

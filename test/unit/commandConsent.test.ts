@@ -12,7 +12,8 @@ const node = process.execPath;
 const timed = (log: string, ms: number) => [
   node,
   '-e',
-  `const fs=require('fs');fs.appendFileSync(${JSON.stringify(log)},'start '+Date.now()+'\\n');setTimeout(()=>fs.appendFileSync(${JSON.stringify(log)},'end '+Date.now()+'\\n'),${ms})`,
+  `const fs=require('fs');fs.appendFileSync(${JSON.stringify(log)},'start ` +
+    `'+Date.now()+'\\n');setTimeout(()=>fs.appendFileSync(${JSON.stringify(log)},'end '+Date.now()+'\\n'),${ms})`,
 ];
 const mark = (file: string) => [node, '-e', `require('fs').writeFileSync(${JSON.stringify(file)}, 'ran')`];
 

@@ -110,7 +110,7 @@ describe('records within the schema limits (issue 7 item 1)', () => {
     assert.deepEqual(ws.storeBytes(), before);
   });
 
-  it("a record already holding 10,000 history entries: the next change is refused (record_invalid, state_history), the batch's other request applies", async () => {
+  it("a record holding 10,000 history entries: the next change is refused (record_invalid, state_history), the batch's other request applies", async () => {
     const history = Array.from({ length: LIMITS.history }, (_, i) => ({
       status: 'queued' as const,
       agent: 'codex',

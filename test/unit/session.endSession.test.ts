@@ -288,7 +288,8 @@ describe('sessions in a real git repository', function () {
   it("ending a session removes only that agent's In Progress line; another agent's line (naming it) survives byte for byte", async () => {
     const ws = new RepoWorkspace();
     const human =
-      '# Agent Tracker\n\nHuman preface, kept.\n\n## In Progress\n\n- [ ] Claude-Code (manual): pairing with Claude\n\n## Notes\n\nOur notes.\n\n## Agent Handoffs\n\n_No handoffs yet._\n';
+      '# Agent Tracker\n\nHuman preface, kept.\n\n## In Progress\n\n- [ ] Claude-Code (manual): pairing with Claude\n\n## Notes\n\nOur ' +
+      'notes.\n\n## Agent Handoffs\n\n_No handoffs yet._\n';
     fs.writeFileSync(ws.layout.trackerFile, human);
     ok(await ws.send({ action: 'startSession', agent: 'claude', goal: 'fix login' }));
     ok(await ws.send({ action: 'startSession', agent: 'copilot', goal: 'review what Claude did' }));

@@ -63,16 +63,19 @@ describe('health checks', () => {
   it('a command over its time limit is stopped, with what it started, and counts as Fail (timed out)', async () => {
     const dir = makeTempDir();
     const marker = path.join(dir, 'grandchild-survived');
-    // The check starts a grandchild that would write a file after 1.5 s; the time-out must stop both.
-    const grandchild = `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'), 1500)`;
-    const script = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); console.log('started'); setTimeout(() => {}, 60000)`;
+    // The check starts a grandchild that would write a file after 4 s; the time-out must stop both. The limit
+    // leaves a loaded machine time to start node and print 'started' first.
+    const grandchild = `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'), 4000)`;
+    const script =
+      `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); console.log('started'); ` +
+      `setTimeout(() => {}, 60000)`;
     const started = Date.now();
-    const r = await runCommand(dir, [node, '-e', script], { timeoutMs: 300 });
-    assert.ok(Date.now() - started < 5_000);
+    const r = await runCommand(dir, [node, '-e', script], { timeoutMs: 2000 });
+    assert.ok(Date.now() - started < 10_000);
     assert.equal(r.status, 'Fail');
     assert.equal(r.timedOut, true);
-    assert.match(r.output, /started[\s\S]*timed out after 300 ms/);
-    await new Promise((res) => setTimeout(res, 1_800));
+    assert.match(r.output, /started[\s\S]*timed out after 2000 ms/);
+    await new Promise((res) => setTimeout(res, 4_300));
     assert.equal(fs.existsSync(marker), false, 'the grandchild was stopped too');
   });
 

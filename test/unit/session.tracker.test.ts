@@ -141,7 +141,8 @@ describe('session tracker sections (0.3 format)', () => {
     const s = section(t, CURRENT_HEALTH);
     assert.ok(
       s.startsWith(
-        '## Current Health\n\n| Check  | Status |\n| ------ | ------ |\n| Build  | Pass |\n| Tests  | Fail |\n| Deploy | Not configured |\n\n**Tests output:**\n````\n',
+        '## Current Health\n\n| Check  | Status |\n| ------ | ------ |\n| Build  | Pass |\n| Tests  | Fail |\n| Deploy | Not configured ' +
+          '|\n\n**Tests output:**\n````\n',
       ),
       s,
     );
@@ -177,12 +178,14 @@ describe('session tracker sections (0.3 format)', () => {
     t = t.replace('- [ ] Copilot', '- [ ] Claude-Code (manual): pairing with claude\n- [ ] Copilot');
     assert.equal(
       section(t, IN_PROGRESS),
-      '## In Progress\n\n<!-- Active work. Clear this section when complete. -->\n\n- [ ] Claude (2026-03-02T01:00:00.000Z): fix login\n- [ ] Claude-Code (manual): pairing with claude\n- [ ] Copilot (2026-03-02T01:05:00.000Z): review what Claude did, with claude\n\n',
+      '## In Progress\n\n<!-- Active work. Clear this section when complete. -->\n\n- [ ] Claude (2026-03-02T01:00:00.000Z): fix login\n- [ ] ' +
+        'Claude-Code (manual): pairing with claude\n- [ ] Copilot (2026-03-02T01:05:00.000Z): review what Claude did, with claude\n\n',
     );
     const ended = updateInProgress(t, 'claude', null);
     assert.equal(
       section(ended, IN_PROGRESS),
-      '## In Progress\n\n<!-- Active work. Clear this section when complete. -->\n\n- [ ] Claude-Code (manual): pairing with claude\n- [ ] Copilot (2026-03-02T01:05:00.000Z): review what Claude did, with claude\n\n',
+      '## In Progress\n\n<!-- Active work. Clear this section when complete. -->\n\n- [ ] Claude-Code (manual): pairing with claude\n- [ ] ' +
+        'Copilot (2026-03-02T01:05:00.000Z): review what Claude did, with claude\n\n',
     );
     const empty = updateInProgress(updateInProgress(ended, 'copilot', null), 'claude-code', null);
     assert.equal(section(empty, IN_PROGRESS), section(TRACKER_03, IN_PROGRESS));

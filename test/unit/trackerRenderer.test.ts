@@ -62,7 +62,8 @@ describe('tracker renderer (docs/contract.md §11)', () => {
       assert.equal(lines[1], '  - task: AS-1 \\| \\<b\\>x\\</b\\> | files: `src/auth/session.ts`');
       assert.equal(
         lines[2],
-        '  - note: line one line two three four five ## Heading - \\[ \\] HO-20260101-001 \\| fake \\*bold\\* \\_em\\_ \\[link\\](x) \\`code\\` \\~strike\\~ \\\\',
+        '  - note: line one line two three four five ## Heading - \\[ \\] HO-20260101-001 \\| fake \\*bold\\* \\_em\\_ \\[link\\](x) \\`code\\` ' +
+          '\\~strike\\~ \\\\',
       );
     });
 

@@ -1,8 +1,8 @@
 // Names a failed disk operation by its cause (docs/agentsync-documentation.md, "Errors"): a full disk, a read-only
 // file system or a permission problem each get their own reason, so "retry" is only ever advised when it can help.
-import { ActionError, isActionError } from '../domain/errors';
+import { ActionError, isActionError, type RefusalReason } from '../domain/errors';
 
-const CAUSES: Record<string, { reason: string; what: string; todo: string }> = {
+const CAUSES: Record<string, { reason: RefusalReason; what: string; todo: string }> = {
   ENOSPC: { reason: 'disk_full', what: 'the disk is full', todo: 'free some space, then retry' },
   EDQUOT: { reason: 'disk_full', what: 'the disk quota is used up', todo: 'free some space, then retry' },
   EROFS: { reason: 'read_only', what: 'the file system is read-only', todo: 'make the checkout writable (reads still work)' },

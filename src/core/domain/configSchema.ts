@@ -1,5 +1,5 @@
 // .agentsync.json (docs/contract.md §7): AgentSync 0.3's keys plus routing and pass-over policy.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ActionError } from './errors';
 import { agentIdSchema, capabilitySchema, passOverPolicySchema } from './handoffSchema';
 
@@ -97,7 +97,8 @@ export function assertKnownAgents(config: AgentSyncConfig, ids: readonly string[
   if (unknown.length === 0) return;
   throw new ActionError(
     'unknown_agent',
-    `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to agentCapabilities in .agentsync.json.`,
+    `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to ` +
+      `agentCapabilities in .agentsync.json.`,
     { unknown },
   );
 }

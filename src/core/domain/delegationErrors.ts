@@ -18,6 +18,9 @@ export const DELEGATION_CODES = {
 
 export type DelegationCode = keyof typeof DELEGATION_CODES;
 
-export function delegationError(name: DelegationCode, message: string, details: Record<string, unknown> = {}): ActionError {
+/** E010 and E022 are written in a history when a pass times out, never answered as a refusal. */
+export type DelegationRefusal = Exclude<DelegationCode, 'SUBAGENT_TIMEOUT' | 'RETURN_TIMEOUT'>;
+
+export function delegationError(name: DelegationRefusal, message: string, details: Record<string, unknown> = {}): ActionError {
   return new ActionError(name, message, { code: DELEGATION_CODES[name], ...details });
 }

@@ -2,7 +2,6 @@
 // Pure functions over records and config, so every surface (tree, badge, CLI) agrees on "stale" and "mine".
 import { isHuman } from './agentId';
 import { isTerminal, type Handoff } from './handoffSchema';
-import type { ChainIndex } from './handoffChains';
 import { isInvolved, originatorOf } from './lifecycle';
 import type { AgentSyncConfig } from './configSchema';
 
@@ -78,33 +77,6 @@ export function groupByAttention(handoffs: readonly Handoff[], ctx: AttentionCon
 /** Whether a group is drawn when empty: the three named groups always are, review and other only with handoffs. */
 export function showsWhenEmpty(group: AttentionGroup): boolean {
   return group !== 'review' && group !== 'other';
-}
-
-/**
- * The handoffs of a group drawn at its top: all but those passed on (or returned) from another one in the same group,
- * which are drawn beneath their parent. A parent loop inside the group (a corrupted store) nests nothing, so no
- * handoff disappears from its group.
- */
-export function chainRoots(group: readonly Handoff[]): Handoff[] {
-  const byUid = new Map(group.map((h) => [h.uid, h]));
-  const nested = (h: Handoff) => {
-    const seen = new Set<Handoff>([h]);
-    for (let up = h.parent_uid ? byUid.get(h.parent_uid) : undefined; up; up = up.parent_uid ? byUid.get(up.parent_uid) : undefined) {
-      if (seen.has(up)) return false;
-      seen.add(up);
-    }
-    return seen.size > 1;
-  };
-  return group.filter((h) => !nested(h));
-}
-
-/**
- * The open handoffs passed on or returned from `parent` (parent_uid), whatever group they are in: drawn beneath it
- * wherever it is drawn (docs/agentsync-documentation.md, "The AgentSync view").
- */
-export function chainedFrom(parent: Handoff, index: ChainIndex): Handoff[] {
-  const kids = (parent.uid && index.children.get(parent.uid)) || [];
-  return kids.filter((c) => c !== parent && !isTerminal(c.status));
 }
 
 /** Open handoffs assigned to `me` (an owner) that are stale: what the status-bar badge counts. */

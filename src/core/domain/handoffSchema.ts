@@ -1,5 +1,5 @@
 // The handoff record and handoffs.json (docs/contract.md §3). Strict objects: an unknown key is an error, not data to drop.
-import { z } from 'zod';
+import * as z from 'zod';
 import { AGENT_ID_PATTERN } from './agentId';
 import { phaseSchema, workRequestSchema } from './workRequest';
 import { workspaceRelativePath } from './workspacePath';

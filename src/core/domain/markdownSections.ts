@@ -3,11 +3,7 @@
 // A section starts at a top-level ATX heading (`## Title`, up to 3 spaces of indent, as CommonMark allows) whose
 // text is exactly the title; it ends where the next heading of the same level or higher begins, of any form (ATX
 // or setext, nested in a quote or a list or not). Lines inside code blocks, HTML blocks or indented 4+ are text.
-import MarkdownIt from 'markdown-it';
-
-/** Block structure only: the inline rules (emphasis, links, ...) cannot move a heading, so they are not run. */
-const parser = new MarkdownIt('default', { html: true });
-parser.core.ruler.enableOnly(['normalize', 'block']);
+import { parseBlocks } from './markdownBlockParser';
 
 export interface SectionRange {
   start: number;
@@ -31,7 +27,7 @@ function lineStarts(text: string): number[] {
 /** Finds [start, end) of the section under `heading` (e.g. `## Agent Handoffs`); null when the file has none. */
 export function findSection(text: string, heading: string): SectionRange | null {
   const { level, title } = parseHeading(heading);
-  const tokens = parser.parse(text, {});
+  const tokens = parseBlocks(text);
   const starts = lineStarts(text);
   const at = (line: number) => (line < starts.length ? starts[line] : text.length);
   let startLine = -1;

@@ -1,7 +1,7 @@
 // The shape of a report's `findings` in each protocol phase (seed 003, "Phase-specific findings";
 // docs/agentsync-documentation.md, "The completion report"). Known keys are checked, extra keys are kept: findings
 // are the receiver's data, but a validate report that does not say which checks passed is no validate report.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Phase } from './workRequest';
 
 const text = z.string().max(2_000);

@@ -1,6 +1,6 @@
 // The request side of the handoff protocol (seed 003, docs/agentsync-documentation.md "The request side"): what the
 // receiver is asked to do, stored on the handoff as `request`, and the protocol phase that decides the report's shape.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ActionError } from './errors';
 import { workspaceRelativePath } from './workspacePath';
 

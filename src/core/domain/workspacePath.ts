@@ -1,6 +1,6 @@
 // Paths that agents give us are workspace-relative and may never escape the workspace.
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export function checkWorkspaceRelative(p: string): string | null {
   if (p.length === 0) return 'is empty';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../disk/atomicFile';
 import { isStorageFailure } from '../disk/storageErrors';
-import { ActionError } from '../domain/errors';
+import { ActionError, type RefusalReason } from '../domain/errors';
 import { requestIdSchema } from '../requests/requestParams';
 import { rejectEntry, type Claim, type DropZonePaths } from './dropZoneClaims';
 import { readRequestFile } from './requestIntake';
@@ -116,7 +116,7 @@ export class ClaimAnswerer {
   }
 
   /** A request refused before it could be read (size, symlink, FIFO): the dispatcher's refusal, audited like any other. */
-  private refusal(claim: Claim, reason: string, message: string): RequestResponse {
+  private refusal(claim: Claim, reason: RefusalReason, message: string): RequestResponse {
     const ctx = { surface: 'dropzone', requestFile: claim.kind === 'q' ? claim.original : undefined };
     return this.dispatcher.refuse(ctx, null, claim.ulid, new ActionError(reason, message));
   }

@@ -2,11 +2,12 @@
 // file over the cap is never read), then open with O_NOFOLLOW|O_NONBLOCK and check the opened file is the one
 // that was checked, and read at most cap+1 bytes.
 import * as fs from 'node:fs';
+import type { RefusalReason } from '../domain/errors';
 
 export type Intake =
   | { kind: 'text'; text: string; mtimeMs: number; size: number }
   /** Answered with a refusal, then the claimed entry is removed (a symlink itself, never its target). */
-  | { kind: 'refuse'; reason: string; message: string }
+  | { kind: 'refuse'; reason: RefusalReason; message: string }
   /** Cannot be answered meaningfully (a folder, unreadable): moved to requests/rejected/ with a note. */
   | { kind: 'reject'; why: string };
 
@@ -31,7 +32,9 @@ export function readRequestFile(file: string, shownName: string, maxBytes: numbe
     return {
       kind: 'refuse',
       reason: 'unsafe_file',
-      message: `${shownName} is ${special}; the drop zone never follows or opens those. Write the request as a regular file (write it to a temporary name outside requests/, then rename it in). It was removed; nothing else was changed.`,
+      message:
+        `${shownName} is ${special}; the drop zone never follows or opens those. Write the request as a regular file (write it to a temporary name ` +
+        `outside requests/, then rename it in). It was removed; nothing else was changed.`,
     };
   }
   if (st.size > maxBytes) return tooLarge(shownName, st.size, maxBytes);

@@ -1,6 +1,6 @@
 // Every git AgentSync runs goes through here: a repository's own config must not make us run its programs
 // (fsmonitor hooks, hooks), since a repository is untrusted input (docs/agentsync-documentation.md, "Merging with git").
-import { spawnSync } from 'node:child_process';
+import { childProcess } from '../disk/childProcess';
 import { SAFE_GIT_OPTIONS } from './gitStatus';
 
 export interface GitResult {
@@ -11,7 +11,7 @@ export interface GitResult {
 }
 
 export function runGit(root: string, args: string[]): GitResult {
-  const r = spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
   return { ok: r.status === 0, status: r.status, stdout: r.stdout, out: `${r.stdout}${r.stderr}`.trim() };
 }

@@ -1,6 +1,6 @@
 // What git says about the workspace at End Session: branch, commit and the hot files (unstaged, staged and untracked
 // changes), as paths relative to the workspace folder, also when that folder is a subfolder of the repository.
-import { execFile } from 'node:child_process';
+import { childProcess } from '../disk/childProcess';
 
 export interface GitInfo {
   isRepo: boolean;
@@ -28,7 +28,7 @@ export const SAFE_GIT_OPTIONS: readonly string[] = ['-c', 'core.fsmonitor=false'
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
-    execFile(
+    childProcess().execFile(
       'git',
       [...SAFE_GIT_OPTIONS, ...args],
       {

@@ -5,7 +5,8 @@
 // - Claude Code `.claude/settings.json`: hooks.<Event>[] = { matcher?, hooks: [{ type: "command", command, timeout }] }
 // - Codex `.codex/hooks.json`: the same shape as Claude Code's (SessionStart, PostToolUse, Stop)
 // - Cursor `.cursor/hooks.json`: { version: 1, hooks: { sessionStart|postToolUse|stop: [{ command }] } }
-// - Copilot CLI / cloud agent `.github/hooks/*.json`: { version: 1, hooks: { sessionStart|postToolUse|agentStop: [{ type: "command", bash, powershell, timeoutSec }] } }
+// - Copilot CLI / cloud agent `.github/hooks/*.json`:
+//   { version: 1, hooks: { sessionStart|postToolUse|agentStop: [{ type: "command", bash, powershell, timeoutSec }] } }
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';

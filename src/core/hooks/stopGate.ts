@@ -24,7 +24,8 @@ export function stopInstruction(agent: string, held: readonly Handoff[], configP
   const ids = held.map((h) => h.handoff_id).join(', ');
   const first = held[0]?.handoff_id ?? '<id>';
   return [
-    `AgentSync: ${agent} still holds ${ids} (claimed, in progress, no report yet) and this repository requires a handoff before a session ends (requireHandoffOnEndSession).`,
+    `AgentSync: ${agent} still holds ${ids} (claimed, in progress, no report yet) and this repository requires a handoff before a session ends ` +
+      `(requireHandoffOnEndSession).`,
     ...(configProblem ? [`(.agentsync.json could not be read, so this rule applies until it is fixed: ${configProblem})`] : []),
     'Before you stop, do one of these for each handoff, e.g. with `agentsync request -` and the JSON on standard input:',
     `- finish it with a report: {"action":"completeHandoff","handoffId":"${first}","agent":"${agent}",` +

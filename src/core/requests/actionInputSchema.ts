@@ -2,7 +2,7 @@
 // describe their input to a model: MCP tools (`agentsync mcp`) and VS Code language-model tools (package.json
 // contributes.languageModelTools, written by `npm run schemas`). One source, so what a tool advertises is what
 // the dispatcher accepts (docs/agentsync-documentation.md, "Tools for agents").
-import { z } from 'zod';
+import * as z from 'zod';
 import { paramSchemas, type ActionName } from './requestParams';
 
 export interface ObjectJsonSchema {

@@ -5,6 +5,7 @@ import type { TimedOut } from './actions/timeOutPasses';
 import { reportInputRefusal } from '../domain/completionReport';
 import { describeIssues } from '../domain/handoffSchema';
 import { ActionError, isActionError } from '../domain/errors';
+import { okResponse, refusal, type ResponseEnvelope } from '../domain/responseEnvelope';
 import { auditEntry, type ActionContext } from '../store/handoffMutation';
 import { newUid } from '../domain/handoffIds';
 import { nestsDeeperThan, requestHash } from '../domain/stableJson';
@@ -18,16 +19,9 @@ export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
 export const MAX_REQUEST_DEPTH = 64;
 
-export interface RequestResponse {
-  ok: boolean;
-  action: string | null;
+/** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
+export interface RequestResponse extends ResponseEnvelope {
   request_id: string;
-  timestamp: string;
-  request_file?: string;
-  data?: Record<string, unknown>;
-  reason?: string;
-  message?: string;
-  [detail: string]: unknown;
 }
 
 export interface DispatchContext {
@@ -37,8 +31,6 @@ export interface DispatchContext {
   /** For actions that run health checks: cancellation, progress, or skipping them (an untrusted workspace). */
   healthOptions?: HealthOptions;
 }
-
-const RESERVED = new Set(['ok', 'action', 'request_id', 'timestamp', 'request_file', 'data', 'reason', 'message']);
 
 export class RequestDispatcher {
   constructor(
@@ -247,28 +239,12 @@ export class RequestDispatcher {
   }
 
   private success(ctx: DispatchContext, action: string, requestId: string, data: Record<string, unknown>): RequestResponse {
-    return {
-      ok: true,
-      action,
-      request_id: requestId,
-      timestamp: new Date().toISOString(),
-      ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}),
-      data,
-    };
+    return { ...okResponse(action, data, { requestId, requestFile: ctx.requestFile }), request_id: requestId };
   }
 
   private refusal(ctx: DispatchContext, action: string | null, requestId: string | null, e: ActionError): RequestResponse {
-    const details = Object.fromEntries(Object.entries(e.details).filter(([k, v]) => !RESERVED.has(k) && v !== undefined));
-    return {
-      ok: false,
-      action,
-      request_id: requestId ?? newUid(),
-      timestamp: new Date().toISOString(),
-      ...(ctx.requestFile ? { request_file: ctx.requestFile } : {}),
-      reason: e.reason,
-      message: e.message,
-      ...details,
-    };
+    const id = requestId ?? newUid();
+    return { ...refusal(action, e.reason, e.message, { requestId: id, requestFile: ctx.requestFile }, e.details), request_id: id };
   }
 
   /** A refusal outside the transaction (bad input, lock timeout, broken store): answered and audited, nothing changed. */

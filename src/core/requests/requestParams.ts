@@ -1,5 +1,5 @@
 // The parameters of every request action (docs/contract.md §8). Names are part of the contract.
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeAgentId } from '../domain/agentId';
 import {
   agentIdSchema,

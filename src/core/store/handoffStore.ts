@@ -415,7 +415,14 @@ export class HandoffStore {
     if (this.cached?.key === key) return this.cached.snapshot;
     const bytes = fs.readFileSync(this.layout.handoffsFile);
     const hash = contentHash(bytes);
-    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), stampMatches(readStamp(this.layout.validatedStampFile), hash));
+    const previous = this.cached?.key === 'missing' ? undefined : this.cached?.snapshot;
+    // The same bytes under a new stat (touched, or written again unchanged): the snapshot in memory is still the file.
+    if (previous && this.cached?.hash === hash) {
+      this.cached = { key, snapshot: previous, hash };
+      return previous;
+    }
+    const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
+    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, previous);
     this.cached = { key, snapshot, hash };
     return snapshot;
   }

@@ -2,6 +2,8 @@
 import { ActionError } from '../domain/errors';
 import { handoffsFileSchema, describeIssues, type Handoff, type HandoffsFile } from '../domain/handoffSchema';
 import { HandoffIdAllocator, newUid } from '../domain/handoffIds';
+import { rememberRecordTexts, validateChangedRecords } from './incrementalValidation';
+import { splitRecordChunks } from './recordChunks';
 
 /** Per-record JSON is cached by object identity: records are replaced, never mutated, so only changed ones are re-serialized. */
 const serialized = new WeakMap<Handoff, Buffer>();
@@ -11,16 +13,11 @@ const TAIL = Buffer.from('\n  ]\n}\n');
 
 /**
  * A trusted file is exactly what serializeChunks wrote, so its text splits at the top-level record boundaries
- * (the only lines indented by exactly four spaces); reusing those bytes spares re-stringifying every record.
+ * (recordChunks); reusing those bytes spares re-stringifying every record.
  */
 function seedSerializedFromText(text: string, handoffs: readonly Handoff[]): void {
-  const head = '{\n  "version": 1,\n  "handoffs": [\n';
-  const tail = '\n  ]\n}\n';
-  if (handoffs.length === 0 || !text.startsWith(head) || !text.endsWith(tail)) return;
-  const parts = text.slice(head.length, text.length - tail.length).split('\n    },\n    {\n');
-  if (parts.length !== handoffs.length) return;
-  parts.forEach((part, i) => {
-    const chunk = (i > 0 ? '    {\n' : '') + part + (i < parts.length - 1 ? '\n    }' : '');
+  const chunks = splitRecordChunks(text, handoffs.length);
+  chunks?.forEach((chunk, i) => {
     const h = handoffs[i];
     // A record the constructor had to change (e.g. given a uid) no longer matches its text: leave it to stringify.
     if (chunk.includes(`"handoff_id": "${h.handoff_id}"`) && chunk.includes(`"uid": "${h.uid}"`)) serialized.set(h, Buffer.from(chunk));
@@ -50,7 +47,8 @@ export class StoreSnapshot {
     if (dupes.length) {
       throw new ActionError(
         'store_invalid',
-        `handoffs.json has duplicate handoff_id ${dupes.slice(0, 5).join(', ')}; give each record a unique id (or merge with the AgentSync merge driver) and retry.`,
+        `handoffs.json has duplicate handoff_id ${dupes.slice(0, 5).join(', ')}; give each record a unique id (or merge with the AgentSync merge ` +
+          `driver) and retry.`,
         { duplicates: dupes },
       );
     }
@@ -60,8 +58,11 @@ export class StoreSnapshot {
   /**
    * `trusted`: the file is byte for byte what an AgentSync process wrote after validating it (its stat stamp
    * matches), so the schema pass, the largest cost of a cold start, is skipped; the shape is still checked.
+   * `previous`: the last snapshot read or written; records whose text it already holds are not checked again.
    */
-  static parse(text: string, trusted = false): StoreSnapshot {
+  static parse(text: string, trusted = false, previous?: StoreSnapshot): StoreSnapshot {
+    const changed = !trusted && previous && validateChangedRecords(text, previous.handoffs, (h) => serialized.get(h)?.toString('utf8'));
+    if (changed) return new StoreSnapshot(changed);
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -83,9 +84,11 @@ export class StoreSnapshot {
     if (!parsed.success) {
       throw new ActionError(
         'store_invalid',
-        `.agentsync/handoffs.json does not match the schema: ${describeIssues(parsed.error)}. Fix it by hand (the JSON schema in schemas/ helps) and retry; nothing was changed.`,
+        `.agentsync/handoffs.json does not match the schema: ${describeIssues(parsed.error)}. Fix it by hand (the JSON schema in schemas/ helps) ` +
+          `and retry; nothing was changed.`,
       );
     }
+    rememberRecordTexts(text, parsed.data.handoffs);
     return new StoreSnapshot(parsed.data);
   }
 

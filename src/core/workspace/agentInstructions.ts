@@ -20,7 +20,8 @@ export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-ins
  */
 export function instructionSection(day: string): string {
   const body = readTemplate('agent-instructions.md').replace(/\s+$/, '').replaceAll('{{date}}', day);
-  return `${SECTION_START}\n<!-- Written by \`agentsync init\`; edit outside these markers, this block is replaced on the next init. -->\n${body}\n${SECTION_END}`;
+  const note = '<!-- Written by `agentsync init`; edit outside these markers, this block is replaced on the next init. -->';
+  return `${SECTION_START}\n${note}\n${body}\n${SECTION_END}`;
 }
 
 /**

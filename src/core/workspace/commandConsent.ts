@@ -152,7 +152,8 @@ export function untrustedCommandsError(state: ConsentState): ActionError {
   return new ActionError(
     'commands_untrusted',
     `.agentsync.json configures commands that have ${changed}: ${describeCommands(state.commands).join('; ')}. Nothing was run. ` +
-      `A repository cannot make AgentSync run programs: review the commands, then run \`agentsync trust --dir ${JSON.stringify(state.workspace)}\` to allow them.`,
+      `A repository cannot make AgentSync run programs: review the commands, then run \`agentsync trust --dir ` +
+      `${JSON.stringify(state.workspace)}\` to allow them.`,
     { commands: state.commands, workspace: state.workspace },
   );
 }

@@ -3,7 +3,7 @@
 // back to its default, a broken restrictive one fails closed (configSchema's RESTRICTIVE_SECTIONS), an unknown key
 // is reported with a "did you mean". Every problem goes into one message, which the store reports once.
 import * as fs from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { didYouMean } from '../domain/configKeyHints';
 import {
   configSchema,
@@ -38,7 +38,9 @@ function unusable(problem: string): LoadedConfig {
   const brokenSections = Object.fromEntries(RESTRICTIVE_SECTIONS.map((k) => [k, { message: problem, path: '(file)', code: 'E030' }]));
   return {
     config: { ...DEFAULT_CONFIG, requireHandoffOnEndSession: true, brokenSections },
-    problem: `${problem}; fix it. Until then the defaults are used, except that pass-overs and requests naming agents are refused (E030 CONFIG_INVALID) and requireHandoffOnEndSession counts as true`,
+    problem:
+      `${problem}; fix it. Until then the defaults are used, except that pass-overs and requests naming agents are refused (E030 CONFIG_INVALID) ` +
+      `and requireHandoffOnEndSession counts as true`,
   };
 }
 
@@ -89,7 +91,8 @@ export function parseConfigText(text: string): LoadedConfig {
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return unusable(
-      `.agentsync.json: (root): expected an object such as {"staleAfterHours": 24}, found ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}`,
+      `.agentsync.json: (root): expected an object such as {"staleAfterHours": 24}, found ` +
+        `${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}`,
     );
   }
   const input = raw as Record<string, unknown>;

@@ -1,8 +1,8 @@
 // createHandoff: validate ownership, route, allocate the id under the lock, store as queued (or blocked).
 import { assertKnownAgents } from '../../domain/configSchema';
 import { ActionError } from '../../domain/errors';
-import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
-import { newUid } from '../../domain/handoffIds';
+import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { newHandoffRecord } from './newHandoffRecord';
 import { loadByAgent, routeByCapabilities } from '../../domain/routing';
 import { phaseOf, storedRequest } from '../../domain/workRequest';
 import { actOnNoteTag, type TagOutcome } from './noteTags';
@@ -88,39 +88,34 @@ export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: Param
   const tagged = actOnNoteTag(tx, ctx, input, own.to_agents);
   if (tagged?.handoff)
     return { handoff: tagged.handoff, tag: tagged.outcome, ...(tagged.completed ? { completed: tagged.completed } : {}) };
-  const now = tx.now();
-  const ts = now.toISOString();
   const actor = ctx.agent || input.from_agent;
   // A refused tag is part of the note's story: its first history entry says so, next to how it was routed.
   const t = tagged?.outcome;
   const reason = t
     ? boundedReason(`${own.reason}; [${t.tag}: ${t.agent}] refused: ${t.reason}${t.code ? ` (${t.code})` : ''}`)
     : own.reason;
-  const record: Handoff = {
-    handoff_id: tx.snapshot.ids.next(now),
-    task_id: input.task_id ?? null,
-    from_agent: input.from_agent,
-    to_agents: own.to_agents,
-    owner_mode: own.owner_mode,
-    status: own.status,
-    required_capabilities: [...new Set(input.required_capabilities ?? [])],
-    summary: input.summary,
-    notes: input.notes ?? '',
-    no_handoff_reason: input.no_handoff_reason?.trim() || null,
-    files: [...new Set(input.files ?? [])],
-    branch: input.branch ?? null,
-    commit: input.commit ?? null,
-    prior_attempts: 0,
-    created_at: ts,
-    updated_at: ts,
-    state_history: [{ status: own.status, agent: actor, timestamp: ts, reason, ...requestMark(ctx) }],
-    uid: newUid(now.getTime()),
-    rev: 1,
-    ...(input.priority ? { priority: input.priority } : {}),
-    ...(phase ? { phase } : {}),
-    ...(request ? { request } : {}),
-  };
+  const record = newHandoffRecord(
+    tx,
+    ctx,
+    { status: own.status, agent: actor, reason },
+    {
+      task_id: input.task_id ?? null,
+      from_agent: input.from_agent,
+      to_agents: own.to_agents,
+      owner_mode: own.owner_mode,
+      required_capabilities: [...new Set(input.required_capabilities ?? [])],
+      summary: input.summary,
+      notes: input.notes ?? '',
+      no_handoff_reason: input.no_handoff_reason?.trim() || null,
+      files: [...new Set(input.files ?? [])],
+      branch: input.branch ?? null,
+      commit: input.commit ?? null,
+      ...(input.priority ? { priority: input.priority } : {}),
+      ...(phase ? { phase } : {}),
+      ...(request ? { request } : {}),
+    },
+  );
   tx.insert(record);
-  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, reason, ts));
+  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, reason, record.created_at));
   return { handoff: record, ...(tagged ? { tag: tagged.outcome } : {}) };
 }

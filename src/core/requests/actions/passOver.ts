@@ -3,8 +3,8 @@ import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
 import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../../domain/configSchema';
 import { delegationError } from '../../domain/delegationErrors';
 import { ActionError } from '../../domain/errors';
-import { auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
-import { newUid } from '../../domain/handoffIds';
+import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { newHandoffRecord } from './newHandoffRecord';
 import { parsePassOverTag } from '../../domain/handoffTags';
 import { keySource, resolveWithOverride } from '../../domain/passOverPolicy';
 import { requireHandoff } from './findHandoff';
@@ -150,29 +150,18 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
       source: keySource(sources, 'can_receive_passes'),
     });
 
-  const now = tx.now();
-  const ts = now.toISOString();
   const returnRequired = p.return_required ?? true;
-  const record: Handoff = {
-    handoff_id: tx.snapshot.ids.next(now),
+  const opening = { status: 'queued' as const, agent: from, reason: boundedReason(`passed over: ${reason}`) };
+  const record = newHandoffRecord(tx, ctx, opening, {
     task_id: parent?.task_id ?? p.noteFields?.task_id ?? null,
     from_agent: from,
     to_agents: [to],
     owner_mode: 'single',
-    status: 'queued',
-    required_capabilities: [],
     summary,
     notes: p.notes ?? '',
-    no_handoff_reason: null,
     files: [...new Set(p.files ?? parent?.files ?? [])],
     branch: parent?.branch ?? p.noteFields?.branch ?? null,
     commit: parent?.commit ?? p.noteFields?.commit ?? null,
-    prior_attempts: 0,
-    created_at: ts,
-    updated_at: ts,
-    state_history: [{ status: 'queued', agent: from, timestamp: ts, reason: boundedReason(`passed over: ${reason}`), ...requestMark(ctx) }],
-    uid: newUid(now.getTime()),
-    rev: 1,
     return_to: returnRequired ? from : null,
     parent_uid: parent?.uid ?? null,
     chain,
@@ -183,8 +172,8 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     ...(p.noteFields?.priority ? { priority: p.noteFields.priority } : {}),
     ...(phase ? { phase } : {}),
     ...(request ? { request } : {}),
-  };
+  });
   tx.insert(record);
-  tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), ts));
+  tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), record.created_at));
   return { handoff: record };
 }

@@ -1,7 +1,7 @@
 // The handoff that carries passed-over work back to its originator (docs/contract.md §6): with the receiver's result when it
 // completes, or with the explanation when the pass timed out (E010 / E022, timeOutPasses.ts).
-import { applyFieldChange, auditEntry, boundedReason, requestMark, type ActionContext } from '../../store/handoffMutation';
-import { newUid } from '../../domain/handoffIds';
+import { applyFieldChange, auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
+import { newHandoffRecord } from './newHandoffRecord';
 import { LIMITS, type Handoff, type HandoffStatus } from '../../domain/handoffSchema';
 import type { PassOverPolicy } from '../../domain/configSchema';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
@@ -53,29 +53,20 @@ export function createTimeoutReturn(
 
 function insertReturn(tx: StoreTransaction, ctx: ActionContext, done: Handoff, spec: ReturnSpec): Handoff {
   const to = done.return_to!;
-  const now = tx.now();
-  const ts = now.toISOString();
-  const id = tx.snapshot.ids.next(now);
-  const record: Handoff = {
+  // Chosen first: the notify marker names the new handoff.
+  const id = tx.snapshot.ids.next(tx.now());
+  const opening = { status: spec.status, agent: ctx.agent, reason: boundedReason(spec.reason) };
+  const record = newHandoffRecord(tx, ctx, opening, {
     handoff_id: id,
     task_id: done.task_id,
     from_agent: ctx.agent,
     to_agents: [to],
     owner_mode: 'single',
-    status: spec.status,
-    required_capabilities: [],
     summary: spec.summary.slice(0, LIMITS.summary),
     notes: spec.notes.slice(0, LIMITS.notes),
-    no_handoff_reason: null,
     files: done.files,
     branch: done.branch,
     commit: done.commit,
-    prior_attempts: 0,
-    created_at: ts,
-    updated_at: ts,
-    state_history: [{ status: spec.status, agent: ctx.agent, timestamp: ts, reason: boundedReason(spec.reason), ...requestMark(ctx) }],
-    uid: newUid(now.getTime()),
-    rev: 1,
     return_to: null,
     parent_uid: done.uid ?? null,
     ...(spec.chain ? { chain: spec.chain } : {}),
@@ -87,9 +78,9 @@ function insertReturn(tx: StoreTransaction, ctx: ActionContext, done: Handoff, s
     // notify_on_return: the editor of the agent the work comes back to shows it (docs/agentsync-documentation.md).
     ...(shouldNotify(spec.policy, done.result) ? { notify: { agent: to, handoff: id } } : {}),
     ...(spec.status === 'ready_for_review' ? { claimed_by: to } : {}),
-  };
+  });
   tx.insert(record);
-  tx.audit.push(auditEntry({ ...ctx, action: spec.auditAction }, record, null, spec.status, `returned to ${to}`, ts));
+  tx.audit.push(auditEntry({ ...ctx, action: spec.auditAction }, record, null, spec.status, `returned to ${to}`, record.created_at));
   renewWaitingHolder(tx, ctx, done);
   return record;
 }

@@ -1,6 +1,6 @@
 // Health checks (AgentSync 0.3's Current Health): run `commands.build|test|deploy` without a shell, one after the
 // other (a test may need the build), each with a time limit, capturing the tail of its output.
-import { spawn } from 'node:child_process';
+import { childProcess } from '../../disk/childProcess';
 import { commandArgv } from './commandLine';
 import { ActionError, isActionError } from '../../domain/errors';
 
@@ -85,7 +85,7 @@ export function runCommand(cwd: string, argv: string[], options: HealthOptions =
       });
     };
     // detached: the check gets its own process group, so a time-out kills what it started too (npm → node → ...).
-    const child = spawn(argv[0], argv.slice(1), {
+    const child = childProcess().spawn(argv[0], argv.slice(1), {
       cwd,
       shell: false,
       windowsHide: true,

@@ -75,7 +75,8 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
     if (from.status !== 'in_progress' || from.claimed_by !== ctx.agent) {
       throw new ActionError(
         'not_claimed',
-        `${from.handoff_id} is ${from.status}${from.claimed_by ? ` and held by ${from.claimed_by}` : ''}; a session starts from a handoff that ${ctx.agent} has claimed. Claim it first (claimHandoff), then start the session.`,
+        `${from.handoff_id} is ${from.status}${from.claimed_by ? ` and held by ${from.claimed_by}` : ''}; a session starts from a handoff that ` +
+          `${ctx.agent} has claimed. Claim it first (claimHandoff), then start the session.`,
         {
           handoff_id: from.handoff_id,
           status: from.status,
@@ -121,7 +122,8 @@ function handoffRequired(hot: readonly string[]): ActionError {
   const shown = hot.slice(0, 5).join(', ') + (hot.length > 5 ? `, … (${hot.length} in all)` : '');
   return new ActionError(
     'handoff_required',
-    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on: end the session with a "handoff" (summary, notes, owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". Nothing was changed.`,
+    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on: end the session with a "handoff" (summary, notes, ` +
+      `owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". Nothing was changed.`,
     { hotFiles: hot.slice(0, 100), hotFileCount: hot.length },
   );
 }

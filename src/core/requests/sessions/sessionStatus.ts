@@ -40,7 +40,8 @@ export function sessionStatus(tx: StoreTransaction, ctx: ActionContext, env: Ses
     const minutes = (now.getTime() - started) / 60_000;
     if (config.autoStaleSessionMinutes > 0 && Number.isFinite(started) && minutes > config.autoStaleSessionMinutes) {
       warnings.push(
-        `${displayAgent(s.agent)}'s session has been active for ${Math.floor(minutes)} min (autoStaleSessionMinutes is ${config.autoStaleSessionMinutes}); end it, or start a new one.`,
+        `${displayAgent(s.agent)}'s session has been active for ${Math.floor(minutes)} min (autoStaleSessionMinutes is ` +
+          `${config.autoStaleSessionMinutes}); end it, or start a new one.`,
       );
     }
   }

@@ -1,0 +1,123 @@
+// CLI start-up benchmark (issue 10): agents call `agentsync` in loops, so its wall time is compared with `node -e 0`,
+// the floor of any Node command, in the same run and paired (each round runs both, in alternating order).
+// Commands: `agentsync list` and `agentsync claim <id>` (claim and release alternate on one handoff, so every claim
+// finds it queued; the release runs between rounds, unmeasured), on a store of 1 handoff and one of 1,000 open ones.
+// It times the bundles in dist/ as they are: run `node esbuild.mjs --production` first for the figures of the VSIX.
+// Usage: node bench/cli-start-bench.mjs [--rounds N] (N >= 15; default 21)
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'bin', 'agentsync.js');
+const at = process.argv.indexOf('--rounds');
+const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 21;
+if (!Number.isInteger(ROUNDS) || ROUNDS < 15) throw new Error('--rounds takes a whole number >= 15 (p99 needs pairs)');
+if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run node esbuild.mjs first');
+
+function cli(dir, args, input) {
+  const r = spawnSync(process.execPath, [CLI, '--dir', dir, ...args], { input, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`agentsync ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
+  return r.stdout;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const uid = (n) => '01J' + Array.from({ length: 23 }, (_, k) => CROCKFORD[Math.floor(n / 32 ** (22 - k)) % 32]).join('');
+
+/** A queued handoff shaped like those agents write; `i` makes its id and uid unique. */
+function queuedHandoff(i) {
+  const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
+  const ymd = at.slice(0, 10).replace(/-/g, '');
+  return {
+    handoff_id: `HO-${ymd}-${String(i + 1).padStart(4, '0')}`,
+    task_id: `task-${i}`,
+    from_agent: 'codex',
+    to_agents: ['claude'],
+    owner_mode: 'single',
+    status: 'queued',
+    required_capabilities: [],
+    summary: `Generated handoff ${i}: refactor the module and add tests for the edge cases found in review`,
+    notes: 'Context: see the linked files. Keep the public API unchanged; run the unit tests before handing back.',
+    no_handoff_reason: null,
+    files: [`src/module${i % 50}/file${i}.ts`],
+    branch: null,
+    commit: null,
+    prior_attempts: 0,
+    created_at: at,
+    updated_at: at,
+    state_history: [{ status: 'queued', agent: 'codex', timestamp: at, reason: 'created', request_id: `gen-${i}` }],
+    uid: uid(i),
+    rev: 1,
+  };
+}
+
+/** `agentsync init`, `extra` generated handoffs written as JSON, then one created by the CLI (which stamps the store). */
+function workspace(extra) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-start-bench-'));
+  cli(dir, ['init']);
+  const file = path.join(dir, '.agentsync', 'handoffs.json');
+  const store = JSON.parse(fs.readFileSync(file, 'utf8'));
+  store.handoffs.push(...Array.from({ length: extra }, (_, i) => queuedHandoff(i)));
+  fs.writeFileSync(file, JSON.stringify(store, null, 2) + '\n');
+  const created = cli(dir, ['--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the handoff the bench claims']);
+  return { dir, id: JSON.parse(created).data.handoff.handoff_id, size: extra + 1 };
+}
+
+function wall(argv, cwd) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, argv, { cwd, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`node ${argv.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
+  return ms;
+}
+
+const quantile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)];
+const NODE = ['-e', '0'];
+
+/** ROUNDS pairs of (node -e 0, command), alternating which runs first; `between` runs after each pair, unmeasured. */
+function paired(argv, cwd, between = () => undefined) {
+  for (let i = 0; i < 3; i++) (wall(NODE, cwd), wall(argv, cwd), between()); // warm the file cache
+  const base = [];
+  const cmd = [];
+  const ratios = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    let b, c;
+    if (i % 2) ((c = wall(argv, cwd)), (b = wall(NODE, cwd)));
+    else ((b = wall(NODE, cwd)), (c = wall(argv, cwd)));
+    between();
+    base.push(b);
+    cmd.push(c);
+    ratios.push(c / b);
+  }
+  return { base, cmd, ratios };
+}
+
+const fmt = (x) => x.toFixed(1).padStart(7);
+const rows = [];
+for (const extra of [0, 999]) {
+  const ws = workspace(extra);
+  const list = paired([CLI, '--dir', ws.dir, 'list'], ws.dir);
+  rows.push({ what: `list   (${ws.size} open)`, ...list });
+  const claim = paired([CLI, '--dir', ws.dir, 'claim', ws.id, '--agent', 'claude'], ws.dir, () =>
+    cli(ws.dir, ['release', ws.id, '--agent', 'claude']),
+  );
+  rows.push({ what: `claim  (${ws.size} open)`, ...claim });
+  fs.rmSync(ws.dir, { recursive: true, force: true });
+}
+
+const bundle = fs.statSync(path.join(ROOT, 'dist', 'cli.js')).size;
+console.log(
+  `rounds: ${ROUNDS} pairs per command, alternating order; dist/cli.js ${(bundle / 1024).toFixed(0)} KB; node ${process.version}`,
+);
+console.log('                       node -e 0 (ms)     command (ms)      ratio      ratio of');
+console.log('                      median     p99    median     p99    medians   pairs (median)');
+for (const r of rows) {
+  const m = (xs) => quantile(xs, 0.5);
+  const p = (xs) => quantile(xs, 0.99);
+  console.log(
+    `${r.what.padEnd(20)} ${fmt(m(r.base))} ${fmt(p(r.base))}   ${fmt(m(r.cmd))} ${fmt(p(r.cmd))}    ${(m(r.cmd) / m(r.base)).toFixed(2).padStart(5)}×` +
+      `      ${m(r.ratios).toFixed(2)}×`,
+  );
+}

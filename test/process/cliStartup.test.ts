@@ -1,0 +1,71 @@
+// The CLI loads only what a verb needs (issue 10): `list` and `claim` start without the drop-zone watcher and
+// the Node modules it brings (fs/promises), which `watch` loads when it runs, and without child_process, which
+// git's callers load when they start git (`init --git`); and the HTML entity decoder, which
+// the bundle loads on first use, is still there when a tracker needs it. The CLI runs as a real process; a
+// preloaded script reports which Node modules the process loaded.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, runCliSync, tempWorkspace } from './processHarness';
+
+/** Runs the CLI with a preload that prints, at exit, the Node modules loaded after it on stderr's last line. */
+function loadedModules(ws: string, args: string[]): string[] {
+  const preload = path.join(ws, 'report-modules.js');
+  fs.writeFileSync(
+    preload,
+    "const before = new Set(process.moduleLoadList);\nprocess.on('exit', () => process.stderr.write('\\nMODULES ' + " +
+      "process.moduleLoadList.filter((m) => !before.has(m)).join(',') + '\\n'));\n",
+  );
+  const r = spawnSync(process.execPath, ['-r', preload, CLI, '--dir', ws, ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const line = r.stderr.split('\n').find((l) => l.startsWith('MODULES '));
+  assert.ok(line, r.stderr);
+  return line.slice('MODULES '.length).split(',');
+}
+
+describe('CLI start-up: each verb loads what it needs (issue 10)', function () {
+  this.timeout(120_000);
+  let ws: string;
+  let id: string;
+
+  before(() => {
+    ws = tempWorkspace('startup');
+    runCliSync(['--dir', ws, 'init']);
+    const created = runCliSync(['--dir', ws, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'start-up']);
+    id = (JSON.parse(created) as { data: { handoff: { handoff_id: string } } }).data.handoff.handoff_id;
+  });
+
+  after(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('list and claim load neither the drop-zone watcher nor child_process; watch and init --git load them', () => {
+    const watcher = 'NativeModule fs/promises';
+    const processes = 'NativeModule child_process';
+    for (const args of [['list'], ['claim', id, '--agent', 'claude']]) {
+      const loaded = loadedModules(ws, args);
+      assert.ok(loaded.includes('NativeModule crypto'), `the report is live: ${args[0]} loads crypto for the store stamp`);
+      for (const m of [watcher, processes]) assert.ok(!loaded.includes(m), `${args[0]} loaded ${m}: ${loaded.join(' ')}`);
+    }
+    assert.ok(loadedModules(ws, ['watch', '--once']).includes(watcher), 'watch loads the watcher when it runs');
+    const repo = tempWorkspace('startup-git');
+    try {
+      assert.equal(spawnSync('git', ['init', '-q', repo]).status, 0);
+      assert.ok(loadedModules(repo, ['init', '--git']).includes(processes), 'init --git loads child_process to run git');
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('a tracker with a named entity in a link definition keeps the human text below it (the decoder loads when used)', () => {
+    // `javascript&colon;x` decodes to a javascript: link, which Markdown refuses as a link reference definition, so
+    // the line is a paragraph and the `===` under it makes a heading that ends the generated section. A decoder
+    // that did not decode would take the line for a definition and the section would run over the human's text.
+    const tracker = path.join(ws, 'AgentTracker.md');
+    const human = '\n[a]: javascript&colon;alert(1)\n===\nA human wrote this after the section.\n';
+    fs.writeFileSync(tracker, fs.readFileSync(tracker, 'utf8').trimEnd() + '\n' + human);
+    runCliSync(['--dir', ws, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'renders the tracker again']);
+    const text = fs.readFileSync(tracker, 'utf8');
+    assert.ok(text.includes('renders the tracker again'), text);
+    assert.ok(text.endsWith(human), `the human text after the section changed:\n${text}`);
+  });
+});

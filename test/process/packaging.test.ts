@@ -1,0 +1,63 @@
+// What the VSIX ships (issue 10): the production extension bundle stays within its size budget, and the package
+// holds what the extension loads, the CLI it documents and the files package.json names, nothing else (no
+// sources, tests, compiled tests, source maps, benches or the test editor). Real tools: esbuild through
+// bench/bundle-size.mjs and `vsce ls`, run as child processes on this checkout.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from './processHarness';
+
+function run(args: string[]): string {
+  const r = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+  assert.equal(r.error, undefined, String(r.error));
+  return r.stdout + (r.status === 0 ? '' : `\n(exit ${r.status}) ${r.stderr}`);
+}
+
+interface SizeReport {
+  extensionBudget: number;
+  withinBudget: boolean;
+  bundles: { bundle: string; bytes: number; packages: { name: string; bytes: number }[] }[];
+}
+
+describe('packaging (issue 10)', function () {
+  this.timeout(120_000);
+
+  it('dist/extension.js, built for the VSIX (--production), is at most 400 KB', () => {
+    const out = run([path.join(REPO_ROOT, 'bench/bundle-size.mjs'), '--json']);
+    const report = JSON.parse(out.split('\n')[0]) as SizeReport;
+    const extension = report.bundles.find((b) => b.bundle === 'dist/extension.js');
+    assert.ok(extension, `no dist/extension.js in ${out}`);
+    assert.equal(report.extensionBudget, 400 * 1024);
+    const biggest = extension.packages.map((p) => `${p.name} ${(p.bytes / 1024).toFixed(0)} KB`).join(', ');
+    assert.ok(extension.bytes <= 400 * 1024, `dist/extension.js is ${(extension.bytes / 1024).toFixed(1)} KB (largest: ${biggest})`);
+    assert.equal(report.withinBudget, true);
+  });
+
+  it('the VSIX lists the bundles, bin, manifest, docs and the files package.json names, and nothing else', () => {
+    const out = run([path.join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies']);
+    const files = out.split('\n').filter((l) => l && !l.startsWith('npm warn'));
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      main: string;
+      bin: Record<string, string>;
+      contributes: { jsonValidation: { url: string }[]; viewsContainers: { activitybar: { icon: string }[] } };
+    };
+    const named = [
+      manifest.main,
+      ...Object.values(manifest.bin),
+      ...manifest.contributes.jsonValidation.map((j) => j.url),
+      ...manifest.contributes.viewsContainers.activitybar.map((v) => v.icon),
+    ].map((p) => path.posix.normalize(p.replace(/^\.\//, '')));
+    const bundles = fs.readdirSync(path.join(REPO_ROOT, 'dist')).filter((f) => f.endsWith('.js'));
+    const templates = fs.readdirSync(path.join(REPO_ROOT, 'templates')).map((f) => `templates/${f}`);
+    const expected = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...named, ...bundles.map((b) => `dist/${b}`), ...templates];
+    for (const f of expected) assert.ok(files.includes(f), `${f} is missing from the VSIX: ${files.join(', ')}`);
+    for (const bundle of ['dist/extension.js', 'dist/cli.js', 'dist/mcp.js', 'dist/hook.js']) assert.ok(files.includes(bundle), bundle);
+    const allowed = new RegExp(
+      '^(package\\.json|README\\.md|CHANGELOG\\.md|LICENSE|bin/agentsync\\.js|dist/[^/]+\\.js|media/.+|schemas/[^/]+\\.json|' +
+        'templates/.+|docs/agentsync-documentation\\.md)$',
+    );
+    const extra = files.filter((f) => !allowed.test(f));
+    assert.deepEqual(extra, [], `files that are not for the VSIX: ${extra.join(', ')}`);
+  });
+});

@@ -1,0 +1,110 @@
+// Re-reading a store no stamp vouches for (docs/agentsync-documentation.md, "Files"): records whose text did not
+// change are the previous snapshot's own objects, changed ones are parsed and schema-checked, and anything odd
+// falls back to the whole-file check with its usual message.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
+import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
+
+function record(n: number, summary = `handoff ${n}`): Record<string, unknown> {
+  const at = '2025-01-01T00:00:00.000Z';
+  return {
+    handoff_id: `HO-20250101-${String(n).padStart(3, '0')}`,
+    task_id: null,
+    from_agent: 'codex',
+    to_agents: ['claude'],
+    owner_mode: 'single',
+    status: 'queued',
+    required_capabilities: [],
+    summary,
+    notes: '',
+    no_handoff_reason: null,
+    files: [],
+    branch: null,
+    commit: null,
+    prior_attempts: 0,
+    created_at: at,
+    updated_at: at,
+    state_history: [{ status: 'queued', agent: 'codex', timestamp: at, reason: 'created' }],
+    uid: `01JXK${String(n).padStart(21, '0')}`,
+    rev: 1,
+  };
+}
+
+const fileText = (records: unknown[]) => JSON.stringify({ version: 1, handoffs: records }, null, 2) + '\n';
+const three = () => [record(1), record(2), record(3)];
+
+describe('re-reading a store another process wrote', () => {
+  after(removeTempDirs);
+
+  it('keeps the unchanged records (same objects) and takes the changed one', () => {
+    const before = StoreSnapshot.parse(fileText(three()));
+    const after = StoreSnapshot.parse(fileText([record(1), record(2, 'edited'), record(3), record(4)]), false, before);
+    assert.equal(after.handoffs[0], before.handoffs[0]);
+    assert.equal(after.handoffs[2], before.handoffs[2]);
+    assert.notEqual(after.handoffs[1], before.handoffs[1]);
+    assert.equal(after.handoffs[1].summary, 'edited');
+    assert.equal(after.handoffs[3].handoff_id, 'HO-20250101-004');
+  });
+
+  it('a changed record that breaks the schema is refused with the whole-file message (the field, its index)', () => {
+    const before = StoreSnapshot.parse(fileText(three()));
+    const bad = fileText([record(1), { ...record(2), status: 'bogus' }, record(3)]);
+    const expected = (() => {
+      try {
+        StoreSnapshot.parse(bad);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    })();
+    assert.throws(
+      () => StoreSnapshot.parse(bad, false, before),
+      (e: Error) => e.message === expected && /status/.test(e.message),
+    );
+  });
+
+  it('a changed record that is not valid JSON is refused as invalid JSON', () => {
+    const before = StoreSnapshot.parse(fileText(three()));
+    const text = fileText(three()).replace('"summary": "handoff 2"', '"summary": "handoff 2",');
+    assert.throws(() => StoreSnapshot.parse(text, false, before), /not valid JSON/);
+  });
+
+  it('a hand-formatted file (not the written layout) is checked whole', () => {
+    const before = StoreSnapshot.parse(fileText(three()));
+    const after = StoreSnapshot.parse(JSON.stringify({ version: 1, handoffs: three() }), false, before);
+    assert.notEqual(after.handoffs[0], before.handoffs[0]);
+    assert.deepEqual(after.handoffs[0], before.handoffs[0]);
+    assert.throws(() => StoreSnapshot.parse(JSON.stringify({ version: 2, handoffs: three() }), false, before), /schema/);
+  });
+
+  it('records this process wrote are recognized by their written text after another process edits one', async () => {
+    const ws = new TestWorkspace();
+    for (const summary of ['one', 'two']) {
+      const r = await ws.dispatch({
+        action: 'createHandoff',
+        handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary },
+      });
+      assert.equal(r.ok, true, JSON.stringify(r));
+    }
+    const store = ws.store;
+    const before = store.read();
+    const [first, second] = before.handoffs;
+    fs.writeFileSync(ws.layout.handoffsFile, fs.readFileSync(ws.layout.handoffsFile, 'utf8').replace('"summary": "two"', '"summary": "2"'));
+    fs.rmSync(ws.layout.validatedStampFile);
+    const after = store.read();
+    assert.equal(after.handoffs[0], first);
+    assert.notEqual(after.handoffs[1], second);
+    assert.equal(after.handoffs[1].summary, '2');
+  });
+
+  it('the same bytes under a new stat (rewritten unchanged) keep the snapshot', () => {
+    const ws = new TestWorkspace();
+    fs.mkdirSync(ws.layout.dataDir, { recursive: true });
+    fs.writeFileSync(ws.layout.handoffsFile, fileText(three()));
+    const before = ws.store.read();
+    fs.writeFileSync(ws.layout.handoffsFile, fileText(three()));
+    fs.utimesSync(ws.layout.handoffsFile, new Date('2001-01-01'), new Date('2001-01-01')); // surely a new stat key
+    assert.equal(ws.store.read(), before);
+  });
+});
