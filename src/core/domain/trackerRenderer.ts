@@ -4,6 +4,7 @@
 import { displayAgent } from './agentId';
 import type { Handoff } from './handoffSchema';
 import { findSection } from './markdownSections';
+import { renderChainDiagrams } from './trackerChainDiagram';
 
 export { findSection } from './markdownSections';
 
@@ -76,7 +77,8 @@ function cachedLines(h: Handoff): string[] {
 
 export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'): string {
   const body = handoffs.length ? handoffs.flatMap(cachedLines) : ['_No handoffs yet._'];
-  return [HANDOFFS_HEADING, '', ...body, ''].join(eol) + eol;
+  const diagrams = renderChainDiagrams(handoffs);
+  return [HANDOFFS_HEADING, '', ...body, ...(diagrams.length ? ['', ...diagrams] : []), ''].join(eol) + eol;
 }
 
 export function detectEol(text: string): string {
