@@ -11,11 +11,13 @@ import { FolderServices } from './vscode/folderServices';
 import { registerHandoffCommands, type CommandDeps } from './vscode/handoffCommands';
 import { addHandoffNote } from './vscode/handoffNoteFlow';
 import { HandoffTreeProvider } from './vscode/handoffTreeProvider';
+import { registerHistoryDocument } from './vscode/historyDocument';
 import { HotFileDecorations } from './vscode/hotFiles/hotFileDecorations';
 import { HotFileIndex } from './vscode/hotFiles/hotFileIndex';
 import { HotFileWarnings } from './vscode/hotFiles/hotFileWarnings';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerProvider';
+import { ReturnNotifier } from './vscode/returnNotifier';
 import { revealHandoff } from './vscode/revealHandoff';
 import { reminderHours, REMINDER_HOURS_SETTING } from './vscode/sessionCare/automationSettings';
 import { offerDanglingSessions, type DanglingSessionPrompt } from './vscode/sessionCare/danglingSessionPrompt';
@@ -79,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     vscode.Uri.joinPath(context.extensionUri, 'media'),
   );
   const badge = new StaleBadge(services, me);
+  const returns = new ReturnNotifier(services, me, log);
   const dropZones = new DropZoneHosts(services, trust, log, hostDropZone);
   hosts = dropZones;
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
@@ -114,8 +117,10 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     dashboard,
     vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     badge,
+    returns,
     dropZones,
     ...registerHandoffCommands(deps),
+    ...registerHistoryDocument(deps),
     ...registerWorkspaceCommands(deps, badge, tree),
     ...registerSessionCommands(deps, trust, zeroTouch),
     states,
@@ -156,6 +161,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     try {
       updateContext();
       badge.update();
+      returns.checkAll();
       dropZones.sync();
       hotIndex.start();
       warnings.checkActiveEditor();

@@ -1,13 +1,15 @@
-// Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record, and the
-// List Handoffs quick pick. Each builds a request and sends it through the folder's one dispatcher.
+// Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record; it also
+// registers the delegation and list commands. Each builds a request and sends it through the folder's one dispatcher.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { isTerminal, type CompletionResult } from '../core/domain/handoffSchema';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
+import { askCompletionReport } from './completionReportPrompt';
+import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
 import type { FolderServices } from './folderServices';
-import { allowsEscalate, allowsVerb, handoffChoice, resolveHandoff, type HandoffTarget } from './handoffTarget';
-import { askText, pickOne, type Choice } from './prompts';
+import { allowsEscalate, allowsVerb, resolveHandoff, type HandoffTarget } from './handoffTarget';
+import { listHandoffs } from './listHandoffsCommand';
+import { askText } from './prompts';
 import { passOverCommand } from './passOverCommand';
 import { CLEAR_CONFLICTS_COMMAND, clearConflictsCommand } from './clearConflictsCommand';
 
@@ -39,35 +41,8 @@ export async function claim(deps: CommandDeps, arg?: unknown): Promise<RequestRe
 export async function complete(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'complete', allowsVerb('complete'), deps.me());
   if (!t) return undefined;
-  const title = `Complete ${t.handoff.handoff_id}`;
-  const decision = await pickOne<CompletionResult['decision']>(
-    [
-      { label: '$(check) PROCEED', description: 'done: send it for review', value: 'PROCEED' },
-      { label: '$(debug-stop) STOP', description: 'cannot go on: block it for a human', value: 'STOP' },
-      { label: '$(question) CLARIFY', description: 'needs an answer first: block it for a human', value: 'CLARIFY' },
-    ],
-    { title, placeHolder: 'How did it go?' },
-  );
-  const summary = await askText({
-    title,
-    prompt:
-      decision === 'PROCEED'
-        ? 'What was done, for the reviewer (optional, ≤ 500 tokens)'
-        : 'What is in the way, for the human who picks it up',
-    requiredMessage: decision === 'PROCEED' ? undefined : 'Say what is needed, so a human can act on it.',
-    maxLength: 2_000,
-  });
-  const result: CompletionResult | undefined =
-    decision === 'PROCEED' && !summary
-      ? undefined
-      : {
-          status: decision === 'PROCEED' ? 'complete' : 'blocked',
-          decision,
-          findings: {},
-          context_summary: summary,
-          issues: decision === 'PROCEED' ? [] : [summary],
-        };
-  const next = decision === 'PROCEED' ? 'ready for review' : 'blocked for a human';
+  const result = await askCompletionReport(`Complete ${t.handoff.handoff_id}`);
+  const next = !result || result.decision === 'PROCEED' ? 'ready for review' : 'blocked for a human';
   return dispatchFor(deps, t, { action: 'completeHandoff', ...(result ? { result } : {}) }, `${t.handoff.handoff_id} is ${next}.`);
 }
 
@@ -149,41 +124,6 @@ function readText(file: string): string | null {
   }
 }
 
-type Move = 'claim' | 'complete' | 'approve' | 'return' | 'escalate' | 'open';
-
-/** List Handoffs: every handoff (open first), then what can be done with the chosen one. */
-export async function list(deps: CommandDeps): Promise<unknown> {
-  const multi = deps.services.all().length > 1;
-  const choices: Choice<HandoffTarget>[] = [];
-  for (const service of deps.services.all()) {
-    if (!service.isInitialized()) continue;
-    const sorted = [...service.view().handoffs].sort(
-      (a, b) => Number(isTerminal(a.status)) - Number(isTerminal(b.status)) || b.updated_at.localeCompare(a.updated_at),
-    );
-    for (const h of sorted) choices.push(handoffChoice(h, { service, handoff: h }, multi ? service.name : undefined));
-  }
-  if (choices.length === 0) {
-    void vscode.window.showInformationMessage('AgentSync: no handoffs yet. "AgentSync: Add Handoff Note" creates one.');
-    return undefined;
-  }
-  const t = await pickOne(choices, {
-    title: `AgentSync: ${choices.length} handoff${choices.length === 1 ? '' : 's'}`,
-    placeHolder: 'Pick a handoff to act on it',
-  });
-  const h = t.handoff;
-  const moves: Choice<Move>[] = [];
-  if (allowsVerb('claim')(h)) moves.push({ label: '$(arrow-circle-down) Claim', value: 'claim' });
-  if (allowsVerb('complete')(h)) moves.push({ label: '$(check) Complete', value: 'complete' });
-  if (allowsVerb('approve')(h)) moves.push({ label: '$(pass) Approve', value: 'approve' });
-  if (allowsVerb('return_for_revision')(h)) moves.push({ label: '$(reply) Return for Revision', value: 'return' });
-  if (allowsEscalate(h)) moves.push({ label: '$(flame) Escalate', value: 'escalate' });
-  moves.push({ label: '$(go-to-file) Open Record', value: 'open' });
-  const move = await pickOne(moves, { title: `${h.handoff_id}: ${h.summary.slice(0, 80)}`, placeHolder: 'What do you want to do?' });
-  const ref = { handoffId: h.handoff_id, folder: t.service.layout.root };
-  const run = { claim, complete, approve, return: returnForRevision, escalate, open: openRecord }[move];
-  return run(deps, ref);
-}
-
 export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] {
   const r = (id: string, fn: (deps: CommandDeps, arg?: unknown) => Promise<unknown>) =>
     registerCommand(id, deps.log, (arg) => fn(deps, arg));
@@ -191,10 +131,12 @@ export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] 
     r('agentsync.claimHandoff', claim),
     r('agentsync.completeHandoff', complete),
     r('agentsync.approveHandoff', approve),
-    r('agentsync.returnHandoff', returnForRevision),
+    r('agentsync.requestRevision', returnForRevision),
+    r('agentsync.returnToOriginator', returnToOriginatorCommand),
+    r('agentsync.assignHandoff', assignCommand),
     r('agentsync.escalateHandoff', escalate),
     r('agentsync.openRecord', openRecord),
-    r('agentsync.listHandoffs', list),
+    r('agentsync.listHandoffs', listHandoffs),
     r('agentsync.passOver', passOverCommand),
     r(CLEAR_CONFLICTS_COMMAND, clearConflictsCommand),
   ];

@@ -42,7 +42,8 @@ async function askOtherAgent(title: string): Promise<string> {
   return normalizeAgentId(raw);
 }
 
-async function askAgents(service: FolderService, me: string, count: 1 | 2, title: string): Promise<string[]> {
+/** Whom to hand work to: a known agent (agentCapabilities, humans) or a typed id; one, or two for shared. */
+export async function askAgents(service: FolderService, me: string, count: 1 | 2, title: string): Promise<string[]> {
   const choices = [...knownAgents(service, me), { label: '$(edit) Another agent…', value: OTHER }];
   if (count === 1) {
     const one = await pickOne(choices, { title, placeHolder: 'Who takes it over?' });

@@ -7,8 +7,7 @@ import { allowsMove, TRANSITIONS } from '../core/domain/lifecycle';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { pickOne, type Choice } from './prompts';
-import { STATUS_ICONS } from './statusIcons';
-import { statusLabel } from './treeItems';
+import { STATUS_ICONS, statusLabel } from './statusIcons';
 
 export interface HandoffTarget {
   service: FolderService;

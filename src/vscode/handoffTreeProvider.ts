@@ -2,6 +2,7 @@
 // A store change refreshes only the groups whose handoffs changed (or that folder's subtree when its groups or
 // notices changed); nodes are rebuilt from the (stat-cached) store, each level from what its parent node carries.
 import * as vscode from 'vscode';
+import { drawnBelow } from '../core/domain/attentionTree';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { folderChildren, groupChildren, handoffChildren, type FolderNode, type TreeContext, type TreeNode } from './treeNodes';
@@ -152,9 +153,12 @@ export class HandoffTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   }
 }
 
+/** A group is compared by its handoffs and those drawn beneath them (a chained child may belong to another group). */
 function renderedOf(nodes: readonly TreeNode[]): Rendered {
   return nodes.map((n) =>
-    n.kind === 'group' ? { id: n.id, handoffs: n.handoffs } : { id: n.id, text: n.kind === 'info' ? `${n.message}|${n.detail}` : '' },
+    n.kind === 'group'
+      ? { id: n.id, handoffs: [...n.handoffs, ...drawnBelow(n.index, n.handoffs)] }
+      : { id: n.id, text: n.kind === 'info' ? `${n.message}|${n.detail}` : '' },
   );
 }
 

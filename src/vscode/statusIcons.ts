@@ -1,6 +1,7 @@
-// The codicon and theme colour of each handoff status: one map for the tree, its tooltips and the quick picks,
-// so a status looks the same wherever the editor shows it.
-import type { HandoffStatus } from '../core/domain/handoffSchema';
+// How a handoff status looks: its codicon and theme colour (one map for the tree, its tooltips and the quick picks)
+// and its words, so a status looks the same wherever the editor shows it.
+import * as vscode from 'vscode';
+import type { Handoff, HandoffStatus } from '../core/domain/handoffSchema';
 
 export interface StatusIcon {
   codicon: string;
@@ -16,3 +17,14 @@ export const STATUS_ICONS: Record<HandoffStatus, StatusIcon> = {
   merged: { codicon: 'git-merge', color: 'charts.green' },
   escalated: { codicon: 'flame', color: 'charts.red' },
 };
+
+export function statusLabel(status: HandoffStatus): string {
+  return status.replace(/_/g, ' ');
+}
+
+/** The item icon: the status's codicon in its colour, or a warning when the handoff is stale. */
+export function statusIcon(h: Handoff, stale: boolean): vscode.ThemeIcon {
+  if (stale) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  const { codicon, color } = STATUS_ICONS[h.status];
+  return new vscode.ThemeIcon(codicon, new vscode.ThemeColor(color));
+}

@@ -1,11 +1,14 @@
-// How each tree node looks: status codicons, the status as description, a tooltip with notes and history,
-// and a contextValue per status that the view/item/context menus in package.json key on.
+// How each tree node looks: status codicons, the status as description, a tooltip (handoffTooltip.ts), and a
+// contextValue that the view/item/context menus in package.json key on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { displayAgent } from '../core/domain/agentId';
+import { awaitsAssignment } from '../core/requests/actions/assignHandoff';
+import { returnsToOriginator } from '../core/requests/actions/returnHandoff';
+import { chainLines } from '../core/domain/handoffChains';
 import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../core/domain/handoffAttention';
 import type { Handoff, HandoffStatus } from '../core/domain/handoffSchema';
-import { STATUS_ICONS } from './statusIcons';
+import { conflictValue, handoffTooltip, literal } from './handoffTooltip';
+import { statusIcon, statusLabel } from './statusIcons';
 import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
 
 const GROUP_ICONS: Record<AttentionGroup, string> = {
@@ -23,112 +26,9 @@ const TODO_ICONS: Record<string, string> = {
   cancelled: 'circle-slash',
 };
 
-export function statusLabel(status: HandoffStatus): string {
-  return status.replace(/_/g, ' ');
-}
-
-export function statusIcon(h: Handoff, stale: boolean): vscode.ThemeIcon {
-  if (stale) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-  const { codicon, color } = STATUS_ICONS[h.status];
-  return new vscode.ThemeIcon(codicon, new vscode.ThemeColor(color));
-}
-
-function agents(ids: readonly string[]): string {
-  return ids.length ? ids.map(displayAgent).join(', ') : '(nobody yet)';
-}
-
-/** Agent-written text as literal Markdown: control characters escaped, line breaks kept, spaces left to wrap. */
-export function literal(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~$&]/g, '\\$&').replace(/\r?\n/g, '  \n');
-}
-
-/** The hover for a handoff: who, what, why stale, the notes, the result, and the history (newest last). */
-export function handoffTooltip(h: Handoff, stale: string | null): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${h.handoff_id}** · $(${STATUS_ICONS[h.status].codicon}) ${statusLabel(h.status)}`);
-  if (h.priority) md.appendMarkdown(` · priority ${h.priority}`);
-  md.appendMarkdown('\n\n');
-  md.appendMarkdown(literal(h.summary));
-  md.appendMarkdown('\n\n');
-  md.appendMarkdown(literal(`From ${displayAgent(h.from_agent)} to ${agents(h.to_agents)} (${h.owner_mode})`));
-  if (h.required_capabilities.length) md.appendMarkdown(literal(` · needs ${h.required_capabilities.join(', ')}`));
-  if (h.claimed_by)
-    md.appendMarkdown(literal(` · claimed by ${displayAgent(h.claimed_by)}${h.lease_expires_at ? ` until ${h.lease_expires_at}` : ''}`));
-  if (h.task_id || h.branch)
-    md.appendMarkdown(literal(`${h.task_id ? ` · task ${h.task_id}` : ''}${h.branch ? ` · branch ${h.branch}` : ''}`));
-  md.appendMarkdown('\n\n');
-  if (stale) {
-    md.appendMarkdown('$(warning) **Stale:** ');
-    md.appendMarkdown(literal(stale));
-    md.appendMarkdown('\n\n');
-  }
-  if (h.conflicts?.length) {
-    md.appendMarkdown(`$(warning) **Merge conflicts** (a human checks and clears them)\n\n`);
-    for (const c of h.conflicts) {
-      md.appendMarkdown('- ');
-      md.appendMarkdown(
-        literal(`${c.field}: ours ${conflictValue(c.ours)}, theirs ${conflictValue(c.theirs)}, kept ${conflictValue(c.resolved_to)}`),
-      );
-      md.appendMarkdown('\n');
-    }
-    md.appendMarkdown('\n');
-  }
-  if (h.no_handoff_reason) {
-    md.appendMarkdown('**Skipped:** ');
-    md.appendMarkdown(literal(h.no_handoff_reason));
-    md.appendMarkdown('\n\n');
-  }
-  if (h.notes) {
-    md.appendMarkdown('**Notes**\n\n');
-    md.appendMarkdown(literal(h.notes));
-    md.appendMarkdown('\n\n');
-  }
-  if (h.request || h.phase) {
-    // Seed 003's request side: what the receiver was asked to do.
-    const r = h.request ?? {};
-    md.appendMarkdown(`**Request**${h.phase ? ` (${h.phase} phase)` : ''}\n\n`);
-    const rows: [string, string | undefined][] = [
-      ['Feature', r.feature],
-      ['Spec', r.spec_path ?? undefined],
-      ['Expected output', r.expected_output],
-      ['Constraints', r.constraints?.join('; ')],
-      ['Instructions', r.instructions],
-    ];
-    for (const [label, value] of rows) if (value) md.appendMarkdown(`- ${label}: ${literal(value)}\n`);
-    md.appendMarkdown('\n');
-  }
-  if (h.result) {
-    md.appendMarkdown(`**Result:** ${h.result.decision} (${h.result.status})\n\n`);
-    if (h.result.context_summary) md.appendMarkdown(literal(h.result.context_summary));
-    md.appendMarkdown('\n\n');
-  }
-  const history = h.state_history.slice(-10);
-  if (history.length) {
-    md.appendMarkdown(
-      `**History**${h.state_history.length > history.length ? ` (last ${history.length} of ${h.state_history.length})` : ''}\n\n`,
-    );
-    for (const e of history) {
-      md.appendMarkdown('- ');
-      md.appendMarkdown(
-        literal(
-          `${e.timestamp.replace('T', ' ').slice(0, 16)} ${statusLabel(e.status)} by ${displayAgent(e.agent)}${e.reason ? `: ${e.reason}` : ''}`,
-        ),
-      );
-      md.appendMarkdown('\n');
-    }
-  }
-  return md;
-}
-
 function collapsible(node: TreeNode, expanded: boolean): vscode.TreeItemCollapsibleState {
   if (!hasChildren(node)) return vscode.TreeItemCollapsibleState.None;
   return expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
-}
-
-/** How a merge-conflict value reads in one line (JSON, shortened). */
-export function conflictValue(v: unknown): string {
-  const text = v === undefined ? '(none)' : (JSON.stringify(v) ?? `(${typeof v})`);
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 function conflictCount(h: Handoff): string {
@@ -144,9 +44,18 @@ function handoffItem(node: HandoffNode): vscode.TreeItem {
   item.iconPath = h.conflicts?.length
     ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
     : statusIcon(h, node.stale !== null);
-  item.tooltip = handoffTooltip(h, node.stale);
-  item.contextValue = `handoff.${h.status}`;
+  item.tooltip = handoffTooltip(h, node.stale, chainLines(h, node.index.chains));
+  item.contextValue = handoffContextValue(h);
   return item;
+}
+
+/**
+ * `handoff.<status>`, then a `.<flag>` per extra move the item offers: `.unassigned` (blocked, nobody could be routed:
+ * Assign), `.returnable` (passed-over work in progress: Return to Originator). Menus match with regexes such as
+ * `/^handoff\.in_progress(\.|$)/` and `/\.returnable(\.|$)/`.
+ */
+export function handoffContextValue(h: Handoff): string {
+  return `handoff.${h.status}${awaitsAssignment(h) ? '.unassigned' : ''}${returnsToOriginator(h) ? '.returnable' : ''}`;
 }
 
 export function treeItemFor(node: TreeNode): vscode.TreeItem {

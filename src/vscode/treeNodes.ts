@@ -6,6 +6,7 @@ import { ATTENTION_GROUPS, showsWhenEmpty, staleReason, type AttentionGroup } fr
 import { buildAttentionTree, chainedUnder, type AttentionGroupIndex } from '../core/domain/attentionTree';
 import type { AgentSyncConfig } from '../core/domain/configSchema';
 import type { Handoff, Todo } from '../core/domain/handoffSchema';
+import { notices } from './treeNotices';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
 
@@ -30,7 +31,7 @@ export interface HandoffNode extends NodeBase {
   handoff: Handoff;
   /** Why it is stale, or null. */
   stale: string | null;
-  /** Open handoffs passed on from this one (parent_uid), shown beneath it. */
+  /** Open handoffs passed on or returned from this one (parent_uid), in any group, shown beneath it. */
   chained: readonly Handoff[];
   index: AttentionGroupIndex;
   config: AgentSyncConfig;
@@ -65,53 +66,6 @@ export interface TreeContext {
   identityProblem: string | null;
   trusted: boolean;
   now: Date;
-}
-
-export const RESTRICTED_MODE_MESSAGE = 'Restricted Mode: the drop zone and health checks are off';
-export const RESTRICTED_MODE_DETAIL =
-  'This folder is not trusted, so AgentSync does not answer requests that agents drop into .agentsync/ and does not run build/test health ' +
-  'checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
-
-/** Info lines shown above a folder's groups: why something is off or broken, and what to do. */
-function notices(service: FolderService, ctx: TreeContext, parent: TreeNode | undefined, problem: string | null): InfoNode[] {
-  const base = parent ? parent.id : service.layout.root;
-  const out: InfoNode[] = [];
-  if (!ctx.trusted) {
-    out.push({
-      kind: 'info',
-      id: `${base}|restricted`,
-      service,
-      parent,
-      tone: 'warning',
-      message: RESTRICTED_MODE_MESSAGE,
-      detail: RESTRICTED_MODE_DETAIL,
-      command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
-    });
-  }
-  if (ctx.identityProblem) {
-    out.push({
-      kind: 'info',
-      id: `${base}|identity`,
-      service,
-      parent,
-      tone: 'error',
-      message: 'agentsync.agentId is not a valid agent id',
-      detail: ctx.identityProblem,
-      command: { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['agentsync.agentId'] },
-    });
-  }
-  if (problem) {
-    out.push({
-      kind: 'info',
-      id: `${base}|problem`,
-      service,
-      parent,
-      tone: 'error',
-      message: problem.split(/(?<=\.)\s/)[0],
-      detail: problem,
-    });
-  }
-  return out;
 }
 
 /** A folder's top level: notices, then the groups (the three named ones always, the others when not empty). */
@@ -152,9 +106,18 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
   return [...notices(service, ctx, parent, view.problem), ...groups];
 }
 
-/** A group's handoffs; a handoff passed on from another one in the same group is shown under it. */
+/**
+ * A group's handoffs (core attentionTree): one passed on from another in the same group is shown only under it; one
+ * whose parent is in another group is shown in its own group too, and under its parent there.
+ */
 export function groupChildren(node: GroupNode, ctx: TreeContext): HandoffNode[] {
   return node.index.top.map((h) => handoffNode(node, h, node, ctx));
+}
+
+/** True when `uid` is this node's handoff or one above it: a loop in parent_uid (a corrupted store) must not nest forever. */
+function onPath(node: TreeNode | undefined, uid: string | undefined): boolean {
+  for (let n = node; n; n = n.parent) if (n.kind === 'handoff' && n.handoff.uid === uid) return true;
+  return false;
 }
 
 function handoffNode(parent: TreeNode, h: Handoff, from: GroupNode | HandoffNode, ctx: TreeContext): HandoffNode {
@@ -165,7 +128,7 @@ function handoffNode(parent: TreeNode, h: Handoff, from: GroupNode | HandoffNode
     parent,
     handoff: h,
     stale: staleReason(h, from.config, ctx.now),
-    chained: chainedUnder(from.index, h),
+    chained: chainedUnder(from.index, h).filter((c) => !onPath(parent, c.uid)),
     index: from.index,
     config: from.config,
   };

@@ -14,9 +14,12 @@ const COMMANDS = [
   'completeHandoff',
   'listHandoffs',
   'approveHandoff',
-  'returnHandoff',
+  'requestRevision',
+  'returnToOriginator',
+  'assignHandoff',
   'escalateHandoff',
   'openRecord',
+  'showHistory',
   'openTracker',
   'refresh',
   'showStaleHandoffs',
@@ -75,19 +78,29 @@ describe('activation', () => {
             .map((e) => e.command.replace('agentsync.', '')),
         ),
       ].sort();
-    assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
-    assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord', 'passOver']);
-    assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord', 'passOver']);
-    assert.deepEqual(offered('ready_for_review'), ['approveHandoff', 'escalateHandoff', 'openRecord', 'returnHandoff']);
-    assert.deepEqual(offered('approved'), ['escalateHandoff', 'openRecord']);
-    assert.deepEqual(offered('merged'), ['openRecord']);
-    assert.deepEqual(offered('escalated'), ['openRecord']);
+    assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
+    assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
+    assert.deepEqual(offered('in_progress.returnable'), [
+      'completeHandoff',
+      'escalateHandoff',
+      'openRecord',
+      'passOver',
+      'returnToOriginator',
+      'showHistory',
+    ]);
+    assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
+    assert.deepEqual(offered('blocked.unassigned'), ['assignHandoff', 'escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
+    assert.deepEqual(offered('ready_for_review'), ['approveHandoff', 'escalateHandoff', 'openRecord', 'requestRevision', 'showHistory']);
+    assert.deepEqual(offered('approved'), ['escalateHandoff', 'openRecord', 'showHistory']);
+    assert.deepEqual(offered('merged'), ['openRecord', 'showHistory']);
+    assert.deepEqual(offered('escalated'), ['openRecord', 'showHistory']);
   });
 
-  it('registers every command', async () => {
+  it('registers every command, and no longer the old agentsync.returnHandoff (now requestRevision)', async () => {
     const all = new Set(await vscode.commands.getCommands(true));
     const missing = COMMANDS.filter((c) => !all.has(c));
     assert.deepEqual(missing, []);
+    assert.equal(all.has('agentsync.returnHandoff'), false);
   });
 
   it('the bundle itself loads quickly (re-evaluated in this extension host)', () => {

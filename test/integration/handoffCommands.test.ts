@@ -90,7 +90,7 @@ describe('handoff commands', () => {
 
   it('Return for Revision asks what must change and sends it back to the owner (prior_attempts + 1)', async () => {
     const id = findHandoff('token refresh').handoff_id;
-    const { result } = await runWithAnswers<RequestResponse>('agentsync.returnHandoff', [{ handoffId: id }], {
+    const { result } = await runWithAnswers<RequestResponse>('agentsync.requestRevision', [{ handoffId: id }], {
       input: 'Cover the two-tab case too',
     });
     assert.equal(result.ok, true, JSON.stringify(result));

@@ -17,6 +17,7 @@ const MAIN = [
   'workspaceCommands',
   'dropZone',
   'conflicts',
+  'delegation',
   'languageModelTools',
   'dashboardActions',
   'trust',
@@ -38,7 +39,9 @@ export async function run(): Promise<void> {
   const initialized = fs.existsSync(path.join(workspaceRoot(), '.agentsync.json'));
   const pass = process.env.AGENTSYNC_IT_PASS ?? (initialized ? 'main' : 'uninitialized');
   const files = pass === 'session' ? SESSION : pass === 'uninitialized' ? UNINITIALIZED : MAIN;
-  for (const f of files) mocha.addFile(path.join(__dirname, `${f}.test.js`));
+  // run.mjs --files: only the named files, still in the suite's order.
+  const only = process.env.AGENTSYNC_IT_FILES?.split(',').map((f) => f.trim());
+  for (const f of files) if (!only || only.includes(f)) mocha.addFile(path.join(__dirname, `${f}.test.js`));
   await mocha.loadFilesAsync();
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   console.log('AgentSync editor figures:');

@@ -5,7 +5,8 @@
 //   2. on a plain folder (no activation until asked; the welcome view's Initialize),
 //   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
-// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session] [--verbose]
+// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session] [--files tree,delegation] [--verbose]
+// --files runs only those test files of the pass (in the suite's order), each on a freshly seeded workspace.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,12 @@ import { seedWorkspace } from './seedWorkspace.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opt } = parseArgs({
-  options: { keep: { type: 'boolean', default: false }, only: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+  options: {
+    keep: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    files: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
 });
 
 const needed = ['dist/extension.js', 'dist/cli.js', 'out/test/integration/index.js'];
@@ -35,6 +41,8 @@ const passes = [
 
 // The extension hands its internals (vscode/testSeam.ts) only to a window started with this variable.
 process.env.AGENTSYNC_INTEGRATION_SUITE = '1';
+// Read by test/integration/index.ts inside the extension host (the server passes its environment on).
+if (opt.files) process.env.AGENTSYNC_IT_FILES = opt.files;
 let failed = 0;
 for (const pass of passes) {
   const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));

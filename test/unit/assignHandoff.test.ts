@@ -62,4 +62,14 @@ describe('assignHandoff', () => {
     const many = await ws.dispatch({ action: 'assignHandoff', handoffId: h.handoff_id, agent: 'human', to_agents: ['a', 'b', 'c'] });
     assert.equal(many.ok, false);
   });
+
+  it('an agent that is not configured is refused with unknown_agent (a typo hands work to nobody) and nothing changes', async () => {
+    const ws = new TestWorkspace({ config });
+    const h = await blocked(ws);
+    const r = await ws.dispatch({ action: 'assignHandoff', handoffId: h.handoff_id, agent: 'human', to_agents: ['codx'] });
+    assert.equal(r.ok, false);
+    assert.equal(r.reason, 'unknown_agent');
+    assert.match(r.message ?? '', /Unknown agent\(s\) codx: the configured agents are codex, claude, dana, human/);
+    assert.deepEqual(ws.stored(h.handoff_id), h);
+  });
 });

@@ -99,3 +99,16 @@ export function knownAgents(config: AgentSyncConfig): Set<string> | null {
   if (ids.length === 0) return null;
   return new Set([...ids, ...config.humans, 'human']);
 }
+
+/** Every agent named must be a configured one when a list is configured (docs/contract.md §5): else `unknown_agent`, naming them. */
+export function assertKnownAgents(config: AgentSyncConfig, ids: readonly string[]): void {
+  const known = knownAgents(config);
+  const unknown = known ? [...new Set(ids)].filter((a) => !known.has(a)) : [];
+  if (unknown.length === 0) return;
+  throw new ActionError(
+    'unknown_agent',
+    `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to ` +
+      `agentCapabilities in .agentsync.json.`,
+    { unknown },
+  );
+}

@@ -1,18 +1,10 @@
 // The dashboard's cards (docs/agentsync-documentation.md, "The dashboard"): the Handoffs tree's groups, one card per
-// handoff, and the buttons each card offers. Plain data, so the webview only renders it; grouping, staleness and
-// which move a status allows come from handoffAttention and lifecycle, the modules the tree uses.
+// handoff, and the buttons each card offers. Plain data, so the webview only renders it; grouping, chains, staleness
+// and which move a status allows come from attentionTree, handoffAttention and lifecycle, the modules the tree uses.
 import { displayAgent } from './agentId';
 import type { AgentSyncConfig } from './configSchema';
-import {
-  ATTENTION_GROUP_LABELS,
-  ATTENTION_GROUPS,
-  chainedFrom,
-  chainRoots,
-  groupByAttention,
-  showsWhenEmpty,
-  staleReason,
-  type AttentionGroup,
-} from './handoffAttention';
+import { buildAttentionTree, chainedUnder } from './attentionTree';
+import { ATTENTION_GROUP_LABELS, ATTENTION_GROUPS, showsWhenEmpty, staleReason, type AttentionGroup } from './handoffAttention';
 import { LIMITS, type Handoff } from './handoffSchema';
 import { allowsMove } from './lifecycle';
 
@@ -91,12 +83,13 @@ export function skipReason(why: string): string {
 /** The groups of the Handoffs tree, in its order (review and other only when not empty), as cards. */
 export function dashboardGroups(input: CardsInput): DashboardGroup[] {
   const { root, config, me, now } = input;
-  const buckets = groupByAttention(input.handoffs, { me, humans: config.humans, config, now });
+  const tree = buildAttentionTree(input.handoffs, { me, humans: config.humans, config, now });
   const groups: DashboardGroup[] = [];
   for (const g of ATTENTION_GROUPS) {
-    const handoffs = buckets.get(g)!;
+    const index = tree[g];
+    const handoffs = index.handoffs;
     if (handoffs.length === 0 && !showsWhenEmpty(g)) continue;
-    const cards = chainRoots(handoffs).map((h): DashboardCard => {
+    const cards = index.top.map((h): DashboardCard => {
       const key = cardKey(root, h.handoff_id);
       return {
         key,
@@ -109,7 +102,7 @@ export function dashboardGroups(input: CardsInput): DashboardGroup[] {
         priority: h.priority ?? null,
         claimedBy: h.claimed_by ? displayAgent(h.claimed_by) : null,
         stale: staleReason(h, config, now),
-        chained: chainedFrom(h, handoffs).map((c) => c.handoff_id),
+        chained: chainedUnder(index, h).map((c) => c.handoff_id),
         actions: cardActions(h, me, input.mySessionHandoff),
         refusal: input.refusals.get(key) ?? null,
       };

@@ -79,17 +79,6 @@ export function showsWhenEmpty(group: AttentionGroup): boolean {
   return group !== 'review' && group !== 'other';
 }
 
-/** The handoffs of a group not passed on from another one in the same group: those are drawn beneath their parent. */
-export function chainRoots(group: readonly Handoff[]): Handoff[] {
-  const uids = new Set(group.map((h) => h.uid));
-  return group.filter((h) => !h.parent_uid || !uids.has(h.parent_uid));
-}
-
-/** The open handoffs passed on from `parent` among `candidates` (parent_uid). */
-export function chainedFrom(parent: Handoff, candidates: readonly Handoff[]): Handoff[] {
-  return candidates.filter((c) => c.parent_uid && c.parent_uid === parent.uid);
-}
-
 /** Open handoffs assigned to `me` (an owner) that are stale: what the status-bar badge counts. */
 export function staleAssignedTo(
   handoffs: readonly Handoff[],

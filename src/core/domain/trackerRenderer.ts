@@ -4,6 +4,7 @@
 import { displayAgent } from './agentId';
 import type { Handoff } from './handoffSchema';
 import { findSection, type SectionRange } from './markdownSections';
+import { renderChainDiagrams } from './trackerChainDiagram';
 
 export { findSection } from './markdownSections';
 
@@ -86,8 +87,9 @@ export const SECTION_FORMAT = 1;
  */
 export function adoptRenderedSection(section: string, handoffs: readonly Handoff[], eol: string): boolean {
   const head = HANDOFFS_HEADING + eol + eol;
-  if (handoffs.length === 0 || !section.startsWith(head) || !section.endsWith(eol + eol)) return false;
-  const body = section.slice(head.length, section.length - eol.length);
+  const tail = diagramsTail(handoffs, eol) + eol;
+  if (handoffs.length === 0 || !section.startsWith(head) || !section.endsWith(eol + tail)) return false;
+  const body = section.slice(head.length, section.length - tail.length);
   const blocks: string[] = [];
   let at = 0;
   for (const h of handoffs) {
@@ -107,7 +109,13 @@ export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'):
   if (handoffs.length === 0) return [HANDOFFS_HEADING, '', '_No handoffs yet._', ''].join(eol) + eol;
   let body = '';
   for (const h of handoffs) body += cachedBlock(h, eol);
-  return HANDOFFS_HEADING + eol + eol + body + eol;
+  return HANDOFFS_HEADING + eol + eol + body + diagramsTail(handoffs, eol) + eol;
+}
+
+/** The `### Chains` diagrams after the list (a blank line, then the block), or '' when no chain qualifies. */
+function diagramsTail(handoffs: readonly Handoff[], eol: string): string {
+  const diagrams = renderChainDiagrams(handoffs);
+  return diagrams.length ? eol + diagrams.join(eol) + eol : '';
 }
 
 export function detectEol(text: string): string {

@@ -5,6 +5,8 @@ import { assertSafeDirectory, ensureSafeDirectory } from '../workspace/safeDirec
 import { gitBusy, gitIndexLockPath } from '../git/gitActivity';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
+const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
+
 export interface AuditEntry {
   ts: string;
   action: string;
@@ -61,6 +63,41 @@ export class AuditLog {
     appendLines(this.layout.readsLogFile, entries.map((e) => JSON.stringify(e) + '\n').join(''));
   }
 
+  /**
+   * The lines about one handoff, oldest first: by uid, or by id for lines written without one. At most `limit`, the
+   * newest. Reads every month file (the history document, not a hot path); a line that is not JSON is skipped.
+   */
+  entriesFor(h: { uid?: string; handoff_id: string }, limit = 1_000): AuditEntry[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.layout.auditDir).filter((n) => MONTH_FILE.test(n));
+    } catch {
+      return [];
+    }
+    const out: AuditEntry[] = [];
+    for (const n of names.sort()) {
+      const file = `${this.layout.auditDir}/${n}`;
+      let text: string;
+      try {
+        if (!fs.lstatSync(file).isFile()) continue; // never read through a link planted in the audit folder
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        continue; // pruned meanwhile
+      }
+      for (const line of text.split('\n')) {
+        if (!(h.uid && line.includes(h.uid)) && !line.includes(h.handoff_id)) continue;
+        try {
+          const e = JSON.parse(line) as AuditEntry;
+          if ((h.uid && e.uid === h.uid) || (!e.uid && e.handoff_id === h.handoff_id)) out.push(e);
+        } catch {
+          // a line cut off by a crash: the rest of the log still reads
+        }
+      }
+    }
+    // Month files are in order; within one, a line may be older than the one before (refusals carry the wall clock).
+    return out.sort((a, b) => String(a.ts).localeCompare(String(b.ts))).slice(-limit);
+  }
+
   /** Drops month files entirely older than the retention window; by default everything is kept. */
   prune(retentionDays: number | null | undefined, now = new Date()): string[] {
     if (!retentionDays) return [];
@@ -72,7 +109,7 @@ export class AuditLog {
     } catch {
       return [];
     }
-    const removed = names.filter((n) => /^\d{4}-\d{2}\.jsonl$/.test(n) && n.slice(0, 7) < cutoff);
+    const removed = names.filter((n) => MONTH_FILE.test(n) && n.slice(0, 7) < cutoff);
     for (const n of removed) fs.rmSync(`${this.layout.auditDir}/${n}`, { force: true });
     return removed;
   }

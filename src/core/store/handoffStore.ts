@@ -112,6 +112,16 @@ export class HandoffStore {
     return this.audit.prune(this.config().config.audit.retention_days, now);
   }
 
+  /** The audit lines about one handoff, oldest first (the editor's history document). */
+  auditFor(h: { uid?: string; handoff_id: string }, limit?: number): AuditEntry[] {
+    return this.audit.entriesFor(h, limit);
+  }
+
+  /** An archived handoff by id or uid (read-only; the editor's history document of a handoff no longer open). */
+  findArchived(ref: string): Handoff | undefined {
+    return this.archive.find(ref);
+  }
+
   /** Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout). */
   auditRefusal(entry: import('./auditLog').AuditEntry): void {
     this.audit.append([entry]);

@@ -1,6 +1,7 @@
 // assignHandoff: a human gives a blocked or queued handoff to named agents, e.g. one that routing blocked because no
 // configured agent has its capabilities (docs/agentsync-documentation.md, "assignHandoff").
 import { isHuman } from '../../domain/agentId';
+import { assertKnownAgents } from '../../domain/configSchema';
 import { ActionError } from '../../domain/errors';
 import { applyStatusChange, applyFieldChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import { checkRevision, requireHandoff } from './findHandoff';
@@ -12,6 +13,14 @@ export interface AssignInput {
   to_agents: string[];
   reason?: string;
   expected_rev?: number;
+}
+
+/**
+ * What the editor offers Assign on: blocked because routing found nobody (no owner), not a skipped handoff. The
+ * action itself also takes any queued handoff, for a human who reassigns on purpose (CLI `assign`).
+ */
+export function awaitsAssignment(h: Handoff): boolean {
+  return h.status === 'blocked' && h.to_agents.length === 0 && h.no_handoff_reason === null;
 }
 
 export function assignHandoff(tx: StoreTransaction, ctx: ActionContext, p: AssignInput): { handoff: Handoff } {
@@ -36,6 +45,7 @@ export function assignHandoff(tx: StoreTransaction, ctx: ActionContext, p: Assig
       field: 'to_agents',
     });
   }
+  assertKnownAgents(tx.config, to); // a typo must not hand work to nobody
   checkRevision(h, p.expected_rev);
   const reason = boundedReason(`assigned to ${to.join(', ')}${p.reason ? `: ${p.reason}` : ''}`);
   const patch: Partial<Handoff> = { to_agents: to, owner_mode: to.length === 2 ? 'shared' : 'single' };

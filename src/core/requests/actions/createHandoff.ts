@@ -1,5 +1,5 @@
 // createHandoff: validate ownership, route, allocate the id under the lock, store as queued (or blocked).
-import { knownAgents } from '../../domain/configSchema';
+import { assertKnownAgents } from '../../domain/configSchema';
 import { ActionError } from '../../domain/errors';
 import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import { newHandoffRecord } from './newHandoffRecord';
@@ -27,16 +27,7 @@ function invalid(message: string, field: string): ActionError {
 export function resolveOwnership(input: NewHandoff, tx: StoreTransaction): Ownership {
   const explicit = [...new Set(input.to_agents ?? [])];
   // Every agent named (sender and owners) must be a configured one when a list is configured (docs/contract.md §5).
-  const known = knownAgents(tx.config);
-  const unknown = known ? [...new Set([input.from_agent, ...explicit])].filter((a) => !known.has(a)) : [];
-  if (unknown.length) {
-    throw new ActionError(
-      'unknown_agent',
-      `Unknown agent(s) ${unknown.join(', ')}: the configured agents are ${[...known!].join(', ')}. Use one of them or add it to ` +
-        `agentCapabilities in .agentsync.json.`,
-      { unknown },
-    );
-  }
+  assertKnownAgents(tx.config, [input.from_agent, ...explicit]);
   const skipReason = input.no_handoff_reason?.trim();
   if (input.no_handoff_reason !== undefined && input.no_handoff_reason !== null && !skipReason) {
     throw invalid('handoff.no_handoff_reason must be a non-empty reason when the handoff is skipped, or null', 'handoff.no_handoff_reason');

@@ -8,6 +8,11 @@ import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { NotifyMarker } from './returnPolicy';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
+/** Work in progress that was passed over with a return: returnHandoff sends it back to `return_to`. */
+export function returnsToOriginator(h: Handoff): boolean {
+  return h.status === 'in_progress' && !!h.return_to;
+}
+
 export function returnHandoff(
   tx: StoreTransaction,
   ctx: ActionContext,
