@@ -121,9 +121,15 @@ export const VERBS: Record<string, Verb> = {
     },
   },
   list: {
-    usage: '[--status <s>[,<s>]] [--agent <owner>] [--open | --closed]',
-    summary: 'list handoffs (all by default)',
-    options: { status: { type: 'string', multiple: true }, open: { type: 'boolean' }, closed: { type: 'boolean' }, ...agentOpt },
+    usage: '[--status <s>[,<s>]] [--agent <owner>] [--open | --closed] [--archived]',
+    summary: 'list handoffs (all in handoffs.json by default; --archived adds the archived ones)',
+    options: {
+      status: { type: 'string', multiple: true },
+      open: { type: 'boolean' },
+      closed: { type: 'boolean' },
+      archived: { type: 'boolean' },
+      ...agentOpt,
+    },
     run: async (ctx, v) => {
       const status = list(v.status);
       const open = v.open ? true : v.closed ? false : undefined;
@@ -132,6 +138,7 @@ export const VERBS: Record<string, Verb> = {
         ...(status ? { status } : {}),
         ...(v.agent ? { agent: v.agent } : {}),
         ...(open !== undefined ? { open } : {}),
+        ...(v.archived ? { archived: true } : {}),
       });
       return ctx.report(response, (r) => {
         const hs = r.data!.handoffs as Handoff[];
@@ -141,21 +148,27 @@ export const VERBS: Record<string, Verb> = {
   },
   show: {
     usage: '<handoff-id>',
-    summary: 'show one handoff with its history',
+    summary: 'show one handoff with its history (archived ones too)',
     options: {},
     run: async (ctx, _v, pos) => {
       const id = one(pos, 'handoff id');
-      const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs' });
+      const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs', handoffId: id, archived: true });
       if (!response.ok) return ctx.report(response, () => '');
-      const h = (response.data!.handoffs as Handoff[]).find((x) => x.handoff_id === id || x.uid === id);
+      const h = (response.data!.handoffs as Handoff[])[0];
       const origin = { requestId: response.request_id };
       const shown = h
-        ? { ...response, data: { handoff: h } }
+        ? { ...response, data: { handoff: h, archived: response.data!.archived === 1 } }
         : {
-            ...refusal(response.action, 'not_found', `No handoff ${id}. Run \`agentsync list\` to see the ids.`, origin, { handoffId: id }),
+            ...refusal(
+              response.action,
+              'not_found',
+              `No handoff ${id}, in handoffs.json or the archive. Run \`agentsync list --archived\` to see the ids.`,
+              origin,
+              { handoffId: id },
+            ),
             request_id: response.request_id,
           };
-      return ctx.report(shown, showHandoff);
+      return ctx.report(shown, (r) => `${showHandoff(r)}${r.data!.archived ? '\narchived: read-only, in .agentsync/archive/' : ''}`);
     },
   },
   claim: {

@@ -13,8 +13,9 @@ const DESCRIPTIONS: Record<ActionName, string> = {
     "in the summary or notes acts like that pass or return; the answer's `tag` says whether it was accepted. Answers { handoff } with its id " +
     '(HO-YYYYMMDD-NNN).',
   listHandoffs:
-    'List handoffs, optionally filtered by status (one or several), agent (owned by / assigned to) and open (not merged or escalated). ' +
-    'Read-only. Answers { count, handoffs }.',
+    'List handoffs, optionally filtered by status (one or several), agent (owned by / assigned to), open (not merged or escalated) ' +
+    'or handoffId (one handoff). archived: true also searches the archive, where finished handoffs go after archive.after_days. ' +
+    'Read-only. Answers { count, handoffs } (and archived: how many came from the archive).',
   claimHandoff:
     'Claim a queued handoff for `agent` (moves it to in_progress). Refused with reason already_claimed and claimedBy when another agent holds ' +
     'it; expected_rev guards against a stale read. Answers { handoff }.',

@@ -4,8 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/disk/atomicFile';
-import { describeIssues, handoffsFileSchema, type HandoffsFile } from '../core/domain/handoffSchema';
+import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/domain/handoffSchema';
 import { mergeStores } from '../core/store/storeMerge';
+import { ArchiveReader } from '../core/store/archive/archiveReader';
+import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
@@ -33,13 +35,31 @@ function readVersion(file: string, label: string): HandoffsFile {
   return parsed.data;
 }
 
+/**
+ * The archived copies in the work tree (git runs the driver at its top; `%P`, the store's path there, names the
+ * workspace folder). Whatever the tree holds of the archive at merge time is consulted; a line it lacks is not.
+ */
+function archiveOf(storePath: string | undefined, warn: (m: string) => void): (h: Handoff) => Handoff | undefined {
+  const root = path.resolve(storePath ? path.dirname(path.dirname(storePath)) : '.');
+  const reader = new ArchiveReader(new WorkspaceLayout(root), warn);
+  return (h) => {
+    try {
+      const copy = reader.find(h.handoff_id);
+      return copy && copy.uid === h.uid ? copy : h.uid ? reader.find(h.uid) : undefined;
+    } catch {
+      return undefined; // an unreadable archive only means no copy: the changed record is kept, as without one
+    }
+  };
+}
+
 export const mergeDriverVerb: Verb = {
-  usage: '<base %O> <ours %A> <theirs %B>',
+  usage: '<base %O> <ours %A> <theirs %B> [<path %P>]',
   summary: 'git merge driver for .agentsync/handoffs.json (register it with `agentsync init --git`); writes the merge into the ours file',
   options: {},
   run: (ctx, _values, pos) => {
-    if (pos.length !== 3) throw new UsageError('expected three files: the base (%O), ours (%A, receives the result) and theirs (%B)');
-    const [basePath, oursPath, theirsPath] = pos.map((p) => path.resolve(p));
+    if (pos.length !== 3 && pos.length !== 4)
+      throw new UsageError('expected three files: the base (%O), ours (%A, receives the result) and theirs (%B), then optionally %P');
+    const [basePath, oursPath, theirsPath] = pos.slice(0, 3).map((p) => path.resolve(p));
     let text: string;
     let notes: ReturnType<typeof mergeStores>['notes'];
     let count: number;
@@ -47,7 +67,13 @@ export const mergeDriverVerb: Verb = {
       const base = readVersion(basePath, 'base');
       const ours = readVersion(oursPath, 'ours');
       const theirs = readVersion(theirsPath, 'theirs');
-      const result = mergeStores(base, ours, theirs, new Date());
+      const result = mergeStores(
+        base,
+        ours,
+        theirs,
+        new Date(),
+        archiveOf(pos[3], (m) => ctx.io.err(`agentsync merge-driver: ${m}`)),
+      );
       const checked = handoffsFileSchema.safeParse(result.file);
       if (!checked.success) throw new InputError(`the merged file would not be valid (${describeIssues(checked.error)})`);
       text = JSON.stringify(checked.data, null, 2) + '\n';

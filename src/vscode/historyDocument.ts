@@ -42,9 +42,9 @@ export class HandoffHistoryProvider implements vscode.TextDocumentContentProvide
   provideTextDocumentContent(uri: vscode.Uri): string {
     const id = uri.path.replace(/^\//, '').replace(/\.md$/, '');
     const service = this.serviceOf(uri);
-    const h = service?.find(id);
+    const h = service?.find(id) ?? service?.store.findArchived(id);
     if (!service || !h) {
-      return `# ${id}\n\nThis handoff is not in .agentsync/handoffs.json (any more). "AgentSync: List Handoffs" shows the ones there are.\n`;
+      return `# ${id}\n\nThis handoff is in neither .agentsync/handoffs.json nor .agentsync/archive/. "AgentSync: List Handoffs" shows the ones there are.\n`;
     }
     return renderHandoffHistory(h, service.view().handoffs, service.store.auditFor(h));
   }

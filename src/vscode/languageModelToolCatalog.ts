@@ -51,7 +51,8 @@ export const LANGUAGE_MODEL_TOOLS: readonly LanguageModelToolSpec[] = [
     modelDescription:
       `Use to see what work is waiting in this repository before you start, or to find a handoff_id: lists handoffs, ` +
       `optionally filtered by status (queued, in_progress, blocked, ready_for_review, approved, merged, escalated; ` +
-      `one or several), agent (assigned to that agent) and open (true: not merged or escalated). Read-only. Answers ` +
+      `one or several), agent (assigned to that agent), open (true: not merged or escalated) and handoffId (one handoff); ` +
+      `archived: true also searches the archive (finished handoffs older than archive.after_days). Read-only. Answers ` +
       `data.count and data.handoffs. ${ENVELOPE}`,
     userDescription: 'List the AgentSync handoffs of this workspace.',
     icon: '$(list-unordered)',

@@ -58,7 +58,7 @@ describe('Initialize Workspace and the merge driver', () => {
     });
     assert.equal(result.git.registered?.gitattributes, 'created');
     // The registered command survives upgrades: plain `agentsync` on PATH, else the repository's .git/agentsync/cli.cjs shim.
-    assert.match(mergeDriver() ?? '', /^(agentsync|node \S+\/\.git\/agentsync\/cli\.cjs) merge-driver %O %A %B$/);
+    assert.match(mergeDriver() ?? '', /^(agentsync|node \S+\/\.git\/agentsync\/cli\.cjs) merge-driver %O %A %B %P$/);
     assert.match(fs.readFileSync(attributes(), 'utf8'), /^\.agentsync\/handoffs\.json merge=agentsync$/m);
     const again = await runWithAnswers<{ git: unknown }>('agentsync.init', [workspaceRoot()]);
     assert.deepEqual(again.log.asked, []);

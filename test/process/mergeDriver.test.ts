@@ -47,7 +47,8 @@ function commit(dir: string, message: string): void {
 }
 
 const ATTRS =
-  '.agentsync/handoffs.json merge=agentsync\nAgentTracker.md merge=agentsync-tracker\n.agentsync/audit/*.jsonl merge=union\ndecisions.md merge=union\n';
+  '.agentsync/handoffs.json merge=agentsync\nAgentTracker.md merge=agentsync-tracker\n.agentsync/audit/*.jsonl merge=union\n' +
+  '.agentsync/archive/*.jsonl merge=union\ndecisions.md merge=union\n';
 
 /** Commits everything AgentSync leaves for git (its .gitignore keeps the runtime files out). */
 function commitAll(dir: string, message: string): void {
@@ -83,13 +84,14 @@ describe('agentsync merge-driver with git', function () {
     assert.equal(gitOk(dir, 'config', 'merge.agentsync.name').trim(), 'AgentSync handoffs merge');
     // Not on PATH: a shim in .git that finds the CLI at merge time (an upgrade moves it), never this install's path.
     const shim = path.join(fs.realpathSync(dir), '.git', 'agentsync', 'cli.cjs');
-    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${shim} merge-driver %O %A %B`);
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), `node ${shim} merge-driver %O %A %B %P`);
     assert.equal(gitOk(dir, 'config', 'merge.agentsync-tracker.driver').trim(), `node ${shim} merge-tracker %O %A %B %P`);
     assert.match(fs.readFileSync(shim, 'utf8'), new RegExp(JSON.stringify(CLI).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     assert.equal((cli(dir, 'init', '--git').data as { git: { gitattributes: string } }).git.gitattributes, 'unchanged');
     assert.equal(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), ATTRS);
     assert.match(gitOk(dir, 'check-attr', 'merge', 'AgentTracker.md'), /merge: agentsync-tracker/);
     assert.match(gitOk(dir, 'check-attr', 'merge', 'decisions.md'), /merge: union/);
+    assert.match(gitOk(dir, 'check-attr', 'merge', '.agentsync/archive/2026-01.jsonl'), /merge: union/);
     assert.match(gitOk(dir, 'check-attr', 'merge', '.agentsync/handoffs.json'), /merge: agentsync/);
   });
 
@@ -301,7 +303,7 @@ describe('agentsync merge-driver with git', function () {
       env: { ...GIT_ENV, PATH: `${bin}${path.delimiter}${GIT_ENV.PATH}` },
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), 'agentsync merge-driver %O %A %B');
+    assert.equal(gitOk(dir, 'config', 'merge.agentsync.driver').trim(), 'agentsync merge-driver %O %A %B %P');
     assert.equal(gitOk(dir, 'config', 'merge.agentsync-tracker.driver').trim(), 'agentsync merge-tracker %O %A %B %P');
     assert.equal(fs.existsSync(path.join(dir, '.git', 'agentsync')), false);
   });
@@ -321,5 +323,40 @@ describe('agentsync merge-driver with git', function () {
     assert.equal(r2.status, 1);
     assert.match(r2.stderr, /ours version is not valid JSON/);
     assert.equal(fs.readFileSync(path.join(dir, 'ours.json'), 'utf8'), '{ not json');
+  });
+
+  it('a handoff archived on one branch and claimed on the other: merged with the archived copy in the work tree, still merged', () => {
+    const dir = track(tempWorkspace('mergedrv-archive'));
+    gitOk(dir, 'init', '-q', '-b', 'main');
+    runCliSync(['--dir', dir, 'init', '--git']);
+    fs.writeFileSync(path.join(dir, '.agentsync.json'), JSON.stringify({ archive: { after_days: 0 } }));
+    const id = createHandoff(dir, 'archived on main, claimed on b');
+    commitAll(dir, 'base');
+
+    gitOk(dir, 'checkout', '-q', '-b', 'b');
+    cli(dir, 'claim', id, '--agent', 'codex');
+    commitAll(dir, 'b');
+
+    gitOk(dir, 'checkout', '-q', 'main');
+    cli(dir, 'claim', id, '--agent', 'claude');
+    cli(dir, 'complete', id, '--agent', 'claude');
+    cli(dir, 'approve', id, '--agent', 'copilot');
+    cli(dir, 'merge', id, '--agent', 'copilot');
+    createHandoff(dir, 'the next write, which archives it');
+    const onMain = handoffsFileSchema.parse(JSON.parse(readStore(dir)));
+    assert.ok(!onMain.handoffs.some((x) => x.handoff_id === id) && onMain.id_high_water === id, 'archived on main');
+    commitAll(dir, 'main: merged and archived');
+
+    const merge = git(dir, 'merge', '--no-edit', 'b');
+    assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
+    assert.match(merge.out, /archived on ours but changed on the other side/);
+    const store = handoffsFileSchema.parse(JSON.parse(readStore(dir)));
+    const h = store.handoffs.find((x) => x.handoff_id === id)!;
+    assert.equal(h.status, 'merged', 'the finished status stands');
+    assert.equal(h.conflicts?.[0].field, 'status', "b's claim is recorded for a human");
+    assert.equal(store.id_high_water, id);
+    const shown = cli(dir, 'show', id).data as { handoff: Handoff; archived: boolean };
+    assert.equal(shown.archived, false, 'the copy in handoffs.json is the one shown');
+    assert.equal(shown.handoff.rev, h.rev);
   });
 });

@@ -212,7 +212,8 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
       handoffIn('merged', { handoff_id: 'HO-20260221-003', uid: undefined }),
       handoffIn('escalated', { handoff_id: 'HO-20260221-004', uid: undefined }),
     ];
-    const ws = new TestWorkspace({ handoffs });
+    // The finished ones are older than archive.after_days at the test clock: kept in the store here (archive.test.ts archives).
+    const ws = new TestWorkspace({ handoffs, config: { archive: { after_days: null } } });
     fs.writeFileSync(ws.layout.stateFile, JSON.stringify({ sessionActive: true, activeSession: { id: 's1' }, custom: 7 }));
     const res = await ws.dispatch({ action: 'transitionHandoff', handoffId: ID, agent: 'codex', to: 'blocked' });
     assert.equal(res.ok, true);

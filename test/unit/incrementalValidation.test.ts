@@ -39,7 +39,7 @@ describe('re-reading a store another process wrote', () => {
 
   it('keeps the unchanged records (same objects) and takes the changed one', () => {
     const before = StoreSnapshot.parse(fileText(three()));
-    const after = StoreSnapshot.parse(fileText([record(1), record(2, 'edited'), record(3), record(4)]), false, before);
+    const after = StoreSnapshot.parse(fileText([record(1), record(2, 'edited'), record(3), record(4)]), false, { previous: before });
     assert.equal(after.handoffs[0], before.handoffs[0]);
     assert.equal(after.handoffs[2], before.handoffs[2]);
     assert.notEqual(after.handoffs[1], before.handoffs[1]);
@@ -59,7 +59,7 @@ describe('re-reading a store another process wrote', () => {
       return 'no error';
     })();
     assert.throws(
-      () => StoreSnapshot.parse(bad, false, before),
+      () => StoreSnapshot.parse(bad, false, { previous: before }),
       (e: Error) => e.message === expected && /status/.test(e.message),
     );
   });
@@ -67,15 +67,15 @@ describe('re-reading a store another process wrote', () => {
   it('a changed record that is not valid JSON is refused as invalid JSON', () => {
     const before = StoreSnapshot.parse(fileText(three()));
     const text = fileText(three()).replace('"summary": "handoff 2"', '"summary": "handoff 2",');
-    assert.throws(() => StoreSnapshot.parse(text, false, before), /not valid JSON/);
+    assert.throws(() => StoreSnapshot.parse(text, false, { previous: before }), /not valid JSON/);
   });
 
   it('a hand-formatted file (not the written layout) is checked whole', () => {
     const before = StoreSnapshot.parse(fileText(three()));
-    const after = StoreSnapshot.parse(JSON.stringify({ version: 1, handoffs: three() }), false, before);
+    const after = StoreSnapshot.parse(JSON.stringify({ version: 1, handoffs: three() }), false, { previous: before });
     assert.notEqual(after.handoffs[0], before.handoffs[0]);
     assert.deepEqual(after.handoffs[0], before.handoffs[0]);
-    assert.throws(() => StoreSnapshot.parse(JSON.stringify({ version: 2, handoffs: three() }), false, before), /schema/);
+    assert.throws(() => StoreSnapshot.parse(JSON.stringify({ version: 2, handoffs: three() }), false, { previous: before }), /schema/);
   });
 
   it('records this process wrote are recognized by their written text after another process edits one', async () => {

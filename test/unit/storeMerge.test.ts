@@ -253,3 +253,69 @@ describe('mergeStores', () => {
     assert.throws(() => mergeStores(file(base), file(base), file(base, twin), NOW), /theirs version has two records with uid/);
   });
 });
+
+describe('mergeStores and the archive (docs/agentsync-documentation.md, "The archive")', () => {
+  const base = makeHandoff({ to_agents: ['claude', 'codex'], owner_mode: 'shared' });
+  const withMark = (mark: string | undefined, ...handoffs: Handoff[]): HandoffsFile => ({
+    version: 1,
+    ...(mark ? { id_high_water: mark } : {}),
+    handoffs,
+  });
+
+  it("keeps the highest id_high_water of the three, and a renumbered record's new id is above it", () => {
+    const ours2 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'ours 002' });
+    const theirs2 = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'theirs 002', rev: 1 });
+    const r = mergeStores(
+      withMark('HO-20260220-004', base),
+      withMark('HO-20260221-007', base, ours2),
+      withMark('HO-20260221-005', base, theirs2),
+      NOW,
+    );
+    assert.equal(r.file.id_high_water, 'HO-20260221-007');
+    assert.deepEqual(
+      r.file.handoffs.map((h) => h.handoff_id),
+      ['HO-20260221-001', 'HO-20260221-002', 'HO-20260221-008'],
+      'not 003: 003 to 007 may be archived',
+    );
+    assert.ok(handoffsFileSchema.safeParse(r.file).success);
+    assert.equal(merge(file(base), file(base), file(base)).file.id_high_water, undefined, 'no archive, no mark');
+  });
+
+  it('archived on one side, claimed later on the other: merged with the archived copy, so the finished status stands', () => {
+    const done: Handoff = {
+      ...base,
+      status: 'merged',
+      updated_at: at(10),
+      rev: 9,
+      state_history: [...base.state_history, { status: 'merged', agent: 'codex', timestamp: at(10), reason: 'merged' }],
+    };
+    const late = claimed(base, 'claude', 20);
+    for (const [ours, theirs, gone] of [
+      [withMark(base.handoff_id), file(late), 'ours'],
+      [file(late), withMark(base.handoff_id), 'theirs'],
+    ] as const) {
+      // Without the archived copy at hand the changed record is kept as it is (nothing is lost).
+      const kept = mergeStores(file(base), ours, theirs, NOW);
+      assert.deepEqual(kept.file.handoffs, [late]);
+      // With it, the two are merged like a record changed on both sides: terminal wins, the claim is flagged.
+      const r = mergeStores(file(base), ours, theirs, NOW, (h) => (h.uid === base.uid ? done : undefined));
+      assert.ok(handoffsFileSchema.safeParse(r.file).success);
+      const [h] = r.file.handoffs;
+      assert.equal(h.status, 'merged', `archived on ${gone}`);
+      assert.ok(!h.claimed_by, 'the later claim does not stick to finished work');
+      assert.deepEqual(h.conflicts?.[0].field, 'status');
+      assert.equal(r.file.id_high_water, base.handoff_id);
+      assert.ok(r.notes.some((n) => n.kind === 'kept' && new RegExp(`archived on ${gone}`).test(n.message)));
+    }
+  });
+
+  it('archived on one side and unchanged on the other: stays archived (the copy is not consulted)', () => {
+    let asked = 0;
+    const r = mergeStores(file(base), withMark(base.handoff_id), file(base), NOW, () => {
+      asked++;
+      return base;
+    });
+    assert.deepEqual(r.file.handoffs, []);
+    assert.equal(asked, 0);
+  });
+});

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
-import { contentHash, stampFor } from '../../src/core/store/storeStamp';
+import { stampFor } from '../../src/core/store/storeStamp';
+import { storeHashOfBytes } from '../../src/core/store/storeHash';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 describe('validated-store stamp', () => {
@@ -22,7 +23,7 @@ describe('validated-store stamp', () => {
   it('a write leaves a stamp keyed to the exact bytes it wrote, and a fresh store reads that file', async () => {
     const ws = await seeded();
     const stamp = fs.readFileSync(ws.layout.validatedStampFile, 'utf8');
-    assert.equal(stamp, stampFor(contentHash(ws.storeBytes())));
+    assert.equal(stamp, stampFor(storeHashOfBytes(ws.storeBytes()).hash));
     assert.doesNotMatch(stamp, /^\d+:\d+:/, 'not a stat key anyone can compute');
     const fresh = ws.newStore();
     assert.equal(fresh.read().handoffs.length, 1);
@@ -80,7 +81,7 @@ describe('validated-store stamp', () => {
           const st = fs.statSync(ws.layout.handoffsFile);
           return `${st.ino}:${st.size}:${st.mtimeMs}`; // what the old stat-key stamp held
         })(),
-        contentHash(Buffer.from(text)), // an unkeyed hash of the bytes
+        storeHashOfBytes(Buffer.from(text)).hash, // an unkeyed hash of the bytes
       ]) {
         fs.writeFileSync(ws.layout.validatedStampFile, forged);
         const r = await ws.secondDispatcher().dispatch({
@@ -92,4 +93,30 @@ describe('validated-store stamp', () => {
       }
     });
   }
+
+  it('the stamp is rewritten in place, and never through a symlink', async () => {
+    const ws = await seeded();
+    const ino = fs.statSync(ws.layout.validatedStampFile).ino;
+    await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'two' },
+    });
+    assert.equal(fs.statSync(ws.layout.validatedStampFile).ino, ino, 'the same file, not a renamed one');
+    assert.equal(fs.readFileSync(ws.layout.validatedStampFile, 'utf8'), stampFor(storeHashOfBytes(ws.storeBytes()).hash));
+    const outside = `${ws.root}-outside-stamp`;
+    fs.writeFileSync(outside, 'keep');
+    fs.rmSync(ws.layout.validatedStampFile);
+    fs.symlinkSync(outside, ws.layout.validatedStampFile);
+    const r = await ws.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'three' },
+    });
+    assert.equal(r.ok, true);
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'keep');
+    assert.ok(
+      ws.warnings.some((w) => /validated-store stamp/.test(w)),
+      ws.warnings.join(' | '),
+    );
+    fs.rmSync(outside);
+  });
 });

@@ -4,7 +4,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { chainIndex, chainOf, chainRoot } from '../../src/core/domain/handoffChains';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { findSection, HANDOFFS_HEADING } from '../../src/core/domain/trackerRenderer';
+import {
+  adoptRenderedSection,
+  findSection,
+  HANDOFFS_HEADING,
+  renderHandoffsSection,
+  updateTrackerText,
+} from '../../src/core/domain/trackerRenderer';
 import { renderChainDiagrams } from '../../src/core/domain/trackerChainDiagram';
 import { makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
@@ -67,6 +73,30 @@ describe('chains in the tracker (Mermaid)', () => {
     assert.ok(section.endsWith(`\n\n${block}`), section);
     // The diagram belongs to the section: the section still ends at the file's end, the list is before it.
     assert.equal(section.indexOf('- [ ] '), section.indexOf('\n\n') + 2);
+  });
+
+  it('a new process that reuses the written blocks keeps the diagrams right (same text as a full render)', async () => {
+    const ws = new TestWorkspace();
+    const { returned } = await roundTrip(ws);
+    const before = fs.readFileSync(ws.layout.trackerFile, 'utf8');
+    assert.match(before, /```mermaid/);
+    const r = await ws.secondDispatcher().dispatch({ action: 'claimHandoff', handoffId: returned.handoff_id, agent: 'alice' });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    const after = fs.readFileSync(ws.layout.trackerFile, 'utf8');
+    assert.equal(after, updateTrackerText(before, ws.storedHandoffs()));
+    assert.match(after, /alice: in progress/, 'the claimed handoff is drawn in progress, not as the adopted section said');
+  });
+
+  it('a section is adopted only when its diagrams are the ones these handoffs draw', async () => {
+    const ws = new TestWorkspace();
+    await roundTrip(ws);
+    const handoffs = ws.storedHandoffs();
+    const section = renderHandoffsSection(handoffs);
+    const copy = () => JSON.parse(JSON.stringify(handoffs)) as Handoff[];
+    assert.equal(adoptRenderedSection(section, copy(), '\n'), true);
+    assert.equal(adoptRenderedSection(section.replace('|pass|', '|return|'), copy(), '\n'), false);
+    const noDiagrams = section.slice(0, section.indexOf('### Chains'));
+    assert.equal(adoptRenderedSection(noDiagrams, copy(), '\n'), false);
   });
 
   it('a chain of one link (a pass not yet returned) and unlinked handoffs get no diagram', async () => {

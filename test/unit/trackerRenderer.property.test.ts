@@ -4,12 +4,21 @@
 //  (b) re-parsing the file finds exactly N handoff header lines in the section;
 //  (c) everything outside the section is byte-identical;
 //  (d) rendering twice is stable;
+//  (e) the section's place that spliceHandoffs reports is where a Markdown parser finds it, so the next render may
+//      use it instead of parsing (derivedFiles.ts) and writes the same file;
 // and, because files are shown as code spans: each one parses back (CommonMark rules) to its own name.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { checkWorkspaceRelative } from '../../src/core/domain/workspacePath';
 import { handoffSchema, STATUSES, type Handoff } from '../../src/core/domain/handoffSchema';
-import { findSection, HANDOFFS_HEADING, updateTrackerText } from '../../src/core/domain/trackerRenderer';
+import {
+  adoptRenderedSection,
+  findSection,
+  HANDOFFS_HEADING,
+  renderHandoffsSection,
+  spliceHandoffs,
+  updateTrackerText,
+} from '../../src/core/domain/trackerRenderer';
 
 /** 500 by default; AGENTSYNC_PROPERTY_RUNS=20000 for a deeper search. */
 const RUNS = Number(process.env.AGENTSYNC_PROPERTY_RUNS) || 500;
@@ -289,6 +298,14 @@ function isWellFormed(s: string): boolean {
   return Buffer.from(s, 'utf8').toString('utf8') === s;
 }
 
+/** (e): the reported section is the parsed one, and rendering other handoffs into it by that place equals a parse. */
+function assertSectionKnown(file: string, hs: Handoff[]): void {
+  const spliced = spliceHandoffs(file, hs);
+  assert.deepEqual(spliced.section, findSection(spliced.text, HANDOFFS_HEADING));
+  const next = [...hs.slice(1), ...hs.slice(0, 1)].reverse();
+  assert.equal(spliceHandoffs(spliced.text, next, spliced.section).text, updateTrackerText(spliced.text, next));
+}
+
 describe('tracker renderer: properties over arbitrary agent and human text', function () {
   this.timeout(60_000);
   const handoffs = fc.array(handoffInput, { maxLength: 5 }).map(buildHandoffs);
@@ -317,6 +334,8 @@ describe('tracker renderer: properties over arbitrary agent and human text', fun
         assert.equal(countHeaders(out), hs.length);
         // (d)
         assert.equal(updateTrackerText(out, hs), out);
+        // (e)
+        assertSectionKnown(file, hs);
         if (isWellFormed(file)) assert.ok(isWellFormed(out), 'well-formed text stays well-formed (no split surrogate pairs)');
       }),
       { numRuns: RUNS },
@@ -353,6 +372,27 @@ describe('tracker renderer: properties over arbitrary agent and human text', fun
         assert.equal(countHeaders(out), hs.length);
         // (d)
         assert.equal(updateTrackerText(out, hs), out);
+        // (e)
+        assertSectionKnown(human, hs);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it(`a section is adopted as the rendering of the handoffs it was rendered from, and only of those [${RUNS} runs]`, () => {
+    fc.assert(
+      fc.property(handoffs, fc.constantFrom('\n', '\r\n'), (hs, eol) => {
+        const section = renderHandoffsSection(hs, eol);
+        // Copies with other content but the same ids: once adopted, the old blocks are what they render to.
+        const copies = hs.map((h) => ({ ...h, summary: `${h.summary} (changed)`, notes: '' }));
+        assert.equal(adoptRenderedSection(section, copies, eol), hs.length > 0);
+        if (hs.length > 0) assert.equal(renderHandoffsSection(copies, eol), section, 'the blocks were reused');
+        // Another order, one handoff more or less: nothing is adopted.
+        if (hs.length > 1 && hs[0].handoff_id !== hs[hs.length - 1].handoff_id) {
+          const reversed = [...hs].reverse().map((h) => ({ ...h }));
+          assert.equal(adoptRenderedSection(section, reversed, eol), false);
+        }
+        assert.equal(adoptRenderedSection(section, [...hs.map((h) => ({ ...h })), ...hs.slice(0, 1)], eol), false);
       }),
       { numRuns: RUNS },
     );

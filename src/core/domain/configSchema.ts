@@ -5,6 +5,9 @@ import { agentIdSchema, capabilitySchema, passOverPolicySchema } from './handoff
 
 const commandSchema = z.union([z.string().min(1).max(1_000), z.array(z.string().max(1_000)).min(1).max(50)]);
 
+/** How long a merged or escalated handoff stays in handoffs.json before it is archived (days). */
+export const ARCHIVE_AFTER_DAYS = 14;
+
 // The policy keys live with the handoff record, which stores the resolved policy (docs/contract.md §6).
 export { passOverPolicySchema };
 
@@ -34,6 +37,13 @@ export const configSchema = z.object({
     })
     .default({}),
   audit: z.strictObject({ retention_days: z.number().int().positive().nullable().optional() }).default({}),
+  /**
+   * Terminal handoffs older than after_days move to .agentsync/archive/ (docs/agentsync-documentation.md, "The archive");
+   * null keeps every handoff in handoffs.json.
+   */
+  archive: z
+    .strictObject({ after_days: z.number().int().nonnegative().max(36_500).nullable().default(ARCHIVE_AFTER_DAYS) })
+    .default({ after_days: ARCHIVE_AFTER_DAYS }),
 });
 
 export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema'>;

@@ -13,6 +13,7 @@ export const REFUSAL_REASONS = [
   'request_id_reused',
   'unknown_agent',
   'no_conflicts',
+  'archived',
   'ambiguous_return',
   'not_initialized',
   'not_claimed',

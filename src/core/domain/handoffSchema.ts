@@ -26,9 +26,9 @@ export const LIMITS = {
 export const statusSchema = z.enum(STATUSES);
 export const ownerModeSchema = z.enum(OWNER_MODES);
 export const agentIdSchema = z.string().regex(AGENT_ID_PATTERN, 'agent ids are lowercase letters, digits, "-" or "_" (1-64 characters)');
+export const handoffIdSchema = z.string().regex(/^HO-\d{8}-\d{3,6}$/, 'handoff ids look like HO-YYYYMMDD-NNN');
 export const isoTimeSchema = z.iso.datetime({ offset: true });
 const shortText = z.string().max(LIMITS.shortText);
-const handoffIdSchema = z.string().regex(/^HO-\d{8}-\d{3,6}$/, 'handoff ids look like HO-YYYYMMDD-NNN');
 export const capabilitySchema = z
   .string()
   .min(1)
@@ -116,7 +116,7 @@ export const passOverPolicySchema = z.strictObject({
 export const handoffSchema = z
   .strictObject({
     // The plan's fields (seed 004), names unchanged.
-    handoff_id: z.string().regex(/^HO-\d{8}-\d{3,6}$/, 'handoff ids look like HO-YYYYMMDD-NNN'),
+    handoff_id: handoffIdSchema,
     task_id: shortText.nullable().default(null),
     from_agent: agentIdSchema,
     to_agents: z.array(agentIdSchema).max(10).default([]),
@@ -187,6 +187,8 @@ export const handoffSchema = z
 
 export const handoffsFileSchema = z.strictObject({
   version: z.literal(1),
+  /** The highest handoff_id ever moved to the archive: new ids are allocated above it, so an id is never reused. */
+  id_high_water: handoffIdSchema.optional(),
   handoffs: z.array(handoffSchema),
 });
 

@@ -3,7 +3,7 @@
 // Agent text can never add or break a line.
 import { displayAgent } from './agentId';
 import type { Handoff } from './handoffSchema';
-import { findSection } from './markdownSections';
+import { findSection, type SectionRange } from './markdownSections';
 import { renderChainDiagrams } from './trackerChainDiagram';
 
 export { findSection } from './markdownSections';
@@ -66,19 +66,56 @@ function requestLine(h: Handoff): string | null {
   return parts.length ? parts.join(' | ') : null;
 }
 
-/** Rendered lines per record, by object identity: records are replaced, never mutated, so only changed ones re-render. */
-const renderedLines = new WeakMap<Handoff, string[]>();
+/** A record's lines, each ended, per line ending, by object identity: records are replaced, never mutated. */
+const renderedBlocks = { '\n': new WeakMap<Handoff, string>(), '\r\n': new WeakMap<Handoff, string>() };
 
-function cachedLines(h: Handoff): string[] {
-  let lines = renderedLines.get(h);
-  if (!lines) renderedLines.set(h, (lines = renderHandoffLines(h)));
-  return lines;
+function cachedBlock(h: Handoff, eol: string): string {
+  const cache = eol === '\r\n' ? renderedBlocks['\r\n'] : renderedBlocks['\n'];
+  let block = cache.get(h);
+  if (block === undefined) cache.set(h, (block = renderHandoffLines(h).join(eol) + eol));
+  return block;
+}
+
+/** The version of the section's layout: a section written by another version is never adopted (adoptRenderedSection). */
+export const SECTION_FORMAT = 1;
+
+/**
+ * Takes a section this renderer wrote for `handoffs` (in this order) as the rendering of each of them, so a process
+ * that just started renders only the handoffs it changes (derivedFiles.ts adopts only a section it can prove is
+ * that one). Adopts nothing, and answers false, unless the section splits into one block per handoff, each starting
+ * with its own id. A block starts with "- [ ] HO-…" or "- [x] HO-…"; agent text never starts a line.
+ */
+export function adoptRenderedSection(section: string, handoffs: readonly Handoff[], eol: string): boolean {
+  const head = HANDOFFS_HEADING + eol + eol;
+  const tail = diagramsTail(handoffs, eol) + eol;
+  if (handoffs.length === 0 || !section.startsWith(head) || !section.endsWith(eol + tail)) return false;
+  const body = section.slice(head.length, section.length - tail.length);
+  const blocks: string[] = [];
+  let at = 0;
+  for (const h of handoffs) {
+    if (!body.startsWith(`- [ ] ${h.handoff_id} |`, at) && !body.startsWith(`- [x] ${h.handoff_id} |`, at)) return false;
+    const next = body.indexOf(`${eol}- [`, at);
+    const end = next < 0 ? body.length : next + eol.length;
+    blocks.push(body.slice(at, end));
+    at = end;
+  }
+  if (at !== body.length) return false;
+  const cache = eol === '\r\n' ? renderedBlocks['\r\n'] : renderedBlocks['\n'];
+  handoffs.forEach((h, i) => cache.set(h, blocks[i]));
+  return true;
 }
 
 export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'): string {
-  const body = handoffs.length ? handoffs.flatMap(cachedLines) : ['_No handoffs yet._'];
+  if (handoffs.length === 0) return [HANDOFFS_HEADING, '', '_No handoffs yet._', ''].join(eol) + eol;
+  let body = '';
+  for (const h of handoffs) body += cachedBlock(h, eol);
+  return HANDOFFS_HEADING + eol + eol + body + diagramsTail(handoffs, eol) + eol;
+}
+
+/** The `### Chains` diagrams after the list (a blank line, then the block), or '' when no chain qualifies. */
+function diagramsTail(handoffs: readonly Handoff[], eol: string): string {
   const diagrams = renderChainDiagrams(handoffs);
-  return [HANDOFFS_HEADING, '', ...body, ...(diagrams.length ? ['', ...diagrams] : []), ''].join(eol) + eol;
+  return diagrams.length ? eol + diagrams.join(eol) + eol : '';
 }
 
 export function detectEol(text: string): string {
@@ -104,10 +141,27 @@ export function spliceSection(text: string, heading: string, renderedSection: st
 }
 
 export function updateTrackerText(text: string, handoffs: readonly Handoff[]): string {
+  return spliceHandoffs(text, handoffs).text;
+}
+
+/**
+ * The tracker with its `## Agent Handoffs` section rendered from `handoffs`, and where that section now is.
+ * `known`: where the section is in `text`, when the caller can prove `text` is one this function returned (it
+ * spares the Markdown parse, the largest cost of a write to a big tracker; derivedFiles.ts keeps the proof).
+ */
+export function spliceHandoffs(text: string, handoffs: readonly Handoff[], known?: SectionRange): { text: string; section: SectionRange } {
+  const found = known ?? findSection(text, HANDOFFS_HEADING);
+  if (found) {
+    const rendered = renderHandoffsSection(handoffs, detectEol(text));
+    return {
+      text: text.slice(0, found.start) + rendered + text.slice(found.end),
+      section: { start: found.start, end: found.start + rendered.length },
+    };
+  }
   // Appending after a lone CR would fuse it with the next LF into CRLF and change the line ending on the next pass:
   // complete it to CRLF first, so the output renders the same way again.
-  const found = findSection(text, HANDOFFS_HEADING);
-  if (found) return text.slice(0, found.start) + renderHandoffsSection(handoffs, detectEol(text)) + text.slice(found.end);
   const base = text.endsWith('\r') ? `${text}\n` : text;
-  return spliceSection(base, HANDOFFS_HEADING, renderHandoffsSection(handoffs, detectEol(base)));
+  const rendered = renderHandoffsSection(handoffs, detectEol(base));
+  const out = spliceSection(base, HANDOFFS_HEADING, rendered);
+  return { text: out, section: { start: out.length - rendered.length, end: out.length } };
 }

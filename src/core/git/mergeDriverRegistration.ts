@@ -9,7 +9,11 @@ import { runGit } from './gitCommand';
 export const GITATTRIBUTES_LINE = '.agentsync/handoffs.json merge=agentsync';
 export const GITATTRIBUTES_TRACKER_LINE = 'AgentTracker.md merge=agentsync-tracker';
 /** Append-only files merge by keeping both sides' new lines (git's built-in union driver). */
-export const GITATTRIBUTES_UNION_LINES = ['.agentsync/audit/*.jsonl merge=union', 'decisions.md merge=union'];
+export const GITATTRIBUTES_UNION_LINES = [
+  '.agentsync/audit/*.jsonl merge=union',
+  '.agentsync/archive/*.jsonl merge=union',
+  'decisions.md merge=union',
+];
 
 function git(root: string, args: string[]): { ok: boolean; out: string } {
   try {
@@ -120,7 +124,7 @@ export interface GitRegistration {
 export function registerMergeDriver(root: string): GitRegistration {
   assertGitRepo(root);
   const command = driverCommand(root);
-  const driver = `${command} merge-driver %O %A %B`;
+  const driver = `${command} merge-driver %O %A %B %P`;
   const trackerDriver = `${command} merge-tracker %O %A %B %P`;
   const settings = [
     ['merge.agentsync.name', 'AgentSync handoffs merge'],

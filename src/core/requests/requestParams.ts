@@ -77,9 +77,12 @@ export const paramSchemas = {
   createHandoff: z.strictObject({ ...envelope, handoff: newHandoffSchema }),
   listHandoffs: z.strictObject({
     ...envelope,
+    ...handoffRef,
     status: z.union([statusSchema, z.array(statusSchema).max(7)]).optional(),
     open: z.boolean().optional(),
     limit: z.number().int().positive().max(100_000).optional(),
+    /** Also search the archive (.agentsync/archive/), where finished handoffs go after archive.after_days. */
+    archived: z.boolean().optional(),
   }),
   claimHandoff: withHandoffRef({ agent: agentParam, ...expectedRev }),
   transitionHandoff: withHandoffRef({

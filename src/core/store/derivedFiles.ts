@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import { appendLines, assertRegularOrMissing, writeFileAtomic, type AtomicWriteOptions } from '../disk/atomicFile';
 import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
-import { updateTrackerText } from '../domain/trackerRenderer';
+import { contentHash } from './storeStamp';
+import { adoptRenderedSection, detectEol, SECTION_FORMAT, spliceHandoffs } from '../domain/trackerRenderer';
 import type { Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
@@ -31,21 +32,74 @@ export function editTrackerFile(layout: WorkspaceLayout, edit: (text: string) =>
 export interface DerivedWriteOptions {
   /** The SHA-256 of the store bytes these files are derived from, kept in state.json to tell when they are stale. */
   storeHash?: string;
+  /**
+   * The store as this process read it from disk, before the batch changed it: when state.json says the derived files
+   * were written from exactly that store, the tracker's section is its rendering, and each block is reused.
+   */
+  loaded?: { hash: string; handoffs: readonly Handoff[] };
   beforeRename?: () => void;
 }
 
-export function renderTrackerFile(layout: WorkspaceLayout, handoffs: readonly Handoff[], options: DerivedWriteOptions = {}): void {
-  editTrackerFile(layout, (text) => updateTrackerText(text, handoffs), { durable: false, beforeRename: options.beforeRename });
+/**
+ * Where the last render put the `## Agent Handoffs` section, and the SHA-256 of the whole file it wrote (kept in
+ * state.json as `trackerSection`). A tracker whose bytes still hash to it is that file, so the section is where it
+ * says, and the next render skips the Markdown parse; any edit (a human's, a session section's) changes the hash.
+ */
+export interface TrackerSectionProof {
+  sha256: string;
+  start: number;
+  end: number;
+  /** trackerRenderer's SECTION_FORMAT when it was written. */
+  format?: number;
 }
 
+function proofOf(v: unknown): TrackerSectionProof | null {
+  const p = v as Partial<TrackerSectionProof> | null;
+  const ok = p && typeof p.sha256 === 'string' && Number.isInteger(p.start) && Number.isInteger(p.end) && p.start! <= p.end!;
+  return ok ? (p as TrackerSectionProof) : null;
+}
+
+/**
+ * Renders the section into AgentTracker.md (a fresh one if missing); returns where it is now, for the next render.
+ * `renderedFrom`: the handoffs the proven section was rendered from, whose blocks are then reused.
+ */
+export function renderTrackerFile(
+  layout: WorkspaceLayout,
+  handoffs: readonly Handoff[],
+  options: DerivedWriteOptions = {},
+  previous: unknown = null,
+  renderedFrom?: readonly Handoff[],
+): TrackerSectionProof {
+  assertRegularOrMissing(layout.trackerFile);
+  let bytes: Buffer | null = null;
+  try {
+    bytes = fs.readFileSync(layout.trackerFile);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const text = bytes ? bytes.toString('utf8') : '# Agent Tracker\n\n';
+  const proof = proofOf(previous);
+  const known = proof && bytes && proof.end <= text.length && contentHash(bytes) === proof.sha256 ? proof : undefined;
+  if (known && renderedFrom && proof?.format === SECTION_FORMAT) {
+    adoptRenderedSection(text.slice(known.start, known.end), renderedFrom, detectEol(text));
+  }
+  const out = spliceHandoffs(text, handoffs, known);
+  const outBytes = Buffer.from(out.text);
+  if (!bytes || !outBytes.equals(bytes))
+    writeFileAtomic(layout.trackerFile, outBytes, { durable: false, beforeRename: options.beforeRename });
+  return { sha256: contentHash(outBytes), ...out.section, format: SECTION_FORMAT };
+}
+
+/** `previous`: state.json as the caller already read it (it is read once per write). */
 export function writeStateSummary(
   layout: WorkspaceLayout,
   handoffs: readonly Handoff[],
   patch: Record<string, unknown> = {},
   options: DerivedWriteOptions = {},
+  previous: Record<string, unknown> = readStateFile(layout.stateFile),
 ): void {
   const hash = options.storeHash ? { storeHash: options.storeHash } : {};
-  const state = mergeState(readStateFile(layout.stateFile), { ...summarizeHandoffs(handoffs), ...patch, ...hash });
+  const state = mergeState(previous, { ...summarizeHandoffs(handoffs), ...patch, ...hash });
   writeFileAtomic(layout.stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false, beforeRename: options.beforeRename });
 }
 
@@ -61,10 +115,18 @@ export function derivedFilesStale(layout: WorkspaceLayout, storeHash: string): b
 /** Rebuilds the tracker section and state.json from the store (a crash or a failure cut off the last rebuild). */
 export function rebuildDerivedFiles(layout: WorkspaceLayout, handoffs: readonly Handoff[], options: DerivedWriteOptions): string[] {
   const problems: string[] = [];
-  attemptEach(problems, 'AgentTracker.md', () => renderTrackerFile(layout, handoffs, options));
+  const state = readStateFile(layout.stateFile);
+  let trackerSection: TrackerSectionProof | null = null;
+  const renderedFrom = options.loaded && state.storeHash === options.loaded.hash ? options.loaded.handoffs : undefined;
+  attemptEach(
+    problems,
+    'AgentTracker.md',
+    () => (trackerSection = renderTrackerFile(layout, handoffs, options, state.trackerSection, renderedFrom)),
+  );
   // state.json last: its storeHash says the rebuild finished, so it names the store only when the tracker was written.
   const stateOptions = problems.length === 0 ? options : { ...options, storeHash: 'incomplete' };
-  attemptEach(problems, '.agentsync/state.json', () => writeStateSummary(layout, handoffs, {}, stateOptions));
+  const patch = trackerSection ? { trackerSection } : {};
+  attemptEach(problems, '.agentsync/state.json', () => writeStateSummary(layout, handoffs, patch, stateOptions, state));
   return problems;
 }
 
@@ -98,15 +160,46 @@ export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction,
 export function appendMissingDecisions(layout: WorkspaceLayout, handoffs: readonly Handoff[]): number {
   const terminal = handoffs.filter((h) => h.status === 'merged' || h.status === 'escalated');
   if (terminal.length === 0) return 0;
-  const text = readRegularFile(layout.decisionsFile) ?? '';
-  const recorded = new Set<string>();
-  for (const m of text.matchAll(/^[^|\n]*\| (HO-\d{8}-\d+) \|/gm)) recorded.add(m[1]);
+  const { recorded, empty } = recordedDecisions(layout.decisionsFile, new Set(terminal.map((h) => h.handoff_id)));
   const missing = terminal.filter((h) => !recorded.has(h.handoff_id));
   if (missing.length === 0) return 0;
   const lines = missing.map((h) => {
     const last = [...h.state_history].reverse().find((e) => e.status === h.status);
     return decisionLine(h, last?.agent ?? h.from_agent, last?.timestamp ?? h.updated_at);
   });
-  appendLines(layout.decisionsFile, (text ? '' : DECISIONS_HEADER) + lines.join(''));
+  appendLines(layout.decisionsFile, (empty ? DECISIONS_HEADER : '') + lines.join(''));
   return missing.length;
+}
+
+const DECISION_ID = /^[^|\n]*\| (HO-\d{8}-\d+) \|/gm;
+
+/**
+ * The ids decisions.md has a line for, among `wanted`. decisions.md grows with the whole history, while the handoffs
+ * that can miss a line finished recently (they are still in handoffs.json): it is read from its end back, a window
+ * at a time, only as far as it takes to find them all, so a cold start does not read years of decisions.
+ */
+function recordedDecisions(file: string, wanted: ReadonlySet<string>): { recorded: Set<string>; empty: boolean } {
+  assertRegularOrMissing(file);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    return { recorded: new Set(), empty: true };
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const recorded = new Set<string>();
+    for (let window = 256 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const buf = Buffer.alloc(size - start);
+      fs.readSync(fd, buf, 0, buf.length, start);
+      let text = buf.toString('utf8');
+      if (start > 0) text = text.slice(text.indexOf('\n') + 1); // the first line may be cut
+      for (const m of text.matchAll(DECISION_ID)) if (wanted.has(m[1])) recorded.add(m[1]);
+      if (start === 0 || recorded.size === wanted.size) return { recorded, empty: size === 0 };
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -15,7 +15,11 @@ import { StoreTransaction } from './storeTransaction';
 import { appendMissingDecisions, derivedFilesStale, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
 import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from '../git/gitActivity';
 import { storageError } from '../disk/storageErrors';
-import { contentHash, stampFor, stampMatches } from './storeStamp';
+import { stampFor, stampMatches, writeStamp } from './storeStamp';
+import { storeHashOfBytes, storeHashOfChunks } from './storeHash';
+import { archiveDue, dueForArchive } from './archive/archivePass';
+import type { Handoff } from '../domain/handoffSchema';
+import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
 export const MAX_STORE_BYTES = 200 * 1024 * 1024;
@@ -59,8 +63,11 @@ export class HandoffStore {
   private cached: { key: string; snapshot: StoreSnapshot; hash: string | null } | null = null;
   /** The stat key of the store as the current batch read it, compared right before the rename. */
   private loadedKey = 'missing';
+  /** The store as last parsed from disk, until a write uses it to reuse the tracker's rendering (derivedFiles.ts). */
+  private freshlyLoaded: { hash: string; handoffs: readonly Handoff[] } | null = null;
   private gitIndexLock: string | null | undefined;
   private readonly journal: AuditJournal;
+  private readonly archive: ArchiveReader;
   private configCache: { key: string; loaded: LoadedConfig } | null = null;
   private reportedConfigProblem: string | null = null;
   private queue: Pending[] = [];
@@ -77,6 +84,7 @@ export class HandoffStore {
     this.audit = new AuditLog(layout);
     this.journal = new AuditJournal(layout.auditJournalFile, this.audit);
     this.logger = options.logger ?? silent;
+    this.archive = new ArchiveReader(layout, (m) => this.logger.warn(m));
     this.now = options.now ?? (() => new Date());
     this.maxBatch = options.maxBatch ?? 256;
   }
@@ -107,6 +115,11 @@ export class HandoffStore {
   /** The audit lines about one handoff, oldest first (the editor's history document). */
   auditFor(h: { uid?: string; handoff_id: string }, limit?: number): AuditEntry[] {
     return this.audit.entriesFor(h, limit);
+  }
+
+  /** An archived handoff by id or uid (read-only; the editor's history document of a handoff no longer open). */
+  findArchived(ref: string): Handoff | undefined {
+    return this.archive.find(ref);
   }
 
   /** Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout). */
@@ -167,7 +180,8 @@ export class HandoffStore {
           if (isActionError(e) && e.reason === 'store_missing' && Date.now() < missingDeadline) continue;
           throw e;
         }
-        const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now);
+        const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now, this.archive);
+        const archivable = dueForArchive(snapshot.handoffs, tx.config, this.now());
         results = [];
         for (const p of batch) {
           const step = tx.begin();
@@ -179,7 +193,7 @@ export class HandoffStore {
           }
         }
         try {
-          this.commit(tx);
+          this.commit(tx, archivable);
           break;
         } catch (e) {
           // git (or a hand) replaced the store after we read it: apply the whole batch again to the new file.
@@ -206,7 +220,7 @@ export class HandoffStore {
     return new Promise<T>((resolve, reject) => {
       setImmediate(() => {
         try {
-          const tx = new StoreTransaction(this.load(), this.config().config, () => this.ledger.index(), this.now);
+          const tx = new StoreTransaction(this.load(), this.config().config, () => this.ledger.index(), this.now, this.archive);
           const step = tx.begin();
           const value = work(tx);
           if (tx.changed) {
@@ -275,7 +289,7 @@ export class HandoffStore {
    * failure logged and repaired by the next batch (the journal holds the audit lines, state.json's storeHash
    * says whether the derived files are current).
    */
-  private commit(tx: StoreTransaction): void {
+  private commit(tx: StoreTransaction, archivable: readonly Handoff[]): void {
     // Fencing: a process whose lock was taken over (its lease expired while it was frozen) writes nothing.
     this.lock.assertHeld();
     if (!tx.changed) {
@@ -288,8 +302,10 @@ export class HandoffStore {
       return;
     }
     ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+    // Only a batch that writes the store anyway archives: a refusal changes nothing, not even the archive.
+    archiveDue(this.layout, tx.snapshot, archivable, this.logger);
     const chunks = tx.snapshot.serializeChunks();
-    const hash = contentHash(chunks);
+    const hash = storeHashOfChunks(chunks);
     if (tx.audit.length) this.journal.write(hash, tx.audit);
     const loadedKey = this.loadedKey;
     try {
@@ -314,11 +330,13 @@ export class HandoffStore {
     this.loadedKey = key;
     this.bestEffort('the validated-store stamp', () => {
       const stamp = stampFor(hash);
-      if (stamp) writeFileAtomic(this.layout.validatedStampFile, stamp, { durable: false });
+      if (stamp) writeStamp(this.layout.validatedStampFile, stamp);
     });
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const beforeRename = () => this.assertGitIdle();
-    for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename })) {
+    const loaded = this.freshlyLoaded ?? undefined;
+    this.freshlyLoaded = null;
+    for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename, loaded })) {
       this.logger.warn(`${problem} (rebuilt on the next write)`);
     }
     // On failure the journal written before the rename keeps the lines; the next batch appends them.
@@ -377,7 +395,7 @@ export class HandoffStore {
 
   private cachedHash(): string | null {
     if (!this.cached || this.cached.key === 'missing') return null;
-    this.cached.hash ??= contentHash(fs.readFileSync(this.layout.handoffsFile));
+    this.cached.hash ??= storeHashOfBytes(fs.readFileSync(this.layout.handoffsFile)).hash;
     return this.cached.hash;
   }
 
@@ -414,7 +432,7 @@ export class HandoffStore {
     this.loadedKey = key;
     if (this.cached?.key === key) return this.cached.snapshot;
     const bytes = fs.readFileSync(this.layout.handoffsFile);
-    const hash = contentHash(bytes);
+    const { hash, chunks } = storeHashOfBytes(bytes);
     const previous = this.cached?.key === 'missing' ? undefined : this.cached?.snapshot;
     // The same bytes under a new stat (touched, or written again unchanged): the snapshot in memory is still the file.
     if (previous && this.cached?.hash === hash) {
@@ -422,8 +440,9 @@ export class HandoffStore {
       return previous;
     }
     const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
-    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, previous);
+    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, { previous, chunks });
     this.cached = { key, snapshot, hash };
+    this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };
     return snapshot;
   }
 }

@@ -2,14 +2,14 @@
 // exact text was in the previous snapshot is that same record: only changed records are checked again
 // (docs/agentsync-documentation.md, "Files"). Any failure falls back to the whole-file check and its message.
 import { handoffSchema, type Handoff, type HandoffsFile } from '../domain/handoffSchema';
-import { recordChunk, splitRecordChunks } from './recordChunks';
+import { recordText, splitRecordTexts } from './storeFormat';
 
 /** The text each validated record was read from (records are replaced, never mutated, so it stays true). */
 const readText = new WeakMap<Handoff, string>();
 
 /** Notes the text of each record of a file that was just validated whole. */
 export function rememberRecordTexts(text: string, handoffs: readonly Handoff[]): void {
-  splitRecordChunks(text, handoffs.length)?.forEach((chunk, i) => readText.set(handoffs[i], chunk));
+  splitRecordTexts(text, handoffs.length)?.records.forEach((chunk, i) => readText.set(handoffs[i], chunk));
 }
 
 /**
@@ -24,10 +24,11 @@ export function validateChangedRecords(
   written: (h: Handoff) => string | undefined,
 ): HandoffsFile | null {
   if (previous.length === 0) return null;
-  const chunks = splitRecordChunks(text);
-  if (!chunks) return null;
+  const split = splitRecordTexts(text);
+  if (!split) return null;
+  const chunks = split.records;
   const known = new Map<string, Handoff>();
-  for (const h of previous) known.set(readText.get(h) ?? written(h) ?? recordChunk(h), h);
+  for (const h of previous) known.set(readText.get(h) ?? written(h) ?? recordText(h), h);
   const out: Handoff[] = new Array<Handoff>(chunks.length);
   for (let i = 0; i < chunks.length; i++) {
     const same = known.get(chunks[i]);
@@ -47,5 +48,5 @@ export function validateChangedRecords(
     out[i] = parsed.data;
     readText.set(parsed.data, chunks[i]);
   }
-  return { version: 1, handoffs: out };
+  return { version: 1, ...(split.highWater ? { id_high_water: split.highWater } : {}), handoffs: out };
 }

@@ -2,7 +2,7 @@
 // Records are matched by uid (by handoff_id when a record has none); both sides' new handoffs survive; a record
 // changed on both sides is merged field by field, and what cannot be decided is resolved the same way every time
 // and written to the record's `conflicts` so a human sees it.
-import { dayStamp, HandoffIdAllocator } from '../domain/handoffIds';
+import { dayStamp, HandoffIdAllocator, laterId } from '../domain/handoffIds';
 import { isTerminal, type Handoff, type HandoffsFile, type HistoryEntry } from '../domain/handoffSchema';
 import { stableStringify } from '../domain/stableJson';
 
@@ -36,7 +36,19 @@ const MAX_CONFLICTS = 100;
 const same = (a: unknown, b: unknown): boolean => stableStringify(a ?? null) === stableStringify(b ?? null);
 const show = (v: unknown): string => JSON.stringify(v ?? null).slice(0, 80);
 
-export function mergeStores(base: HandoffsFile, ours: HandoffsFile, theirs: HandoffsFile, now: Date): StoreMergeResult {
+/**
+ * `archivedCopy`: the archived copy of a record (docs/agentsync-documentation.md, "The archive"), for a record one side
+ * archived (so no longer has) while the other changed it: the two are then merged like any record changed on both
+ * sides, so the finished copy's status stands (terminal states win) and the difference is recorded in `conflicts`.
+ * Without a copy the changed side's record is kept, as for any record deleted on one side and changed on the other.
+ */
+export function mergeStores(
+  base: HandoffsFile,
+  ours: HandoffsFile,
+  theirs: HandoffsFile,
+  now: Date,
+  archivedCopy: (h: Handoff) => Handoff | undefined = () => undefined,
+): StoreMergeResult {
   for (const [name, f] of [
     ['base', base],
     ['ours', ours],
@@ -47,11 +59,14 @@ export function mergeStores(base: HandoffsFile, ours: HandoffsFile, theirs: Hand
   const notes: MergeNote[] = [];
   const merged: Handoff[] = [];
   for (const g of groupRecords(base.handoffs, ours.handoffs, theirs.handoffs)) {
-    const h = resolveGroup(g, at, notes);
+    const h = resolveGroup(withArchivedCopy(g, archivedCopy, notes), at, notes);
     if (h) merged.push(h);
   }
+  // The archive's high-water mark only rises: the merge keeps the highest, so no side reuses an id the other archived.
+  const mark = laterId(laterId(base.id_high_water, ours.id_high_water), theirs.id_high_water);
+  const everyInput = [...base.handoffs, ...ours.handoffs, ...theirs.handoffs];
   return {
-    file: { version: 1, handoffs: renumberCollisions(merged, [...base.handoffs, ...ours.handoffs, ...theirs.handoffs], now, notes) },
+    file: { version: 1, ...(mark ? { id_high_water: mark } : {}), handoffs: renumberCollisions(merged, everyInput, mark, now, notes) },
     notes,
   };
 }
@@ -98,6 +113,21 @@ function groupRecords(base: Handoff[], ours: Handoff[], theirs: Handoff[]): Grou
     g.theirs = r;
   }
   return [...order];
+}
+
+/** A record one side no longer has but the other changed: the gone side's archived copy, if there is one, stands in. */
+function withArchivedCopy(g: Group, archivedCopy: (h: Handoff) => Handoff | undefined, notes: MergeNote[]): Group {
+  const only = g.ours ?? g.theirs;
+  if (!g.base || !only || (g.ours && g.theirs) || same(g.base, only)) return g;
+  const copy = archivedCopy(g.base);
+  if (!copy || (copy.uid ?? copy.handoff_id) !== (g.base.uid ?? g.base.handoff_id)) return g;
+  const gone: Side = g.ours ? 'theirs' : 'ours';
+  notes.push({
+    kind: 'kept',
+    handoff_id: only.handoff_id,
+    message: `${only.handoff_id}: archived on ${gone} but changed on the other side: merged with the archived copy, kept in handoffs.json`,
+  });
+  return { ...g, [gone]: copy };
 }
 
 function resolveGroup(g: Group, at: string, notes: MergeNote[]): Handoff | undefined {
@@ -243,8 +273,8 @@ function unionConflicts(list: Conflict[]): Conflict[] {
 }
 
 /** A later record whose handoff_id is taken (theirs' new ones come after ours) gets the next free id of its day. */
-function renumberCollisions(merged: Handoff[], everyInput: Handoff[], now: Date, notes: MergeNote[]): Handoff[] {
-  const ids = new HandoffIdAllocator([...everyInput, ...merged]);
+function renumberCollisions(merged: Handoff[], everyInput: Handoff[], mark: string | undefined, now: Date, notes: MergeNote[]): Handoff[] {
+  const ids = new HandoffIdAllocator([...everyInput, ...merged], mark);
   const taken = new Set<string>();
   const at = now.toISOString();
   return merged.map((h) => {

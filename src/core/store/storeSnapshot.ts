@@ -1,28 +1,12 @@
 // An in-memory view of handoffs.json with the indexes every action needs, and its serialization.
 import { ActionError } from '../domain/errors';
 import { handoffsFileSchema, describeIssues, type Handoff, type HandoffsFile } from '../domain/handoffSchema';
-import { HandoffIdAllocator, newUid } from '../domain/handoffIds';
+import { HandoffIdAllocator, laterId, newUid } from '../domain/handoffIds';
 import { rememberRecordTexts, validateChangedRecords } from './incrementalValidation';
-import { splitRecordChunks } from './recordChunks';
+import { emptyStoreBytes, headFor, recordBytes, SEPARATOR, splitStoreBytes, TAIL } from './storeFormat';
 
-/** Per-record JSON is cached by object identity: records are replaced, never mutated, so only changed ones are re-serialized. */
+/** Per-record bytes cached by object identity: records are replaced, never mutated, so only changed ones are re-serialized. */
 const serialized = new WeakMap<Handoff, Buffer>();
-const HEAD = Buffer.from('{\n  "version": 1,\n  "handoffs": [\n');
-const SEPARATOR = Buffer.from(',\n');
-const TAIL = Buffer.from('\n  ]\n}\n');
-
-/**
- * A trusted file is exactly what serializeChunks wrote, so its text splits at the top-level record boundaries
- * (recordChunks); reusing those bytes spares re-stringifying every record.
- */
-function seedSerializedFromText(text: string, handoffs: readonly Handoff[]): void {
-  const chunks = splitRecordChunks(text, handoffs.length);
-  chunks?.forEach((chunk, i) => {
-    const h = handoffs[i];
-    // A record the constructor had to change (e.g. given a uid) no longer matches its text: leave it to stringify.
-    if (chunk.includes(`"handoff_id": "${h.handoff_id}"`) && chunk.includes(`"uid": "${h.uid}"`)) serialized.set(h, Buffer.from(chunk));
-  });
-}
 
 export interface RequestMarker {
   uid: string;
@@ -30,14 +14,17 @@ export interface RequestMarker {
 }
 
 export class StoreSnapshot {
-  readonly handoffs: Handoff[];
+  handoffs: Handoff[];
   private readonly byId = new Map<string, number>();
   private readonly byUid = new Map<string, number>();
   private readonly markers = new Map<string, RequestMarker>();
   readonly ids: HandoffIdAllocator;
+  /** The highest id ever archived (handoffs.json `id_high_water`); undefined until the archive takes a record. */
+  highWater: string | undefined;
 
   constructor(file: HandoffsFile) {
     this.handoffs = file.handoffs;
+    this.highWater = file.id_high_water;
     const dupes: string[] = [];
     this.handoffs.forEach((h, i) => {
       if (!h.uid) this.handoffs[i] = h = { ...h, uid: newUid(Date.parse(h.created_at) || Date.now()), rev: h.rev ?? 0 };
@@ -52,15 +39,18 @@ export class StoreSnapshot {
         { duplicates: dupes },
       );
     }
-    this.ids = new HandoffIdAllocator(this.handoffs);
+    this.ids = new HandoffIdAllocator(this.handoffs, this.highWater);
   }
 
   /**
    * `trusted`: the file is byte for byte what an AgentSync process wrote after validating it (its stat stamp
    * matches), so the schema pass, the largest cost of a cold start, is skipped; the shape is still checked.
-   * `previous`: the last snapshot read or written; records whose text it already holds are not checked again.
+   * `from.previous`: the last snapshot read or written; records whose text it already holds are not checked again.
+   * `from.chunks`: the file split into its parts (storeFormat.splitStoreBytes); a trusted file's record parts are
+   * reused as their serialization, so its records are not stringified again on the next write.
    */
-  static parse(text: string, trusted = false, previous?: StoreSnapshot): StoreSnapshot {
+  static parse(text: string, trusted = false, from: { previous?: StoreSnapshot; chunks?: readonly Buffer[] | null } = {}): StoreSnapshot {
+    const { previous } = from;
     const changed = !trusted && previous && validateChangedRecords(text, previous.handoffs, (h) => serialized.get(h)?.toString('utf8'));
     if (changed) return new StoreSnapshot(changed);
     let raw: unknown;
@@ -73,11 +63,15 @@ export class StoreSnapshot {
       );
     }
     if (trusted) {
-      const file = raw as { version?: unknown; handoffs?: unknown };
-      if (file && file.version === 1 && Array.isArray(file.handoffs)) {
-        const snapshot = new StoreSnapshot(file as never);
-        seedSerializedFromText(text, snapshot.handoffs);
-        return snapshot;
+      const file = raw as { version?: unknown; handoffs?: unknown; id_high_water?: unknown };
+      const mark = file?.id_high_water;
+      if (file && file.version === 1 && Array.isArray(file.handoffs) && (mark === undefined || typeof mark === 'string')) {
+        // Seeded before the constructor runs: a record it has to change (given a uid) becomes a new object, not reused.
+        const chunks = from.chunks ?? splitStoreBytes(Buffer.from(text));
+        if (chunks && chunks.length === 2 * file.handoffs.length + 1) {
+          (file.handoffs as Handoff[]).forEach((h, i) => serialized.set(h, chunks[2 * i + 1]));
+        }
+        return new StoreSnapshot(file as never);
       }
     }
     const parsed = handoffsFileSchema.safeParse(raw);
@@ -141,16 +135,28 @@ export class StoreSnapshot {
     for (const e of h.state_history) if (e.request_id) this.markers.delete(e.request_id);
   }
 
+  /**
+   * Takes records out of the store (they were just appended to the archive) and raises the high-water mark to the
+   * highest of their ids. The indexes are rebuilt: archiving is a rare bulk step, not a per-request one.
+   */
+  removeArchived(uids: ReadonlySet<string>): void {
+    let mark = this.highWater;
+    for (const h of this.handoffs) if (uids.has(h.uid!)) mark = laterId(mark, h.handoff_id);
+    this.highWater = mark;
+    this.handoffs = this.handoffs.filter((h) => !uids.has(h.uid!));
+    this.byId.clear();
+    this.byUid.clear();
+    this.markers.clear();
+    this.handoffs.forEach((h, i) => this.index(h, i));
+  }
+
   /** The file's bytes as a list of buffers (one per record, cached), written with one writev: no 10 MB string is built. */
   serializeChunks(): Buffer[] {
-    if (this.handoffs.length === 0) return [Buffer.from('{\n  "version": 1,\n  "handoffs": []\n}\n')];
-    const chunks: Buffer[] = [HEAD];
+    if (this.handoffs.length === 0) return [emptyStoreBytes(this.highWater)];
+    const chunks: Buffer[] = [headFor(this.highWater)];
     this.handoffs.forEach((h, i) => {
       let b = serialized.get(h);
-      if (b === undefined) {
-        b = Buffer.from('    ' + JSON.stringify(h, null, 2).replace(/\n/g, '\n    '));
-        serialized.set(h, b);
-      }
+      if (b === undefined) serialized.set(h, (b = recordBytes(h)));
       if (i > 0) chunks.push(SEPARATOR);
       chunks.push(b);
     });

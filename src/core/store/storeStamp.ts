@@ -1,13 +1,13 @@
 // The validated-store stamp (docs/agentsync-documentation.md, "Files"): proof that handoffs.json is byte for byte
 // what an AgentSync process of this user wrote after validating every record, so a cold start may skip the schema
-// pass. It is an HMAC of the file's SHA-256 under a per-user secret kept outside any repository: a stamp written by
-// hand, copied from elsewhere or committed cannot match a hand-edited store.
+// pass. It is an HMAC of the store's hash (storeHash.ts) under a per-user secret kept outside any repository: a stamp
+// written by hand, copied from elsewhere or committed cannot match a hand-edited store.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/** SHA-256 of the exact bytes, hex: the store's identity for the stamp, the audit journal and state.json. */
+/** SHA-256 of the exact bytes, hex (the tracker's proof in state.json; the store itself is hashed by storeHash.ts). */
 export function contentHash(data: string | Buffer | readonly Buffer[]): string {
   const h = crypto.createHash('sha256');
   if (typeof data === 'string' || Buffer.isBuffer(data)) h.update(data);
@@ -66,4 +66,22 @@ export function stampMatches(stampText: string | null, hash: string): boolean {
   const expected = stampFor(hash);
   if (!expected || stampText.length !== expected.length) return false;
   return crypto.timingSafeEqual(Buffer.from(stampText), Buffer.from(expected));
+}
+
+/**
+ * Writes the stamp over the old one in place, without truncating or renaming: on ext4 both make the kernel flush the
+ * file at once, which costs every write. A reader that catches it half-written sees a stamp that matches nothing,
+ * and so validates in full: the safe side. Never through a symlink.
+ */
+export function writeStamp(file: string, stamp: string): void {
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+    const bytes = Buffer.from(stamp);
+    fs.writeSync(fd, bytes, 0, bytes.length, 0);
+    if (st.size > bytes.length) fs.ftruncateSync(fd, bytes.length);
+  } finally {
+    fs.closeSync(fd);
+  }
 }

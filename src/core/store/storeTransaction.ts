@@ -5,6 +5,12 @@ import { describeIssues, handoffSchema, type Handoff } from '../domain/handoffSc
 import type { StoreSnapshot } from './storeSnapshot';
 import type { AgentSyncConfig } from '../domain/configSchema';
 
+/** Where handoffs moved out of the store are found (archive/archiveReader.ts). */
+export interface ArchiveLookup {
+  find(ref: string): Handoff | undefined;
+  records(keep?: (h: Handoff) => boolean): Handoff[];
+}
+
 export interface LedgerEntry {
   request_id: string;
   hash: string;
@@ -25,6 +31,8 @@ export class StoreTransaction {
     readonly config: AgentSyncConfig,
     private readonly readLedger: () => ReadonlyMap<string, LedgerEntry>,
     readonly now: () => Date,
+    /** Absent in tests that build a transaction by hand: then nothing is archived. */
+    readonly archive: ArchiveLookup | null = null,
   ) {}
 
   private ledgerCache: ReadonlyMap<string, LedgerEntry> | null = null;
@@ -54,8 +62,14 @@ export class StoreTransaction {
     return this.snapshot.handoffs;
   }
 
+  /** A handoff in the store (open or recently finished): what every change works on. */
   find(idOrUid: string): Handoff | undefined {
     return this.snapshot.find(idOrUid);
+  }
+
+  /** A handoff in the store or, failing that, in the archive (read-only there: see replace). */
+  findAnywhere(idOrUid: string): Handoff | undefined {
+    return this.snapshot.find(idOrUid) ?? this.archive?.find(idOrUid);
   }
 
   insert(h: Handoff): void {
@@ -65,6 +79,14 @@ export class StoreTransaction {
   }
 
   replace(h: Handoff): void {
+    if (!this.snapshot.find(h.uid!)) {
+      throw new ActionError(
+        'archived',
+        `${h.handoff_id} is ${h.status} and archived (.agentsync/archive/); an archived handoff is read-only. ` +
+          'Create a follow-up handoff instead; nothing was changed.',
+        { handoff_id: h.handoff_id, status: h.status },
+      );
+    }
     assertRecordValid(h);
     const previous = this.snapshot.replace(h);
     this.undo.push(() => this.snapshot.replace(previous));

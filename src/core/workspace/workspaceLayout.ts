@@ -11,6 +11,8 @@ export class WorkspaceLayout {
   readonly trackerFile: string;
   readonly decisionsFile: string;
   readonly auditDir: string;
+  /** Handoffs archived out of handoffs.json, one JSON record a line, a file per month (docs: "The archive"). */
+  readonly archiveDir: string;
   /** Audit lines of accepted batches, written before the store rename and cleared after the audit append. */
   readonly auditJournalFile: string;
   /** The runtime (git-ignored) log of read actions, kept out of the committed audit. */
@@ -33,6 +35,7 @@ export class WorkspaceLayout {
     this.trackerFile = path.join(this.root, 'AgentTracker.md');
     this.decisionsFile = path.join(this.root, 'decisions.md');
     this.auditDir = path.join(this.dataDir, 'audit');
+    this.archiveDir = path.join(this.dataDir, 'archive');
     this.auditJournalFile = path.join(this.dataDir, 'audit-journal.json');
     this.readsLogFile = path.join(this.dataDir, 'reads.jsonl');
     this.stateFile = path.join(this.dataDir, 'state.json');

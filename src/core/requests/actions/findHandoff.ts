@@ -3,8 +3,12 @@ import { ActionError } from '../../domain/errors';
 import type { Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
+/**
+ * The handoff a request names, from the store or the archive: an archived one answers as what it is (merged or
+ * escalated), so every action refuses it by its usual rule, and a change to it is refused as `archived`.
+ */
 export function requireHandoff(tx: StoreTransaction, ref: string): Handoff {
-  const h = tx.find(ref);
+  const h = tx.findAnywhere(ref);
   if (!h)
     throw new ActionError(
       'not_found',
