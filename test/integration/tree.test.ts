@@ -69,10 +69,7 @@ describe('Handoffs tree', () => {
     const staleItem = a.tree.getTreeItem(stale);
     assert.equal(staleItem.description, `queued · stale · ${findHandoff('release checklist').handoff_id}`);
     assert.equal((staleItem.iconPath as vscode.ThemeIcon).id, 'warning');
-    assert.match(
-      hoverText(a.tree, stale).replace(/\\(.)/g, '$1'),
-      /not updated for 7\d h \(staleAfterHours is 24\)/,
-    );
+    assert.match(hoverText(a.tree, stale).replace(/\\(.)/g, '$1'), /not updated for 7\d h \(staleAfterHours is 24\)/);
   });
 
   it('children of a handoff: the chained handoff, its files (click opens) and its todos', async () => {
