@@ -33,7 +33,7 @@ function hashWhole(parts: readonly Buffer[]): string {
 
 /**
  * The parts last hashed and their digests side by side: the next write, or the next read of a file another process
- * changed, copies the digests of the parts that did not change (docs/agentsync-documentation.md, "Scale").
+ * changed, copies the digests of the parts that did not change (docs/agentsync-documentation.md, "The tree at scale").
  */
 let last: { chunks: readonly Buffer[]; digests: Buffer } | null = null;
 
