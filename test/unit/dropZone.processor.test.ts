@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
+import { AgentSyncFolderWatcher } from '../../src/core/workspace/agentSyncFolderWatcher';
 import { formatInflightName, parseInflightName } from '../../src/core/dropZone/inflightName';
 import { newUid } from '../../src/core/domain/handoffIds';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
@@ -241,9 +242,10 @@ describe('drop zone processor', () => {
     assert.deepEqual(summaries(ws), ['written with a pause']);
   });
 
-  it('started, it answers as requests arrive (watcher events; the rescan is set to a minute), then stops cleanly', async () => {
+  it('started, it answers as requests arrive (events from the folder watcher; the rescan is set to a minute), then stops cleanly', async () => {
     const ws = new TestWorkspace();
-    const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000 });
+    const changes = new AgentSyncFolderWatcher(ws.layout);
+    const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000, changes });
     await processor.start();
     try {
       for (let i = 0; i < 5; i++) {
@@ -267,8 +269,12 @@ describe('drop zone processor', () => {
       await processor.stop();
     }
     assert.equal(summaries(ws).length, 5);
+    // The watcher's own event for the request reaching the stopped processor's listeners is the settled point.
+    const seen = new Promise<void>((resolve) => changes.onDidChange((kind) => kind === 'request' && resolve()));
     drop(ws, 'after-stop.json', create('after stop'));
-    await new Promise((r) => setTimeout(r, 100));
+    await seen;
+    await new Promise((r) => setImmediate(r)); // a scan it triggered would have been scheduled on this tick
+    changes.close();
     assert.ok(fs.existsSync(path.join(ws.layout.requestsDir, 'after-stop.json')), 'a stopped processor answers nothing');
   });
 
