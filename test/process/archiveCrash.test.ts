@@ -198,7 +198,7 @@ describe('the archive under SIGKILL', function () {
       await job.waitForLine((l) => l === 'READY', 30_000, `${label}: READY`);
       job.proc.send('go');
       await job.waitForLine((l) => l === 'GO', 10_000, `${label}: GO`);
-      await sleep(Math.random() * window);
+      await sleep(Math.random() * window); // the subject: a kill at a random moment
       job.proc.kill('SIGKILL');
       const exit = await job.exited;
       // Where did the kill land? The leftovers tell.

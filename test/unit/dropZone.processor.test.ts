@@ -130,10 +130,17 @@ describe('drop zone processor', () => {
     });
     const id = (c.data!.handoff as { handoff_id: string }).handoff_id;
     assert.equal((await ws.dispatch({ action: 'claimHandoff', handoffId: id, agent: 'claude' })).ok, true);
+    // Counts the sweeps the processor runs (expireLeases through the real dispatcher): two done prove it looked.
+    let sweeps = 0;
+    const dispatch = ws.dispatcher.dispatch.bind(ws.dispatcher);
+    ws.dispatcher.dispatch = (req, ctx) =>
+      dispatch(req, ctx).finally(() => {
+        if ((req as { action?: string }).action === 'expireLeases') sweeps++;
+      });
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { leaseSweepMs: 20 });
     await processor.start();
     try {
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor('two lease sweeps', () => sweeps >= 2);
       assert.equal(ws.stored(id).status, 'in_progress', 'a live lease (30 minutes) is left alone');
       ws.clock.advance(31 * 60_000);
       const deadline = Date.now() + 3_000;
@@ -215,7 +222,7 @@ describe('drop zone processor', () => {
     fs.writeSync(fd, text.slice(0, 20));
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher);
     const done = processor.processOnce();
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 60)); // the subject: the writer is still writing when the request is taken
     fs.writeSync(fd, text.slice(20)); // lands in the claimed file: the same inode
     fs.closeSync(fd);
     await done;

@@ -103,8 +103,8 @@ export class DropZoneProcessor {
   }
 
   /** Starts answering: the folder's watcher events, the periodic rescan and a first scan of what is waiting. */
-  async start(): Promise<void> {
-    if (this.running) return;
+  start(): Promise<void> {
+    if (this.running) return Promise.resolve();
     this.running = true;
     this.subscription =
       this.changes?.onDidChange((kind) => {
@@ -123,6 +123,7 @@ export class DropZoneProcessor {
     this.scan(true);
     // The scan created requests/ if it was missing: watch it now, not at the first rescan.
     this.changes?.ensure();
+    return Promise.resolve();
   }
 
   private pruneAudit(): void {

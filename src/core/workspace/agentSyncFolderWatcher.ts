@@ -21,7 +21,11 @@ export interface FolderChangeSource {
   ensure(): void;
 }
 
-const DATA_FILE_KINDS: Readonly<Record<string, FolderFileKind>> = { 'handoffs.json': 'store', 'state.json': 'state', 'request.json': 'request' };
+const DATA_FILE_KINDS: Readonly<Record<string, FolderFileKind>> = {
+  'handoffs.json': 'store',
+  'state.json': 'state',
+  'request.json': 'request',
+};
 /** A folder appearing or going may have changed anything inside it. */
 const INSIDE_DATA_DIR: readonly FolderFileKind[] = ['store', 'state', 'request'];
 
