@@ -3,6 +3,7 @@
 // the loader does and refuses an invalid one (docs/agentsync-documentation.md, "agentsync policy").
 import { loadConfig } from '../core/workspace/configLoader';
 import { isActionError } from '../core/domain/errors';
+import { okResponse, refusal } from '../core/domain/responseEnvelope';
 import { listPolicies, POLICY_KEYS, type PolicyKey, type PolicyListing } from '../core/domain/passOverPolicy';
 import { policyValue, resetPolicy, setPolicyKeys, type PolicyEdit, type PolicyTarget } from '../core/workspace/passOverPolicyFile';
 import { UsageError, type CliContext } from './cliContext';
@@ -48,7 +49,7 @@ function pairOf(args: string[]): { kind: 'pair'; from: string; to: string } {
 function printList(ctx: CliContext, entries: PolicyListing[], problem: string | null): number {
   if (problem) ctx.io.err(`agentsync: note: ${problem}`);
   if (ctx.json) {
-    ctx.io.out(JSON.stringify({ ok: true, action: 'policy', timestamp: new Date().toISOString(), data: { policies: entries, problem } }));
+    ctx.io.out(JSON.stringify(okResponse('policy', { policies: entries, problem })));
     return 0;
   }
   const width = Math.max(...POLICY_KEYS.map((k) => k.length));
@@ -71,7 +72,7 @@ function printList(ctx: CliContext, entries: PolicyListing[], problem: string | 
 function printEdit(ctx: CliContext, sub: string, edit: PolicyEdit): number {
   if (edit.otherProblems) ctx.io.err(`agentsync: note: ${edit.otherProblems}`);
   if (ctx.json) {
-    ctx.io.out(JSON.stringify({ ok: true, action: 'policy', timestamp: new Date().toISOString(), data: { command: sub, ...edit } }));
+    ctx.io.out(JSON.stringify(okResponse('policy', { command: sub, ...edit })));
     return 0;
   }
   ctx.io.out(
@@ -125,7 +126,7 @@ export const policyVerb: Verb = {
     } catch (e) {
       if (!isActionError(e)) throw e;
       // A refusal (E030/E031, a file that cannot be edited): the same envelope as a refused request.
-      const body = { ok: false, action: 'policy', timestamp: new Date().toISOString(), reason: e.reason, message: e.message, ...e.details };
+      const body = refusal('policy', e.reason, e.message, {}, e.details);
       if (ctx.json) ctx.io.out(JSON.stringify(body));
       else ctx.io.err(`agentsync: ${e.reason}: ${e.message}`);
       return 1;

@@ -68,4 +68,22 @@ describe('response envelope', () => {
     assert.equal(r.claimedBy, 'claude');
     assert.ok(!('gone' in r));
   });
+
+  it('no file under src/ builds an envelope by hand (a timestamp beside ok and action)', () => {
+    const src = path.resolve(__dirname, '../../../src');
+    const handBuilt: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (e.name.endsWith('.ts') && e.name !== 'responseEnvelope.ts') {
+          const text = fs.readFileSync(full, 'utf8');
+          if (/\bok: (true|false)\b[^\n]*\baction: [^\n]*\btimestamp:/.test(text)) handBuilt.push(path.relative(src, full));
+        }
+      }
+    };
+    walk(src);
+    assert.ok(fs.existsSync(path.join(src, 'core/domain/responseEnvelope.ts')), `src/ not found at ${src}`);
+    assert.deepEqual(handBuilt, [], 'build these with okResponse / refusal (src/core/domain/responseEnvelope.ts)');
+  });
 });

@@ -25,9 +25,15 @@ function edgeLine(l: ChainLink): string {
 
 /** The chains to draw, in the store order of their first handoff. */
 export function diagramChains(handoffs: readonly Handoff[]): { members: Handoff[]; links: ChainLink[] }[] {
-  const index = chainIndex(handoffs);
+  // Every write renders the tracker: index only the handoffs in a chain (those with a parent, and the parents they
+  // name), so a store of unlinked work costs one pass over it.
+  const parents = new Set<string>();
+  for (const h of handoffs) if (h.parent_uid && h.parent_uid !== h.uid) parents.add(h.parent_uid);
+  if (parents.size === 0) return [];
+  const linked = handoffs.filter((h) => (h.parent_uid && h.parent_uid !== h.uid) || (h.uid && parents.has(h.uid)));
+  const index = chainIndex(linked);
   const out: { members: Handoff[]; links: ChainLink[] }[] = [];
-  for (const h of handoffs) {
+  for (const h of linked) {
     if (!h.uid || !index.children.has(h.uid) || chainRoot(h, index) !== h) continue;
     const chain = chainFrom(h, index);
     if (chain.links.length >= MIN_DIAGRAM_LINKS) out.push(chain);
