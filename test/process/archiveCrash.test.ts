@@ -221,6 +221,8 @@ describe('the archive under SIGKILL', function () {
       await repairAndCheck(label);
     }
     for (const c of ready) c.proc.kill('SIGKILL');
+    // Gone before the folder is removed: a job still starting up may write into it (ENOTEMPTY seen once).
+    await Promise.all(ready.map((c) => c.exited));
     fs.rmSync(dir, { recursive: true, force: true }); // kept for inspection on failure
     return window;
   }
