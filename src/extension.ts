@@ -27,6 +27,7 @@ import { ZeroTouchSessions } from './vscode/sessionCare/zeroTouchSession';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
 import { testSeam } from './vscode/testSeam';
+import { AgentSyncFolderWatcher } from './core/workspace/agentSyncFolderWatcher';
 import { treeProbe, type TreeProbe } from './vscode/treeProbe';
 import type { TreeNode } from './vscode/treeNodes';
 import { TrustState } from './vscode/trustState';
@@ -51,6 +52,8 @@ export interface AgentSyncApi {
     zeroTouch: ZeroTouchSessions;
     startupPrompts: DanglingSessionPrompt[];
   };
+  /** How many AgentSyncFolderWatchers are live for a folder root: one per folder (docs/architecture.md). */
+  folderWatchers(root: string): number;
   /** Milliseconds spent in activate(). */
   activationMs: number;
   /** A separate Handoffs tree over any folder (the scale test's large store); the caller disposes it. */
@@ -194,6 +197,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     identity: () => identity,
     hotFiles: { index: hotIndex, decorations, warnings },
     sessionCare: { states, reminders, zeroTouch, startupPrompts },
+    folderWatchers: (root: string) => AgentSyncFolderWatcher.liveCount(root),
     activationMs,
     treeProbe: probe,
   });

@@ -34,10 +34,13 @@ export const watchVerb: Verb = {
       info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${m}`),
       warn: (m: string) => ctx.io.err(`agentsync: ${m}`),
     };
-    // Loaded here, not at the top: the drop zone's file watcher (chokidar and the fs/promises and stream modules it
-    // needs) is for this verb only, and every other verb starts without it.
+    // Loaded here, not at the top: the drop zone (processor, claims, answerer) is for this verb only, and every other
+    // verb starts without it.
     const { DropZoneProcessor } = await import('../core/dropZone/dropZoneProcessor');
-    const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log });
+    const { AgentSyncFolderWatcher } = await import('../core/workspace/agentSyncFolderWatcher');
+    // The same one-per-folder watcher the editor runs (docs/architecture.md), created only when watching.
+    const changes = values.once ? undefined : new AgentSyncFolderWatcher(ctx.layout, (e) => log.warn(`watcher: ${e.message}`));
+    const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log, changes });
     if (values.verbose) {
       processor.onDidAnswer((a) =>
         ctx.io.err(
@@ -64,6 +67,7 @@ export const watchVerb: Verb = {
     if (!ctx.json) ctx.io.out(`watching ${ctx.layout.dataDir} (pid ${process.pid}); Ctrl-C stops`);
     const signal = await stopped;
     await processor.stop();
+    changes?.close();
     const stats = processor.stats;
     if (ctx.json) ctx.io.out(JSON.stringify(okResponse('watch', { signal, ...stats })));
     else

@@ -15,10 +15,11 @@ export interface DropZoneRunner {
 
 export type DropZoneFactory = (service: FolderService, log: vscode.LogOutputChannel) => DropZoneRunner;
 
-/** The core's processor on the folder's own dispatcher, so its writes refresh the tree at once. */
+/** The core's processor on the folder's own dispatcher (its writes refresh the tree at once) and its one watcher. */
 export const hostDropZone: DropZoneFactory = (service, log) => {
   const tag = `[${service.name}] drop zone:`;
   const processor = new DropZoneProcessor(service.layout, service.dispatcher, {
+    changes: service.changes,
     logger: { info: (m) => log.info(`${tag} ${m}`), warn: (m) => log.warn(`${tag} ${m}`) },
   });
   processor.onDidAnswer((a) => {

@@ -1,6 +1,7 @@
-// One AgentSync service per workspace folder: its store, its ONE RequestDispatcher (surface "vscode"), a
-// file watcher that notices changes made by any other surface (CLI, agents, another window), and the
-// drop zone it hosts. Nothing is read at construction: the first view() reads the store.
+// One AgentSync service per workspace folder: its store, its ONE RequestDispatcher (surface "vscode"), and its ONE
+// file watcher (the core's AgentSyncFolderWatcher, docs/architecture.md), which notices changes made by any other
+// surface (CLI, agents, another window) and feeds the tree, the session states, the dashboard and the drop zone.
+// Nothing is read at construction: the first view() reads the store.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HandoffStore, type StoreLogger } from '../core/store/handoffStore';
@@ -9,6 +10,7 @@ import { DEFAULT_CONFIG, type AgentSyncConfig } from '../core/domain/configSchem
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import type { Handoff } from '../core/domain/handoffSchema';
 import type { StoreSnapshot } from '../core/store/storeSnapshot';
+import { AgentSyncFolderWatcher, type FolderChangeSource } from '../core/workspace/agentSyncFolderWatcher';
 
 /** What the tree and badge need from a folder, read once per store change. */
 export interface FolderView {
@@ -28,13 +30,15 @@ export class FolderService implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<FolderService>();
   /** Fires when what view() returns may have changed. */
   readonly onDidChange = this.emitter.event;
+  private readonly stateEmitter = new vscode.EventEmitter<FolderService>();
+  /** Fires when .agentsync/state.json (the sessions) may have changed; not debounced. */
+  readonly onDidChangeState = this.stateEmitter.event;
+  private readonly watcher: AgentSyncFolderWatcher;
   private readonly disposables: vscode.Disposable[] = [];
   private lastSnapshot: StoreSnapshot | null = null;
   private lastView: FolderView | null = null;
   private announced: FolderView | null = null;
   private pending: NodeJS.Timeout | undefined;
-  /** inotify-speed watch of .agentsync/ (VS Code's watcher batches events for hundreds of ms); set up on first read. */
-  private dirWatcher: fs.FSWatcher | null = null;
   private disposed = false;
   private pendingInvalidate = false;
 
@@ -48,11 +52,17 @@ export class FolderService implements vscode.Disposable {
     this.dispatcher = new RequestDispatcher(this.store, 'vscode');
     // Writes through this window's store are known at once; the watcher covers every other writer.
     this.disposables.push(this.store.onDidChange(() => this.invalidate()));
-    const watcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(folder, '{.agentsync.json,.agentsync/handoffs.json}'),
-    );
-    const onFile = () => this.scheduleCheck();
-    this.disposables.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile), this.emitter);
+    this.watcher = new AgentSyncFolderWatcher(this.layout, (e) => log.warn(`[${folder.name}] file watcher: ${e.message}`));
+    this.watcher.onDidChange((kind) => {
+      if (kind === 'config' || kind === 'store') this.scheduleCheck();
+      else if (kind === 'state') this.stateEmitter.fire(this);
+    });
+    this.disposables.push(this.emitter, this.stateEmitter);
+  }
+
+  /** The folder's file events, for the drop zone it hosts (its `request` events). */
+  get changes(): FolderChangeSource {
+    return this.watcher;
   }
 
   get name(): string {
@@ -65,7 +75,7 @@ export class FolderService implements vscode.Disposable {
 
   /** The folder's handoffs and config; the store caches by file stat, so this is cheap when nothing changed. */
   view(): FolderView {
-    this.ensureDirWatcher();
+    this.watcher.ensure(); // e.g. the folder was deleted and made again: watched again on the next read
     const initialized = this.isInitialized();
     const loaded = this.store.config();
     let snapshot: StoreSnapshot | null = null;
@@ -106,22 +116,6 @@ export class FolderService implements vscode.Disposable {
     return true;
   }
 
-  private ensureDirWatcher(): void {
-    if (this.dirWatcher || this.disposed) return;
-    try {
-      const w = fs.watch(this.layout.dataDir, { persistent: false }, (_event, name) => {
-        if (name === null || name === 'handoffs.json') this.scheduleCheck();
-      });
-      w.on('error', () => {
-        w.close();
-        if (this.dirWatcher === w) this.dirWatcher = null; // e.g. the folder was deleted; re-attached on the next read
-      });
-      this.dirWatcher = w;
-    } catch {
-      // .agentsync/ does not exist yet: the VS Code watcher reports when handoffs.json appears.
-    }
-  }
-
   /**
    * A write through this window's store: the snapshot was changed in place, so identity cannot tell; always tell
    * listeners. Deferred, so the tree and badge never delay the write's own answer (the store calls this mid-commit).
@@ -150,7 +144,7 @@ export class FolderService implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.dirWatcher?.close();
+    this.watcher.close();
     if (this.pending) clearTimeout(this.pending);
     for (const d of this.disposables) d.dispose();
   }

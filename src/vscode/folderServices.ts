@@ -9,6 +9,9 @@ export class FolderServices implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<FolderService | undefined>();
   /** A folder's data changed (its service), or folders were added or removed (undefined). */
   readonly onDidChange = this.emitter.event;
+  private readonly stateEmitter = new vscode.EventEmitter<FolderService>();
+  /** A folder's .agentsync/state.json may have changed (from its one watcher; not debounced). */
+  readonly onDidChangeState = this.stateEmitter.event;
   private readonly foldersListener: vscode.Disposable;
 
   constructor(private readonly create: (folder: vscode.WorkspaceFolder) => FolderService) {
@@ -56,7 +59,10 @@ export class FolderServices implements vscode.Disposable {
     this.services.set(key, service);
     this.subscriptions.set(
       key,
-      service.onDidChange((s) => this.emitter.fire(s)),
+      vscode.Disposable.from(
+        service.onDidChange((s) => this.emitter.fire(s)),
+        service.onDidChangeState((s) => this.stateEmitter.fire(s)),
+      ),
     );
   }
 
@@ -72,5 +78,6 @@ export class FolderServices implements vscode.Disposable {
     this.foldersListener.dispose();
     for (const key of [...this.services.keys()]) this.remove({ uri: vscode.Uri.parse(key) } as vscode.WorkspaceFolder);
     this.emitter.dispose();
+    this.stateEmitter.dispose();
   }
 }

@@ -22,6 +22,11 @@ describe('drop zone (hosted by the extension)', () => {
     await waitFor('drop zone running', () => a.dropZones.stateOf(service).running);
   });
 
+  it('the folder runs exactly one watcher piece, shared by the tree, the session states, the dashboard and the drop zone', async () => {
+    const a = await api();
+    for (const service of a.services.all()) assert.equal(a.folderWatchers(service.layout.root), 1, service.name);
+  });
+
   it('answers a createHandoff request dropped by an agent, and the tree shows the new handoff', async () => {
     const a = await api();
     let events = 0;

@@ -87,8 +87,17 @@ describe('hot files', () => {
       await waitFor('the Handoffs view to show', () => a.treeView.visible);
       // Once per session and file: away and back again shows nothing more.
       await vscode.window.showTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'README.md')));
+      // Listeners run in the order they subscribed: when ours hears the file become active again, the extension's
+      // check (subscribed at activation) has already run.
+      const backAgain = new Promise<void>((resolve) => {
+        const sub = vscode.window.onDidChangeActiveTextEditor((e) => {
+          if (e?.document.uri.toString() !== uri().toString()) return;
+          sub.dispose();
+          resolve();
+        });
+      });
       await vscode.window.showTextDocument(uri());
-      await sleep(300);
+      await backAgain;
       assert.equal(shown.length, 1, shown.join('\n'));
     } finally {
       win.showWarningMessage = real;

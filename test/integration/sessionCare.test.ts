@@ -64,6 +64,7 @@ describe('session care', () => {
       await waitFor('a second reminder after the snooze', () => reminders.length >= 2, 15_000);
       await agentsync().update('sessionReminderHours', 0, vscode.ConfigurationTarget.Global);
       const count = reminders.length;
+      // The subject is a timer that must not fire: no event announces one that did not; 2.5 s is 2+ reminder intervals.
       await sleep(2_500);
       assert.ok(reminders.length <= count + 1, `reminders went on after the setting became 0: ${reminders.length - count} more`);
     } finally {

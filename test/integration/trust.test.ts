@@ -35,16 +35,29 @@ describe('untrusted folder (Restricted Mode)', () => {
     // the groups are still there: reading and the editor's own commands keep working
     assert.ok(a.tree.getChildren().some((n) => n.kind === 'group'));
     await vscode.commands.executeCommand('workbench.view.extension.agentsync');
-    await sleep(500);
+    await sleep(500); // let the workbench paint before the screenshot
     await screenshot('restricted-mode.png');
   });
 
   it('a dropped request is not answered while restricted, and is answered once trusted', async () => {
     const a = await api();
+    const service = a.services.all()[0];
     const answer = path.join(workspaceRoot(), '.agentsync/responses/it-untrusted-1.json');
-    await sleep(300); // let the stop finish
+    const request = path.join(workspaceRoot(), '.agentsync/requests/untrusted-1.json');
+    assert.equal(a.dropZones.stateOf(service).running, false);
+    // The folder's one watcher reports the request to its subscribers; a drop zone still subscribed would have been
+    // told first and claimed it (a synchronous rename) on the next turn: after that turn, it must still be waiting.
+    const reported = new Promise<void>((resolve) => {
+      const sub = service.changes.onDidChange((kind) => {
+        if (kind !== 'request') return;
+        sub.dispose();
+        resolve();
+      });
+    });
     dropRequest('untrusted-1.json', { action: 'listHandoffs', request_id: 'it-untrusted-1' });
-    await sleep(3_000); // longer than the processor's 2 s rescan
+    await reported;
+    await new Promise((r) => setImmediate(r));
+    assert.ok(fs.existsSync(request), 'taken in Restricted Mode');
     assert.equal(fs.existsSync(answer), false, 'answered in Restricted Mode');
     a.trust.simulate(undefined);
     await whenFileExists(answer);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, REPO_ROOT, sleep } from './helpers';
+import { EXTENSION_ID, REPO_ROOT, waitFor } from './helpers';
 
 interface Walkthrough {
   id: string;
@@ -43,11 +43,9 @@ describe('walkthrough', () => {
   it('workbench.action.openWalkthrough opens agentsync.agentsync#gettingStarted', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#gettingStarted`, false);
-    await sleep(500);
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
-    assert.ok(
-      tabs.some((t) => /Welcome|Walkthrough|AgentSync/.test(t)),
-      `a walkthrough tab is open: ${tabs.join(', ')}`,
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+    await waitFor('a walkthrough tab (Welcome, Walkthrough or AgentSync) to open', () =>
+      tabs().some((t) => /Welcome|Walkthrough|AgentSync/.test(t)),
     );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

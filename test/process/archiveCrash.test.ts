@@ -198,7 +198,7 @@ describe('the archive under SIGKILL', function () {
       await job.waitForLine((l) => l === 'READY', 30_000, `${label}: READY`);
       job.proc.send('go');
       await job.waitForLine((l) => l === 'GO', 10_000, `${label}: GO`);
-      await sleep(Math.random() * window);
+      await sleep(Math.random() * window); // the subject: a kill at a random moment
       job.proc.kill('SIGKILL');
       const exit = await job.exited;
       // Where did the kill land? The leftovers tell.
@@ -221,6 +221,8 @@ describe('the archive under SIGKILL', function () {
       await repairAndCheck(label);
     }
     for (const c of ready) c.proc.kill('SIGKILL');
+    // Gone before the folder is removed: a job still starting up may write into it (ENOTEMPTY seen once).
+    await Promise.all(ready.map((c) => c.exited));
     fs.rmSync(dir, { recursive: true, force: true }); // kept for inspection on failure
     return window;
   }

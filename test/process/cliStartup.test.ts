@@ -1,27 +1,54 @@
-// The CLI loads only what a verb needs (issue 10): `list` and `claim` start without the drop-zone watcher and
-// the Node modules it brings (fs/promises), which `watch` loads when it runs, and without child_process, which
+// The CLI loads only what a verb needs (issue 10): `list` and `claim` start without the folder watcher and the Node
+// module it brings (internal/fs/watchers), which a running `watch` loads, and without child_process, which
 // git's callers load when they start git (`init --git`); and the HTML entity decoder, which
 // the bundle loads on first use, is still there when a tracker needs it. The CLI runs as a real process; a
 // preloaded script reports which Node modules the process loaded.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, runCliSync, tempWorkspace } from './processHarness';
 
-/** Runs the CLI with a preload that prints, at exit, the Node modules loaded after it on stderr's last line. */
-function loadedModules(ws: string, args: string[]): string[] {
+/** A preload that prints, at exit, the Node modules loaded after it on stderr's last line. */
+function modulesReporter(ws: string): string {
   const preload = path.join(ws, 'report-modules.js');
   fs.writeFileSync(
     preload,
     "const before = new Set(process.moduleLoadList);\nprocess.on('exit', () => process.stderr.write('\\nMODULES ' + " +
       "process.moduleLoadList.filter((m) => !before.has(m)).join(',') + '\\n'));\n",
   );
-  const r = spawnSync(process.execPath, ['-r', preload, CLI, '--dir', ws, ...args], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stdout + r.stderr);
-  const line = r.stderr.split('\n').find((l) => l.startsWith('MODULES '));
-  assert.ok(line, r.stderr);
+  return preload;
+}
+
+function modulesIn(stderr: string): string[] {
+  const line = stderr.split('\n').find((l) => l.startsWith('MODULES '));
+  assert.ok(line, stderr);
   return line.slice('MODULES '.length).split(',');
+}
+
+/** Runs the CLI to its end and returns the Node modules it loaded. */
+function loadedModules(ws: string, args: string[]): string[] {
+  const r = spawnSync(process.execPath, ['-r', modulesReporter(ws), CLI, '--dir', ws, ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  return modulesIn(r.stderr);
+}
+
+/** Runs `watch` until it says it is watching, stops it with SIGTERM, and returns the Node modules it loaded. */
+async function modulesOfRunningWatch(ws: string): Promise<string[]> {
+  const child = spawn(process.execPath, ['-r', modulesReporter(ws), CLI, '--dir', ws, 'watch'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes('watching ')) resolve();
+    }),
+  );
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0, stdout + stderr);
+  return modulesIn(stderr);
 }
 
 describe('CLI start-up: each verb loads what it needs (issue 10)', function () {
@@ -38,15 +65,15 @@ describe('CLI start-up: each verb loads what it needs (issue 10)', function () {
 
   after(() => fs.rmSync(ws, { recursive: true, force: true }));
 
-  it('list and claim load neither the drop-zone watcher nor child_process; watch and init --git load them', () => {
-    const watcher = 'NativeModule fs/promises';
+  it('list and claim load neither the folder watcher nor child_process; watch and init --git load them', async () => {
+    const watcher = 'NativeModule internal/fs/watchers';
     const processes = 'NativeModule child_process';
     for (const args of [['list'], ['claim', id, '--agent', 'claude']]) {
       const loaded = loadedModules(ws, args);
       assert.ok(loaded.includes('NativeModule crypto'), `the report is live: ${args[0]} loads crypto for the store stamp`);
       for (const m of [watcher, processes]) assert.ok(!loaded.includes(m), `${args[0]} loaded ${m}: ${loaded.join(' ')}`);
     }
-    assert.ok(loadedModules(ws, ['watch', '--once']).includes(watcher), 'watch loads the watcher when it runs');
+    assert.ok((await modulesOfRunningWatch(ws)).includes(watcher), 'watch loads the watcher when it runs');
     const repo = tempWorkspace('startup-git');
     try {
       assert.equal(spawnSync('git', ['init', '-q', repo]).status, 0);

@@ -140,7 +140,7 @@ describe('crash safety: SIGKILL at random moments', function () {
         // Every other writer must first show progress: the previous writer died, maybe holding the lock.
         await child.waitForLine((l) => /^(ACK|RESENT|NACK) /.test(l), 15_000, `${label}: first answer (is the dead writer's lock broken?)`);
       }
-      await sleep(Math.random() * MAX_KILL_DELAY_MS);
+      await sleep(Math.random() * MAX_KILL_DELAY_MS); // the subject: a kill at a random moment
       child.proc.kill('SIGKILL');
       const exit = await child.exited;
       assert.equal(exit.signal, 'SIGKILL', `${label}: the writer died on its own (code ${exit.code}): ${child.stderr}`);

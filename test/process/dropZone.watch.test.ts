@@ -155,8 +155,12 @@ describe('agentsync watch (processes)', function () {
     await ready(restarted);
     assert.deepEqual(await writers, new Array(WRITERS).fill(0));
     await waitForResponses(dir, WRITERS * PER_WRITER, 60_000);
-    // A takeover happens on a rescan; give the survivors a moment to finish what they took over.
-    await new Promise((r) => setTimeout(r, 1_200));
+    // Every request has its response; a claim is removed after its answer: none left means the takeovers are done.
+    const settleBy = Date.now() + 30_000;
+    while (fs.readdirSync(inflight).length > 0) {
+      assert.ok(Date.now() < settleBy, `claims still held after 30 s: ${fs.readdirSync(inflight).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await Promise.all([stop(b), stop(restarted)]);
     const takenOver = [...b.lines, ...restarted.lines]
       .filter((l) => l.startsWith('stopped'))

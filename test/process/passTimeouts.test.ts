@@ -52,7 +52,7 @@ describe('pass timeouts through `agentsync request` (real clock)', function () {
     assert.equal(claim.ok, true, JSON.stringify(claim));
     const lease = (claim.data!.handoff as Handoff).lease_expires_at!;
     assert.equal(Date.parse(lease) - Date.parse((claim.data!.handoff as Handoff).claimed_at!), TIMEOUT_MS, 'the override is the lease');
-    await sleep(TIMEOUT_MS + 300);
+    await sleep(TIMEOUT_MS + 300); // the subject: the 1.5 s lease running out
     const list = request(ws, { action: 'listHandoffs' });
     const all = list.data!.handoffs as Handoff[];
     const passed = all.find((x) => x.handoff_id === h.handoff_id)!;

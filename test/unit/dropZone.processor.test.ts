@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
+import { AgentSyncFolderWatcher } from '../../src/core/workspace/agentSyncFolderWatcher';
 import { formatInflightName, parseInflightName } from '../../src/core/dropZone/inflightName';
 import { newUid } from '../../src/core/domain/handoffIds';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
@@ -129,10 +130,17 @@ describe('drop zone processor', () => {
     });
     const id = (c.data!.handoff as { handoff_id: string }).handoff_id;
     assert.equal((await ws.dispatch({ action: 'claimHandoff', handoffId: id, agent: 'claude' })).ok, true);
+    // Counts the sweeps the processor runs (expireLeases through the real dispatcher): two done prove it looked.
+    let sweeps = 0;
+    const dispatch = ws.dispatcher.dispatch.bind(ws.dispatcher);
+    ws.dispatcher.dispatch = (req, ctx) =>
+      dispatch(req, ctx).finally(() => {
+        if ((req as { action?: string }).action === 'expireLeases') sweeps++;
+      });
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { leaseSweepMs: 20 });
     await processor.start();
     try {
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor('two lease sweeps', () => sweeps >= 2);
       assert.equal(ws.stored(id).status, 'in_progress', 'a live lease (30 minutes) is left alone');
       ws.clock.advance(31 * 60_000);
       const deadline = Date.now() + 3_000;
@@ -214,7 +222,7 @@ describe('drop zone processor', () => {
     fs.writeSync(fd, text.slice(0, 20));
     const processor = new DropZoneProcessor(ws.layout, ws.dispatcher);
     const done = processor.processOnce();
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 60)); // the subject: the writer is still writing when the request is taken
     fs.writeSync(fd, text.slice(20)); // lands in the claimed file: the same inode
     fs.closeSync(fd);
     await done;
@@ -241,9 +249,10 @@ describe('drop zone processor', () => {
     assert.deepEqual(summaries(ws), ['written with a pause']);
   });
 
-  it('started, it answers as requests arrive (watcher events; the rescan is set to a minute), then stops cleanly', async () => {
+  it('started, it answers as requests arrive (events from the folder watcher; the rescan is set to a minute), then stops cleanly', async () => {
     const ws = new TestWorkspace();
-    const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000 });
+    const changes = new AgentSyncFolderWatcher(ws.layout);
+    const processor = new DropZoneProcessor(ws.layout, ws.dispatcher, { rescanMs: 60_000, changes });
     await processor.start();
     try {
       for (let i = 0; i < 5; i++) {
@@ -267,8 +276,12 @@ describe('drop zone processor', () => {
       await processor.stop();
     }
     assert.equal(summaries(ws).length, 5);
+    // The watcher's own event for the request reaching the stopped processor's listeners is the settled point.
+    const seen = new Promise<void>((resolve) => changes.onDidChange((kind) => kind === 'request' && resolve()));
     drop(ws, 'after-stop.json', create('after stop'));
-    await new Promise((r) => setTimeout(r, 100));
+    await seen;
+    await new Promise((r) => setImmediate(r)); // a scan it triggered would have been scheduled on this tick
+    changes.close();
     assert.ok(fs.existsSync(path.join(ws.layout.requestsDir, 'after-stop.json')), 'a stopped processor answers nothing');
   });
 

@@ -60,7 +60,7 @@ describe('FileLock', () => {
     await a.acquire();
     let bHas = false;
     const waiting = b.acquire().then(() => (bHas = true));
-    await sleep(150);
+    await sleep(150); // the subject: b keeps waiting (it polls; nothing announces a failed try)
     assert.equal(bHas, false, 'b must not get the lock while a holds it');
     heldByUs(file);
     a.release();
@@ -181,7 +181,7 @@ describe('FileLock', () => {
     const lock = new FileLock(file);
     await lock.acquire();
     setAge(file, LOCK_LEASE_MS - 500);
-    await sleep(1_300);
+    await sleep(1_300); // the subject: the renewal timer
     assert.ok(Date.now() - fs.statSync(file).mtimeMs < 1_500, 'the lease was renewed');
     lock.release();
   });

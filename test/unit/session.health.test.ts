@@ -6,6 +6,17 @@ import * as path from 'node:path';
 import { commandArgv, splitCommandLine } from '../../src/core/requests/sessions/commandLine';
 import { runCommand, runHealthChecks, stripAnsi } from '../../src/core/requests/sessions/healthChecks';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
+import { processAlive } from '../../src/core/disk/processAlive';
+
+/** Exited, or a zombie nobody reaped yet (its timers no longer run). */
+function processGone(pid: number): boolean {
+  if (!processAlive(pid)) return true;
+  try {
+    return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 const node = process.execPath;
 
@@ -67,7 +78,8 @@ describe('health checks', () => {
     // leaves a loaded machine time to start node and print 'started' first.
     const grandchild = `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'), 4000)`;
     const script =
-      `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); console.log('started'); ` +
+      `const g = require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); ` +
+      `console.log('started grandchild ' + g.pid); ` +
       `setTimeout(() => {}, 60000)`;
     const started = Date.now();
     const r = await runCommand(dir, [node, '-e', script], { timeoutMs: 2000 });
@@ -75,7 +87,13 @@ describe('health checks', () => {
     assert.equal(r.status, 'Fail');
     assert.equal(r.timedOut, true);
     assert.match(r.output, /started[\s\S]*timed out after 2000 ms/);
-    await new Promise((res) => setTimeout(res, 4_300));
+    // Settled once the grandchild is gone: stopped by the time-out, or (the bug) after writing the marker at 4 s.
+    const pid = Number(/started grandchild (\d+)/.exec(r.output)![1]);
+    const deadline = Date.now() + 15_000;
+    while (!processGone(pid)) {
+      assert.ok(Date.now() < deadline, `the grandchild ${pid} still runs after 15 s`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
     assert.equal(fs.existsSync(marker), false, 'the grandchild was stopped too');
   });
 

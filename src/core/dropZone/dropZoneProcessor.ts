@@ -1,6 +1,7 @@
 // The drop zone (docs/contract.md §8): `.agentsync/request.json` → `result.json` (AgentSync 0.3) and every
 // `.agentsync/requests/*.json` → `responses/<request_id>.json`, through the same dispatcher as every surface.
-// A watcher triggers a scan; a periodic rescan catches what it missed and takes over claims of dead processors.
+// The folder's watcher (passed in: one per folder, shared with the editor's other readers; see
+// docs/architecture.md) triggers a scan; a periodic rescan catches what it missed and takes over claims of dead processors.
 // Each scan claims every waiting request (rename into .inflight/), then dispatches them all at once, so the
 // store applies them under one lock and one write. The response is written before the claim is removed:
 // a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
@@ -11,9 +12,9 @@ import { newUid } from '../domain/handoffIds';
 import { MAX_REQUEST_BYTES, type RequestDispatcher } from '../requests/requestDispatcher';
 import { ClaimAnswerer, type DropZoneAnswer, type DropZoneLogger } from './claimAnswerer';
 import { claimFile, DropZonePaths, isRequestName, recoverOrphans, rejectEntry, type Claim } from './dropZoneClaims';
-import { DropZoneWatcher } from './dropZoneWatcher';
 import { ACTIVE_CLAIMS } from './inflightName';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
+import type { FolderChangeSource } from '../workspace/agentSyncFolderWatcher';
 
 export type { DropZoneAnswer, DropZoneLogger };
 
@@ -24,6 +25,8 @@ export interface DropZoneOptions {
   leaseSweepMs?: number;
   maxRequestBytes?: number;
   logger?: DropZoneLogger;
+  /** The folder's watcher, whose `request` events trigger a scan; without one, only the periodic rescan answers. */
+  changes?: FolderChangeSource;
 }
 
 export interface DropZoneStats {
@@ -45,7 +48,8 @@ export class DropZoneProcessor {
   private readonly answerer: ClaimAnswerer;
   private readonly pending = new Set<Promise<void>>();
   private readonly listeners: ((a: DropZoneAnswer) => void)[] = [];
-  private watcher: DropZoneWatcher | null = null;
+  private readonly changes: FolderChangeSource | undefined;
+  private subscription: { dispose(): void } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private pruneTimer: NodeJS.Timeout | null = null;
@@ -55,8 +59,6 @@ export class DropZoneProcessor {
   private recoverDue = true;
   private running = false;
   private reportedProblem: string | null = null;
-  /** Settles a start() still waiting for the watcher when stop() comes first. */
-  private onStopped: (() => void) | null = null;
 
   constructor(
     readonly layout: WorkspaceLayout,
@@ -67,6 +69,7 @@ export class DropZoneProcessor {
     this.leaseSweepMs = options.leaseSweepMs ?? 30_000;
     this.logger = options.logger ?? silent;
     this.rescanMs = options.rescanMs ?? 2_000;
+    this.changes = options.changes;
     this.answerer = new ClaimAnswerer(
       this.paths,
       dispatcher,
@@ -99,16 +102,16 @@ export class DropZoneProcessor {
     return { ...this.stats };
   }
 
-  /**
-   * Starts watching; resolves once the watcher is ready (or stop() was called meanwhile). The periodic rescan and
-   * a first scan start at once, not after the watcher is ready: chokidar's first crawl can take long, and a
-   * request waiting meanwhile is answered by the scan anyway.
-   */
-  async start(): Promise<void> {
-    if (this.running) return;
+  /** Starts answering: the folder's watcher events, the periodic rescan and a first scan of what is waiting. */
+  start(): Promise<void> {
+    if (this.running) return Promise.resolve();
     this.running = true;
-    const stopped = new Promise<void>((resolve) => (this.onStopped = resolve));
+    this.subscription =
+      this.changes?.onDidChange((kind) => {
+        if (kind === 'request') this.trigger(false);
+      }) ?? null;
     this.timer = setInterval(() => {
+      this.changes?.ensure(); // e.g. requests/ re-created: watched again
       this.trigger(true);
       this.track(this.sweepTimeouts());
     }, this.rescanMs);
@@ -118,13 +121,9 @@ export class DropZoneProcessor {
     this.pruneAudit();
     this.pruneTimer = setInterval(() => this.pruneAudit(), DAY_MS);
     this.scan(true);
-    this.watcher = new DropZoneWatcher(
-      this.layout,
-      () => this.trigger(false),
-      (e) => this.logger.warn(`drop-zone watcher: ${e.message}`),
-    );
-    // A stop() before the watcher is ready closes it, and chokidar then never says "ready": settle on either.
-    await Promise.race([this.watcher.ready(), stopped]);
+    // The scan created requests/ if it was missing: watch it now, not at the first rescan.
+    this.changes?.ensure();
+    return Promise.resolve();
   }
 
   private pruneAudit(): void {
@@ -163,17 +162,14 @@ export class DropZoneProcessor {
   /** Stops watching and waits for the requests already taken to be answered. */
   async stop(): Promise<void> {
     this.running = false;
-    this.onStopped?.();
-    this.onStopped = null;
+    this.subscription?.dispose();
+    this.subscription = null;
     if (this.timer) clearInterval(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.timer = null;
     this.sweepTimer = null;
     this.pruneTimer = null;
-    const w = this.watcher;
-    this.watcher = null;
-    await w?.close();
     await this.drain();
   }
 

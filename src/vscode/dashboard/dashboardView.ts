@@ -48,15 +48,11 @@ export class DashboardView implements vscode.WebviewViewProvider, vscode.Disposa
     private readonly context: () => DashboardContext,
     private readonly mediaRoot: vscode.Uri,
   ) {
-    // Sessions and health live in state.json, which a session start may change without touching the store.
-    const stateWatcher = vscode.workspace.createFileSystemWatcher('**/.agentsync/state.json');
-    const onState = () => this.refresh();
+    // Sessions and health live in state.json, which a session start may change without touching the store; its
+    // events come from each folder's one watcher (FolderService).
     this.disposables.push(
       deps.services.onDidChange(() => this.refresh()),
-      stateWatcher,
-      stateWatcher.onDidChange(onState),
-      stateWatcher.onDidCreate(onState),
-      stateWatcher.onDidDelete(onState),
+      deps.services.onDidChangeState(() => this.refresh()),
       this.renderedEmitter,
     );
   }

@@ -14,17 +14,19 @@ export class SessionStates implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<FolderService>();
   /** A folder's state.json changed (or its store did: a session action through this window). */
   readonly onDidChange = this.emitter.event;
-  private readonly watchers = new Map<FolderService, vscode.Disposable>();
   private readonly pending = new Map<FolderService, NodeJS.Timeout>();
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
   private readonly cache = new Map<FolderService, { stamp: string; sessions: Map<string, SessionRecord> }>();
 
   constructor(private readonly services: FolderServices) {
-    this.syncWatchers();
-    this.subscription = services.onDidChange((s) => {
-      if (s) this.schedule(s);
-      else this.syncWatchers();
-    });
+    // state.json events come from each folder's one watcher (FolderService); none of its own.
+    this.subscriptions = [
+      services.onDidChangeState((s) => this.schedule(s)),
+      services.onDidChange((s) => {
+        if (s) this.schedule(s);
+        else this.forgetRemoved();
+      }),
+    ];
   }
 
   sessionsOf(service: FolderService): ReadonlyMap<string, SessionRecord> {
@@ -47,20 +49,9 @@ export class SessionStates implements vscode.Disposable {
     return this.sessionsOf(service).get(agent);
   }
 
-  private syncWatchers(): void {
+  private forgetRemoved(): void {
     const all = this.services.all();
-    for (const [s, w] of [...this.watchers]) {
-      if (all.includes(s)) continue;
-      w.dispose();
-      this.watchers.delete(s);
-      this.cache.delete(s);
-    }
-    for (const s of all) {
-      if (this.watchers.has(s)) continue;
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(s.folder, '.agentsync/state.json'));
-      const on = () => this.schedule(s);
-      this.watchers.set(s, vscode.Disposable.from(w, w.onDidChange(on), w.onDidCreate(on), w.onDidDelete(on)));
-    }
+    for (const s of [...this.cache.keys()]) if (!all.includes(s)) this.cache.delete(s);
   }
 
   private schedule(service: FolderService): void {
@@ -75,9 +66,8 @@ export class SessionStates implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const d of this.subscriptions) d.dispose();
     for (const t of this.pending.values()) clearTimeout(t);
-    for (const w of this.watchers.values()) w.dispose();
     this.emitter.dispose();
   }
 }
