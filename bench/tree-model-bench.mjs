@@ -1,7 +1,7 @@
 // Tree read-model benchmark: the pure parts of rendering the Handoffs tree on a store of 10,000 open handoffs.
 //   - building the attention tree (groups and chains) from the records, as every render of a folder does;
-//   - reading a store no stamp vouches for: the whole-file schema check (a cold read) against a re-read after
-//     another process changed one record (only that record is checked again).
+//   - reading a store no stamp vouches for: its hash, the whole-file schema check (a cold read), against a re-read
+//     after another process changed one record (bytes compared by position, only that record checked, digests reused).
 // Prints median/p99 and ratios to `node -e 0` measured in the same run; asserts nothing about speed.
 // usage: npx tsc -p . && node bench/tree-model-bench.mjs [--size 10000] [--runs 15]
 import { spawnSync } from 'node:child_process';
@@ -23,6 +23,7 @@ const core = (name) => {
 const { buildAttentionTree } = core('domain/attentionTree');
 const { StoreSnapshot } = core('store/storeSnapshot');
 const { DEFAULT_CONFIG } = core('domain/configSchema');
+const { storeHashOfBytes } = core('store/storeHash');
 
 const { values: opt } = parseArgs({ options: { size: { type: 'string', default: '10000' }, runs: { type: 'string', default: '15' } } });
 const SIZE = Number(opt.size);
@@ -65,16 +66,26 @@ try {
     `tree model bench: ${SIZE} open handoffs (${(text.length / 1e6).toFixed(1)} MB), ${RUNS} runs; node -e 0: ${nodeStartMs.toFixed(1)} ms`,
   );
 
-  const cold = time(() => StoreSnapshot.parse(text));
+  const bytes = Buffer.from(text);
+  const cold = time(() => StoreSnapshot.parse(bytes));
   line('cold read, whole-file schema check', cold);
+  line(
+    'hash of a file never hashed (every record)',
+    time(() => storeHashOfBytes(Buffer.from(bytes))),
+  );
 
-  const previous = StoreSnapshot.parse(text);
+  const previous = StoreSnapshot.parse(bytes);
   const edited = (i) => text.replace(/"summary": "Scale handoff 4242:[^"]*"/, `"summary": "Scale handoff 4242: edited ${i}"`);
-  const texts = Array.from({ length: RUNS }, (_, i) => edited(i));
+  const files = Array.from({ length: RUNS }, (_, i) => Buffer.from(edited(i)));
+  storeHashOfBytes(bytes);
+  line(
+    'hash after one record changed (digests reused)',
+    time((i) => storeHashOfBytes(files[i])),
+  );
   let snapshot;
   line(
-    're-read after one record changed (JSON.parse incl.)',
-    time((i) => (snapshot = StoreSnapshot.parse(texts[i], false, previous))),
+    're-read after one record changed (parse incl.)',
+    time((i) => (snapshot = StoreSnapshot.parse(files[i], false, { previous }))),
   );
   const reused = snapshot.handoffs.filter((h, i) => h === previous.handoffs[i]).length;
   console.log(`  records reused from the previous snapshot: ${reused} of ${SIZE}`);

@@ -6,7 +6,7 @@ import { drawnBelow } from '../core/domain/attentionTree';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { folderChildren, groupChildren, handoffChildren, type FolderNode, type TreeContext, type TreeNode } from './treeNodes';
-import { treeItemFor } from './treeItems';
+import { handoffItemTooltip, treeItemFor } from './treeItems';
 
 const REFRESH_INTERVAL_MS = 100;
 
@@ -131,6 +131,12 @@ export class HandoffTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     return treeItemFor(node);
+  }
+
+  /** Fills in what getTreeItem leaves out because it is costly and seen only on hover: a handoff's tooltip. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'handoff' && item.tooltip === undefined) item.tooltip = handoffItemTooltip(node);
+    return item;
   }
 
   getParent(node: TreeNode): TreeNode | undefined {

@@ -1,4 +1,4 @@
-// How each tree node looks: status codicons, the status as description, a tooltip (handoffTooltip.ts), and a
+// How each tree node looks: status codicons, the status as description, a tooltip (handoffTooltip.ts, a handoff's built on hover), and a
 // contextValue that the view/item/context menus in package.json key on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -44,9 +44,15 @@ function handoffItem(node: HandoffNode): vscode.TreeItem {
   item.iconPath = h.conflicts?.length
     ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
     : statusIcon(h, node.stale !== null);
-  item.tooltip = handoffTooltip(h, node.stale, chainLines(h, node.index.chains));
+  // No tooltip here: it is built on hover (handoffItemTooltip, through resolveTreeItem), so expanding a group of
+  // thousands builds no Markdown (docs/agentsync-documentation.md, "The tree at scale").
   item.contextValue = handoffContextValue(h);
   return item;
+}
+
+/** A handoff item's hover, built only when VS Code resolves the item (the pointer rests on it). */
+export function handoffItemTooltip(node: HandoffNode): vscode.MarkdownString {
+  return handoffTooltip(node.handoff, node.stale, chainLines(node.handoff, node.index.chains));
 }
 
 /**

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { HandoffNode, TreeNode } from '../../src/vscode/treeNodes';
-import { api, cli, findHandoff, plainText, readHandoffs, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import { api, cli, findHandoff, hoverText, readHandoffs, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 /** Runs the CLI with --json and returns the response envelope (asserting it succeeded). */
 async function cliOk(args: string[]): Promise<RequestResponse> {
@@ -196,7 +196,7 @@ describe('delegation in the editor', () => {
     const back = readHandoffs().find((h) => h.parent_uid === parent.uid)!;
     const a = await api();
     const [node] = await nodesOf(back.handoff_id);
-    const tip = plainText(a.tree.getTreeItem(node).tooltip).replace(/\\(.)/g, '$1');
+    const tip = hoverText(a.tree, node).replace(/\\(.)/g, '$1');
     for (const part of [
       '**Result:** PROCEED (complete)',
       'Parser is 3x faster',

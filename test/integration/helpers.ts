@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSyncApi } from '../../src/extension';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
+import type { HandoffTreeProvider } from '../../src/vscode/handoffTreeProvider';
+import type { TreeNode } from '../../src/vscode/treeNodes';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const EXTENSION_ID = 'agentsync.agentsync';
@@ -53,6 +55,14 @@ export function readHandoffs(root = workspaceRoot()): Handoff[] {
 export function plainText(v: string | vscode.TreeItemLabel | vscode.MarkdownString | undefined): string {
   if (v === undefined) return '';
   return typeof v === 'string' ? v : 'label' in v ? v.label : v.value;
+}
+
+/**
+ * A tree item's tooltip as the view shows it on hover, as plain text: getTreeItem, then resolveTreeItem (a handoff's
+ * tooltip is built only then).
+ */
+export function hoverText(tree: HandoffTreeProvider, node: TreeNode): string {
+  return plainText(tree.resolveTreeItem(tree.getTreeItem(node), node).tooltip);
 }
 
 export function findHandoff(summaryPart: string, root = workspaceRoot()): Handoff {

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/vscode/treeNodes';
-import { api, cli, figures, findHandoff, plainText, waitFor, workspaceRoot } from './helpers';
+import { api, cli, figures, findHandoff, hoverText, plainText, waitFor, workspaceRoot } from './helpers';
 
 async function roots(): Promise<TreeNode[]> {
   return (await api()).tree.getChildren();
@@ -56,7 +56,8 @@ describe('Handoffs tree', () => {
     assert.equal(item.description, `queued · ${findHandoff('token refresh').handoff_id}`);
     assert.equal(item.contextValue, 'handoff.queued');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'circle-large-outline');
-    const tip = (item.tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'); // unescape the literal text
+    assert.equal(item.tooltip, undefined, 'built on hover, not for every item of an expanded group');
+    const tip = hoverText(a.tree, node).replace(/\\(.)/g, '$1'); // unescape the literal text
     assert.match(tip, /Check regression risk in the token refresh path/);
     assert.match(tip, /\*\*History\*\*/);
     assert.match(tip, /queued by Codex: created/);
@@ -68,10 +69,7 @@ describe('Handoffs tree', () => {
     const staleItem = a.tree.getTreeItem(stale);
     assert.equal(staleItem.description, `queued · stale · ${findHandoff('release checklist').handoff_id}`);
     assert.equal((staleItem.iconPath as vscode.ThemeIcon).id, 'warning');
-    assert.match(
-      (staleItem.tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'),
-      /not updated for 7\d h \(staleAfterHours is 24\)/,
-    );
+    assert.match(hoverText(a.tree, stale).replace(/\\(.)/g, '$1'), /not updated for 7\d h \(staleAfterHours is 24\)/);
   });
 
   it('children of a handoff: the chained handoff, its files (click opens) and its todos', async () => {
@@ -164,7 +162,7 @@ describe('Handoffs tree', () => {
         .find((n) => plainText(a.tree.getTreeItem(n).label).includes('Research the JWT feature')),
     );
     assert.ok(node);
-    const tip = (a.tree.getTreeItem(node).tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1');
+    const tip = hoverText(a.tree, node).replace(/\\(.)/g, '$1');
     assert.match(tip, /\*\*Request\*\* \(research phase\)/);
     assert.match(tip, /- Feature: jwt-authentication/);
     assert.match(tip, /- Spec: specs\/auth\/requirements\.md/);

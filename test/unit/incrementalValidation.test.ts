@@ -47,6 +47,32 @@ describe('re-reading a store another process wrote', () => {
     assert.equal(after.handoffs[3].handoff_id, 'HO-20250101-004');
   });
 
+  it('after records are removed, inserted and moved, every record whose bytes are unchanged is still the same object', () => {
+    const records = Array.from({ length: 8 }, (_, i) => record(i + 1));
+    const before = StoreSnapshot.parse(fileText(records));
+    // 2 and 5 removed, 9 added first, 8 moved up, 4 edited: the offset changes several times.
+    const next = [record(9), record(1), record(3), record(4, 'edited'), record(8), record(6), record(7)];
+    const after = StoreSnapshot.parse(fileText(next), false, { previous: before });
+    const old = (n: number) => before.handoffs[n - 1];
+    assert.deepEqual(
+      after.handoffs.map((h) => h.handoff_id),
+      next.map((r) => r.handoff_id),
+    );
+    for (const [i, n] of [1, 3, 8, 6, 7].map((n) => [next.findIndex((r) => r.handoff_id === old(n).handoff_id), n])) {
+      assert.equal(after.handoffs[i], old(n), `record ${n} is reused`);
+    }
+    assert.equal(after.handoffs[3].summary, 'edited');
+    assert.notEqual(after.handoffs[3], old(4));
+  });
+
+  it('keeps the id high-water mark of the head when only records changed', () => {
+    const text = (rs: unknown[]) => fileText(rs).replace('"version": 1,\n', '"version": 1,\n  "id_high_water": "HO-20250101-050",\n');
+    const before = StoreSnapshot.parse(text(three()));
+    const after = StoreSnapshot.parse(text([record(1), record(2, 'edited'), record(3)]), false, { previous: before });
+    assert.equal(after.handoffs[0], before.handoffs[0]);
+    assert.equal(after.highWater, 'HO-20250101-050');
+  });
+
   it('a changed record that breaks the schema is refused with the whole-file message (the field, its index)', () => {
     const before = StoreSnapshot.parse(fileText(three()));
     const bad = fileText([record(1), { ...record(2), status: 'bogus' }, record(3)]);

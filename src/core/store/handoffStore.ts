@@ -440,7 +440,7 @@ export class HandoffStore {
       return previous;
     }
     const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
-    const snapshot = StoreSnapshot.parse(bytes.toString('utf8'), trusted, { previous, chunks });
+    const snapshot = StoreSnapshot.parse(bytes, trusted, { previous, chunks });
     this.cached = { key, snapshot, hash };
     this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };
     return snapshot;

@@ -6,11 +6,10 @@ import type { Handoff } from '../domain/handoffSchema';
 export const SEPARATOR = Buffer.from(',\n');
 export const TAIL = Buffer.from('\n  ]\n}\n');
 /** Between two records: the first one's closing brace, the separator, the next one's opening brace. */
-const BOUNDARY = Buffer.from('\n    },\n    {\n'); // BETWEEN, as bytes
+const BOUNDARY = Buffer.from('\n    },\n    {\n');
 const RECORD_START = Buffer.from('    {\n');
 const RECORD_END = Buffer.from('\n    }');
 const HEAD_PATTERN = /^\{\n {2}"version": 1,\n(?: {2}"id_high_water": "(HO-\d{8}-\d{3,6})",\n)? {2}"handoffs": \[\n/;
-const BETWEEN = '\n    },\n    {\n';
 
 const heads = new Map<string, Buffer>();
 
@@ -39,18 +38,9 @@ export function recordBytes(h: Handoff): Buffer {
   return Buffer.from(recordText(h));
 }
 
-/**
- * The text of each record, in order, and the high-water mark, when `text` is in this layout (and has `count` records,
- * when given); otherwise null (a hand-formatted file: the caller then treats every record as new).
- */
-export function splitRecordTexts(text: string, count?: number): { highWater: string | undefined; records: string[] } | null {
-  const head = HEAD_PATTERN.exec(text.slice(0, 120));
-  const tail = TAIL.toString();
-  if (count === 0 || !head || !text.endsWith(tail) || text.length < head[0].length + tail.length) return null;
-  const parts = text.slice(head[0].length, text.length - tail.length).split(BETWEEN);
-  if (count !== undefined && parts.length !== count) return null;
-  const records = parts.map((part, i) => (i > 0 ? '    {\n' : '') + part + (i < parts.length - 1 ? '\n    }' : ''));
-  return { highWater: head[1], records };
+/** The `id_high_water` in a file's head (the first part splitStoreBytes returns); undefined when it has none. */
+export function highWaterOf(head: Buffer): string | undefined {
+  return HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[1];
 }
 
 /**

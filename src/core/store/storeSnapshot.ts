@@ -2,7 +2,7 @@
 import { ActionError } from '../domain/errors';
 import { handoffsFileSchema, describeIssues, type Handoff, type HandoffsFile } from '../domain/handoffSchema';
 import { HandoffIdAllocator, laterId, newUid } from '../domain/handoffIds';
-import { rememberRecordTexts, validateChangedRecords } from './incrementalValidation';
+import { rememberRecordBytes, validateChangedRecords } from './incrementalValidation';
 import { emptyStoreBytes, headFor, recordBytes, SEPARATOR, splitStoreBytes, TAIL } from './storeFormat';
 
 /** Per-record bytes cached by object identity: records are replaced, never mutated, so only changed ones are re-serialized. */
@@ -43,19 +43,25 @@ export class StoreSnapshot {
   }
 
   /**
-   * `trusted`: the file is byte for byte what an AgentSync process wrote after validating it (its stat stamp
-   * matches), so the schema pass, the largest cost of a cold start, is skipped; the shape is still checked.
-   * `from.previous`: the last snapshot read or written; records whose text it already holds are not checked again.
-   * `from.chunks`: the file split into its parts (storeFormat.splitStoreBytes); a trusted file's record parts are
-   * reused as their serialization, so its records are not stringified again on the next write.
+   * `data`: the file's bytes (or its text). `trusted`: the file is byte for byte what an AgentSync process wrote after
+   * validating it (its stat stamp matches), so the schema pass, the largest cost of a cold start, is skipped; the
+   * shape is still checked. `from.previous`: the last snapshot read or written; records whose bytes it already holds
+   * are not checked again. `from.chunks`: the file split into its parts (storeFormat.splitStoreBytes); a trusted
+   * file's record parts are reused as their serialization, so its records are not stringified again on the next write.
    */
-  static parse(text: string, trusted = false, from: { previous?: StoreSnapshot; chunks?: readonly Buffer[] | null } = {}): StoreSnapshot {
+  static parse(
+    data: string | Buffer,
+    trusted = false,
+    from: { previous?: StoreSnapshot; chunks?: readonly Buffer[] | null } = {},
+  ): StoreSnapshot {
     const { previous } = from;
-    const changed = !trusted && previous && validateChangedRecords(text, previous.handoffs, (h) => serialized.get(h)?.toString('utf8'));
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    const chunks = from.chunks !== undefined ? from.chunks : splitStoreBytes(bytes);
+    const changed = !trusted && previous && validateChangedRecords(chunks, previous.handoffs, (h) => serialized.get(h));
     if (changed) return new StoreSnapshot(changed);
     let raw: unknown;
     try {
-      raw = JSON.parse(text);
+      raw = JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));
     } catch (e) {
       throw new ActionError(
         'store_invalid',
@@ -67,7 +73,6 @@ export class StoreSnapshot {
       const mark = file?.id_high_water;
       if (file && file.version === 1 && Array.isArray(file.handoffs) && (mark === undefined || typeof mark === 'string')) {
         // Seeded before the constructor runs: a record it has to change (given a uid) becomes a new object, not reused.
-        const chunks = from.chunks ?? splitStoreBytes(Buffer.from(text));
         if (chunks && chunks.length === 2 * file.handoffs.length + 1) {
           (file.handoffs as Handoff[]).forEach((h, i) => serialized.set(h, chunks[2 * i + 1]));
         }
@@ -82,7 +87,7 @@ export class StoreSnapshot {
           `and retry; nothing was changed.`,
       );
     }
-    rememberRecordTexts(text, parsed.data.handoffs);
+    rememberRecordBytes(chunks, parsed.data.handoffs);
     return new StoreSnapshot(parsed.data);
   }
 
