@@ -65,7 +65,9 @@ describe('Handoffs tree at 10,000 open handoffs', () => {
     const a = await api();
     const times: number[] = [];
     const reads: number[] = [];
+    const stamp = path.join(scaleRoot(), '.agentsync/handoffs.validated');
     for (let i = 0; i < RUNS; i++) {
+      fs.rmSync(stamp, { force: true }); // never seen: the read before stamped it
       const probe = a.treeProbe(scaleRoot(), 'claude');
       probes.push(probe);
       const t = performance.now();
@@ -77,6 +79,25 @@ describe('Handoffs tree at 10,000 open handoffs', () => {
     }
     report('first render', times);
     report('first render: of it, reading and checking the store', reads);
+  });
+
+  it('renders the top level of a store this machine checked before (a window reloaded) from its stamp', async () => {
+    const a = await api();
+    const stamp = path.join(scaleRoot(), '.agentsync/handoffs.validated');
+    const checker = a.treeProbe(scaleRoot(), 'claude');
+    probes.push(checker);
+    checker.service.view();
+    assert.ok(fs.existsSync(stamp), 'the first read stamped the store it checked');
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const probe = a.treeProbe(scaleRoot(), 'claude');
+      probes.push(probe);
+      const t = performance.now();
+      const roots = render(probe.tree);
+      times.push(performance.now() - t);
+      assert.equal(roots.filter((n) => n.kind === 'group').length, 4);
+    }
+    report('first render of a store checked before (stamped)', times);
   });
 
   it('expands the largest group (6,000 handoffs, chains under their parent) in linear time', async () => {

@@ -41,6 +41,29 @@ describe('validated-store stamp', () => {
     assert.equal(fs.readFileSync(ws.layout.handoffsFile, 'utf8'), text);
   });
 
+  it('a read that checked a store no stamp vouched for stamps it (a pull, then the next process skips the check)', async () => {
+    const ws = await seeded();
+    // Another machine's valid store: same records, other bytes (a different layout), and no stamp for them.
+    const pulled = JSON.stringify(JSON.parse(ws.storeBytes().toString('utf8'))) + '\n';
+    fs.writeFileSync(ws.layout.handoffsFile, pulled);
+    const hash = storeHashOfBytes(Buffer.from(pulled)).hash;
+    assert.notEqual(fs.readFileSync(ws.layout.validatedStampFile, 'utf8'), stampFor(hash));
+    assert.equal((await ws.secondDispatcher().dispatch({ action: 'listHandoffs' })).ok, true);
+    assert.equal(fs.readFileSync(ws.layout.validatedStampFile, 'utf8'), stampFor(hash), 'the read stamped what it checked');
+    assert.equal(fs.readFileSync(ws.layout.handoffsFile, 'utf8'), pulled, 'the store itself is not rewritten by a read');
+  });
+
+  it('a read of a store that fails the check leaves the stamp as it was', async () => {
+    const ws = await seeded();
+    const before = fs.readFileSync(ws.layout.validatedStampFile, 'utf8');
+    fs.writeFileSync(
+      ws.layout.handoffsFile,
+      fs.readFileSync(ws.layout.handoffsFile, 'utf8').replace('"status": "queued"', '"status": "bogus"'),
+    );
+    assert.equal((await ws.secondDispatcher().dispatch({ action: 'listHandoffs' })).reason, 'store_invalid');
+    assert.equal(fs.readFileSync(ws.layout.validatedStampFile, 'utf8'), before);
+  });
+
   it('a stamp that does not match (copied from elsewhere) does not skip validation', async () => {
     const ws = await seeded();
     fs.writeFileSync(ws.layout.handoffsFile, '{"version":1,"handoffs":[{"handoff_id":"nope"}]}\n');

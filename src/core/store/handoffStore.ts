@@ -441,6 +441,7 @@ export class HandoffStore {
     }
     const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
     const snapshot = StoreSnapshot.parse(bytes, trusted, { previous, chunks });
+    if (!trusted) stampQuietly(this.layout.validatedStampFile, hash);
     this.cached = { key, snapshot, hash };
     this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };
     return snapshot;
@@ -452,6 +453,20 @@ class StoreMoved extends Error {
   refusal(): ActionError {
     const message = `.agentsync/handoffs.json kept changing while AgentSync wrote it (${this.message}); nothing was changed. Retry when git is done.`;
     return new ActionError('store_busy', message);
+  }
+}
+
+/**
+ * A store just checked record by record is stamped, so the next process (a window reloaded, an agent's next CLI call)
+ * skips the check until the bytes change. Reads take no lock: a stamp that loses a race with a writer's names bytes
+ * no longer there and matches nothing, the safe side. Silent, because a read-only checkout cannot keep one.
+ */
+function stampQuietly(file: string, hash: string): void {
+  try {
+    const stamp = stampFor(hash);
+    if (stamp) writeStamp(file, stamp);
+  } catch {
+    // read-only folder or no key: the next read checks again
   }
 }
 
