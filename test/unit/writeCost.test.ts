@@ -27,6 +27,31 @@ describe('what a write costs: the shortcuts write what a full render writes', ()
     assert.equal(tracker(), updateTrackerText(before, ws.storedHandoffs()));
   });
 
+  it('a process that keeps writing splices bytes into the tracker it wrote: each write equals a full render', async () => {
+    const ws = new TestWorkspace();
+    await ws.dispatch(create('première — ünïcode 🚀 before the edit'));
+    const tracker = () => fs.readFileSync(ws.layout.trackerFile, 'utf8');
+    // Text before the section with characters of 2, 3 and 4 bytes, and CRLF line ends: byte and character offsets differ.
+    fs.writeFileSync(ws.layout.trackerFile, `# Tracker ✓ é 🚀\r\n\r\nNotes — ünïcode.\r\n\r\n${tracker().replace(/\n/g, '\r\n')}`);
+    let before = tracker();
+    for (let i = 0; i < 12; i++) {
+      const r = await ws.dispatch(create(`handoff ${i} ✨ ${'é'.repeat(i)}`));
+      assert.equal(r.ok, true, JSON.stringify(r));
+      if (i % 3 === 0) {
+        const id = (r.data!.handoff as Handoff).handoff_id;
+        assert.equal((await ws.dispatch({ action: 'claimHandoff', handoffId: id, agent: 'claude' })).ok, true);
+      }
+      const after = tracker();
+      assert.equal(after, updateTrackerText(before, ws.storedHandoffs()), `write ${i}`);
+      assert.ok(after.startsWith('# Tracker ✓ é 🚀\r\n\r\nNotes — ünïcode.\r\n'), 'the text before the section is kept');
+      assert.ok(!/[^\r]\n/.test(after), 'CRLF kept');
+      if (i === 6) fs.writeFileSync(ws.layout.trackerFile, after + 'A human line after the section ✓\r\n'); // parsed again
+      before = tracker();
+    }
+    const proof = ws.stateJson().trackerSection as { start: number; end: number };
+    assert.deepEqual({ start: proof.start, end: proof.end }, findSection(tracker(), HANDOFFS_HEADING));
+  });
+
   it('a human edit of the tracker (around or inside the section) is parsed again and kept', async () => {
     const ws = new TestWorkspace();
     await ws.dispatch(create('one'));

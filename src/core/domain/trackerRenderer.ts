@@ -76,6 +76,37 @@ function cachedBlock(h: Handoff, eol: string): string {
   return block;
 }
 
+/** The same blocks as UTF-8 bytes: a process that keeps writing the tracker encodes only the records that changed. */
+const blockBytes = { '\n': new WeakMap<Handoff, Buffer>(), '\r\n': new WeakMap<Handoff, Buffer>() };
+
+function cachedBlockBytes(h: Handoff, eol: string): Buffer {
+  const cache = eol === '\r\n' ? blockBytes['\r\n'] : blockBytes['\n'];
+  let bytes = cache.get(h);
+  if (bytes === undefined) cache.set(h, (bytes = Buffer.from(cachedBlock(h, eol))));
+  return bytes;
+}
+
+/**
+ * renderHandoffsSection's text as UTF-8 parts (their concatenation is exactly its bytes), and the text's length in
+ * UTF-16 units: derivedFiles.ts splices these into the bytes of a tracker it wrote itself, without decoding it.
+ */
+export function renderHandoffsSectionParts(handoffs: readonly Handoff[], eol: string): { parts: Buffer[]; length: number } {
+  if (handoffs.length === 0) {
+    const text = renderHandoffsSection(handoffs, eol);
+    return { parts: [Buffer.from(text)], length: text.length };
+  }
+  const head = HANDOFFS_HEADING + eol + eol;
+  const tail = diagramsTail(handoffs, eol) + eol;
+  const parts: Buffer[] = [Buffer.from(head)];
+  let length = head.length + tail.length;
+  for (const h of handoffs) {
+    parts.push(cachedBlockBytes(h, eol));
+    length += cachedBlock(h, eol).length;
+  }
+  parts.push(Buffer.from(tail));
+  return { parts, length };
+}
+
 /** The version of the section's layout: a section written by another version is never adopted (adoptRenderedSection). */
 export const SECTION_FORMAT = 1;
 
@@ -101,7 +132,11 @@ export function adoptRenderedSection(section: string, handoffs: readonly Handoff
   }
   if (at !== body.length) return false;
   const cache = eol === '\r\n' ? renderedBlocks['\r\n'] : renderedBlocks['\n'];
-  handoffs.forEach((h, i) => cache.set(h, blocks[i]));
+  const bytesCache = eol === '\r\n' ? blockBytes['\r\n'] : blockBytes['\n'];
+  handoffs.forEach((h, i) => {
+    cache.set(h, blocks[i]);
+    bytesCache.delete(h);
+  });
   return true;
 }
 

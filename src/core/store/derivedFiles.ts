@@ -4,8 +4,7 @@ import * as fs from 'node:fs';
 import { appendLines, assertRegularOrMissing, writeFileAtomic, type AtomicWriteOptions } from '../disk/atomicFile';
 import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
-import { contentHash } from './storeStamp';
-import { adoptRenderedSection, detectEol, SECTION_FORMAT, spliceHandoffs } from '../domain/trackerRenderer';
+import { renderTrackerFile, type TrackerSectionProof } from './trackerFile';
 import type { Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
@@ -38,56 +37,6 @@ export interface DerivedWriteOptions {
    */
   loaded?: { hash: string; handoffs: readonly Handoff[] };
   beforeRename?: () => void;
-}
-
-/**
- * Where the last render put the `## Agent Handoffs` section, and the SHA-256 of the whole file it wrote (kept in
- * state.json as `trackerSection`). A tracker whose bytes still hash to it is that file, so the section is where it
- * says, and the next render skips the Markdown parse; any edit (a human's, a session section's) changes the hash.
- */
-export interface TrackerSectionProof {
-  sha256: string;
-  start: number;
-  end: number;
-  /** trackerRenderer's SECTION_FORMAT when it was written. */
-  format?: number;
-}
-
-function proofOf(v: unknown): TrackerSectionProof | null {
-  const p = v as Partial<TrackerSectionProof> | null;
-  const ok = p && typeof p.sha256 === 'string' && Number.isInteger(p.start) && Number.isInteger(p.end) && p.start! <= p.end!;
-  return ok ? (p as TrackerSectionProof) : null;
-}
-
-/**
- * Renders the section into AgentTracker.md (a fresh one if missing); returns where it is now, for the next render.
- * `renderedFrom`: the handoffs the proven section was rendered from, whose blocks are then reused.
- */
-export function renderTrackerFile(
-  layout: WorkspaceLayout,
-  handoffs: readonly Handoff[],
-  options: DerivedWriteOptions = {},
-  previous: unknown = null,
-  renderedFrom?: readonly Handoff[],
-): TrackerSectionProof {
-  assertRegularOrMissing(layout.trackerFile);
-  let bytes: Buffer | null = null;
-  try {
-    bytes = fs.readFileSync(layout.trackerFile);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  const text = bytes ? bytes.toString('utf8') : '# Agent Tracker\n\n';
-  const proof = proofOf(previous);
-  const known = proof && bytes && proof.end <= text.length && contentHash(bytes) === proof.sha256 ? proof : undefined;
-  if (known && renderedFrom && proof?.format === SECTION_FORMAT) {
-    adoptRenderedSection(text.slice(known.start, known.end), renderedFrom, detectEol(text));
-  }
-  const out = spliceHandoffs(text, handoffs, known);
-  const outBytes = Buffer.from(out.text);
-  if (!bytes || !outBytes.equals(bytes))
-    writeFileAtomic(layout.trackerFile, outBytes, { durable: false, beforeRename: options.beforeRename });
-  return { sha256: contentHash(outBytes), ...out.section, format: SECTION_FORMAT };
 }
 
 /** `previous`: state.json as the caller already read it (it is read once per write). */
