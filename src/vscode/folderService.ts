@@ -19,6 +19,8 @@ export interface FolderView {
   config: AgentSyncConfig;
   /** A store or config problem to show instead of (or above) the handoffs. */
   problem: string | null;
+  /** A large store is being checked before its first read (HandoffStore.prepareFirstRead): no handoffs yet. */
+  checking?: boolean;
 }
 
 const WATCH_DEBOUNCE_MS = 10;
@@ -41,6 +43,7 @@ export class FolderService implements vscode.Disposable {
   private pending: NodeJS.Timeout | undefined;
   private disposed = false;
   private pendingInvalidate = false;
+  private firstRead: 'unknown' | 'checking' | 'done' = 'unknown';
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -80,18 +83,41 @@ export class FolderService implements vscode.Disposable {
     const loaded = this.store.config();
     let snapshot: StoreSnapshot | null = null;
     let problem: string | null = loaded.problem;
+    const checking = this.checkingFirstRead();
     try {
-      snapshot = this.store.read();
+      if (!checking) snapshot = this.store.read();
     } catch (e) {
       problem = (e as Error).message;
     }
     const config = loaded.config ?? DEFAULT_CONFIG;
     const prev = this.lastView;
-    if (prev && snapshot === this.lastSnapshot && prev.config === config && prev.problem === problem && prev.initialized === initialized)
-      return prev;
+    const same = prev && prev.config === config && prev.problem === problem && prev.initialized === initialized;
+    if (same && snapshot === this.lastSnapshot && !!prev.checking === checking) return prev;
     this.lastSnapshot = snapshot;
-    this.lastView = { initialized, handoffs: snapshot?.handoffs ?? [], config, problem };
+    this.lastView = { initialized, handoffs: snapshot?.handoffs ?? [], config, problem, ...(checking ? { checking } : {}) };
     return this.lastView;
+  }
+
+  /**
+   * True while a large store is checked before its first read, a slice per turn of the event loop, so that the
+   * extension host is never held for the whole check (docs/agentsync-documentation.md, "The tree at scale"); the
+   * views are told when it is done.
+   */
+  private checkingFirstRead(): boolean {
+    if (this.firstRead !== 'unknown') return this.firstRead === 'checking';
+    if (!this.store.firstReadIsLarge()) {
+      this.firstRead = 'done';
+      return false;
+    }
+    this.firstRead = 'checking';
+    this.store
+      .prepareFirstRead(() => new Promise((resolve) => setImmediate(resolve)))
+      .catch((e: Error) => this.log.warn(`[${this.name}] could not check the store ahead of its first read: ${e.message}`))
+      .finally(() => {
+        this.firstRead = 'done';
+        if (!this.disposed) this.checkForChanges();
+      });
+    return true;
   }
 
   find(idOrUid: string): Handoff | undefined {

@@ -85,6 +85,7 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
       },
     ];
   }
+  if (view.checking) return notices(service, ctx, parent, view.problem, true); // no empty groups that are not yet true
   const attention = { me: ctx.me, humans: view.config.humans, config: view.config, now: ctx.now };
   const tree = buildAttentionTree(view.handoffs, attention);
   const base = parent ? parent.id : service.layout.root;

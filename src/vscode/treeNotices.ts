@@ -9,9 +9,26 @@ export const RESTRICTED_MODE_DETAIL =
   'checks. The tree and commands still work. Trust the folder (Manage Workspace Trust) to turn them on.';
 
 /** Info lines shown above a folder's groups: why something is off or broken, and what to do. */
-export function notices(service: FolderService, ctx: TreeContext, parent: TreeNode | undefined, problem: string | null): InfoNode[] {
+export function notices(
+  service: FolderService,
+  ctx: TreeContext,
+  parent: TreeNode | undefined,
+  problem: string | null,
+  checking = false,
+): InfoNode[] {
   const base = parent ? parent.id : service.layout.root;
   const out: InfoNode[] = [];
+  if (checking) {
+    out.push({
+      kind: 'info',
+      id: `${base}|checking`,
+      service,
+      parent,
+      tone: 'info',
+      message: 'Checking .agentsync/handoffs.json…',
+      detail: 'A large store read for the first time is checked record by record before it is shown; the groups follow in a moment.',
+    });
+  }
   if (!ctx.trusted) {
     out.push({
       kind: 'info',

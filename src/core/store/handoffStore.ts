@@ -18,11 +18,14 @@ import { storageError } from '../disk/storageErrors';
 import { stampFor, stampMatches, writeStamp } from './storeStamp';
 import { storeHashOfBytes, storeHashOfChunks } from './storeHash';
 import { archiveDue, dueForArchive } from './archive/archivePass';
-import type { Handoff } from '../domain/handoffSchema';
+import type { Handoff, HandoffsFile } from '../domain/handoffSchema';
+import { checkStoreInSlices } from './slicedStoreCheck';
 import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
 export const MAX_STORE_BYTES = 200 * 1024 * 1024;
+/** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
+export const LARGE_STORE_BYTES = 2 * 1024 * 1024;
 
 export interface StoreLogger {
   info(message: string): void;
@@ -65,6 +68,8 @@ export class HandoffStore {
   private loadedKey = 'missing';
   /** The store as last parsed from disk, until a write uses it to reuse the tracker's rendering (derivedFiles.ts). */
   private freshlyLoaded: { hash: string; handoffs: readonly Handoff[] } | null = null;
+  /** A large store checked in slices before its first read (prepareFirstRead), for the read of those bytes. */
+  private checkedFirstRead: { hash: string; file: HandoffsFile } | null = null;
   private gitIndexLock: string | null | undefined;
   private readonly journal: AuditJournal;
   private readonly archive: ArchiveReader;
@@ -115,6 +120,28 @@ export class HandoffStore {
   /** The audit lines about one handoff, oldest first (the editor's history document). */
   auditFor(h: { uid?: string; handoff_id: string }, limit?: number): AuditEntry[] {
     return this.audit.entriesFor(h, limit);
+  }
+
+  /** True when the next read would be the first, of a store large enough that checking it whole holds the thread. */
+  firstReadIsLarge(): boolean {
+    if (this.cached) return false;
+    const st = fs.lstatSync(this.layout.handoffsFile, { throwIfNoEntry: false });
+    return !!st && st.isFile() && st.size >= LARGE_STORE_BYTES && st.size <= MAX_STORE_BYTES;
+  }
+
+  /**
+   * Checks the store a slice at a time (slicedStoreCheck.ts), pausing with `pause` between slices, so that the next
+   * read of exactly those bytes only indexes them. A stamped store needs no check; a store that fails, or changes
+   * in between, is read and checked whole by that next read, which says what is wrong.
+   */
+  async prepareFirstRead(pause: () => Promise<void>): Promise<void> {
+    await pause(); // the caller's turn ends first: it shows that the store is being checked
+    const bytes = fs.readFileSync(this.layout.handoffsFile);
+    const { hash } = storeHashOfBytes(bytes);
+    if (stampMatches(readStamp(this.layout.validatedStampFile), hash)) return;
+    await pause();
+    const file = await checkStoreInSlices(bytes.toString('utf8'), pause);
+    if (file) this.checkedFirstRead = { hash, file };
   }
 
   /** An archived handoff by id or uid (read-only; the editor's history document of a handoff no longer open). */
@@ -439,8 +466,10 @@ export class HandoffStore {
       this.cached = { key, snapshot: previous, hash };
       return previous;
     }
-    const trusted = stampMatches(readStamp(this.layout.validatedStampFile), hash);
-    const snapshot = StoreSnapshot.parse(bytes, trusted, { previous, chunks });
+    const checked = this.checkedFirstRead?.hash === hash ? this.checkedFirstRead.file : null;
+    this.checkedFirstRead = null;
+    const trusted = !checked && stampMatches(readStamp(this.layout.validatedStampFile), hash);
+    const snapshot = checked ? StoreSnapshot.fromChecked(checked, chunks) : StoreSnapshot.parse(bytes, trusted, { previous, chunks });
     if (!trusted) stampQuietly(this.layout.validatedStampFile, hash);
     this.cached = { key, snapshot, hash };
     this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };

@@ -91,6 +91,12 @@ export class StoreSnapshot {
     return new StoreSnapshot(parsed.data);
   }
 
+  /** A file already checked against the schema (slicedStoreCheck.ts), with the parts it was split into. */
+  static fromChecked(file: HandoffsFile, chunks: readonly Buffer[] | null): StoreSnapshot {
+    rememberRecordBytes(chunks, file.handoffs);
+    return new StoreSnapshot(file);
+  }
+
   static empty(): StoreSnapshot {
     return new StoreSnapshot({ version: 1, handoffs: [] });
   }
