@@ -8,9 +8,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { percentile, ROOT } from './benchSupport.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'agentsync.js');
 const at = process.argv.indexOf('--rounds');
 const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 21;
@@ -73,7 +72,6 @@ function wall(argv, cwd) {
   return ms;
 }
 
-const quantile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)];
 const NODE = ['-e', '0'];
 
 /** ROUNDS pairs of (node -e 0, command), alternating which runs first; `between` runs after each pair, unmeasured. */
@@ -114,8 +112,8 @@ console.log(
 console.log('                       node -e 0 (ms)     command (ms)      ratio      ratio of');
 console.log('                      median     p99    median     p99    medians   pairs (median)');
 for (const r of rows) {
-  const m = (xs) => quantile(xs, 0.5);
-  const p = (xs) => quantile(xs, 0.99);
+  const m = (xs) => percentile(xs, 50);
+  const p = (xs) => percentile(xs, 99);
   console.log(
     `${r.what.padEnd(20)} ${fmt(m(r.base))} ${fmt(p(r.base))}   ${fmt(m(r.cmd))} ${fmt(p(r.cmd))}    ${(m(r.cmd) / m(r.base)).toFixed(2).padStart(5)}×` +
       `      ${m(r.ratios).toFixed(2)}×`,

@@ -3,26 +3,18 @@
 // usage: npx tsc -p . && node esbuild.mjs && node bench/core-bench.mjs [--sizes 100,1000,10000]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { coreModule, median, percentile, ROOT } from './benchSupport.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const core = (name) => {
-  const file = path.join(root, 'out/src/core', name);
-  if (!fs.existsSync(file + '.js')) throw new Error(`${file}.js is missing: run npx tsc -p . first`);
-  return require(file);
-};
-const { HandoffStore } = core('store/handoffStore');
-const { RequestDispatcher } = core('requests/requestDispatcher');
-const { WorkspaceLayout } = core('workspace/workspaceLayout');
-const { initWorkspace } = core('workspace/workspaceInit');
-const { handoffsFileSchema } = core('domain/handoffSchema');
-const { newUid } = core('domain/handoffIds');
-const CLI = path.join(root, 'bin/agentsync.js');
-if (!fs.existsSync(path.join(root, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run node esbuild.mjs first');
+const { HandoffStore } = coreModule('store/handoffStore');
+const { RequestDispatcher } = coreModule('requests/requestDispatcher');
+const { WorkspaceLayout } = coreModule('workspace/workspaceLayout');
+const { initWorkspace } = coreModule('workspace/workspaceInit');
+const { handoffsFileSchema } = coreModule('domain/handoffSchema');
+const { newUid } = coreModule('domain/handoffIds');
+const CLI = path.join(ROOT, 'bin/agentsync.js');
+if (!fs.existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run node esbuild.mjs first');
 
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1].split(',').map(Number) : [100, 1_000, 10_000];
@@ -92,12 +84,6 @@ function workspaceWith(size) {
 }
 
 // ---------- measuring ----------
-
-const percentile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
-const median = (xs) => percentile(xs, 50);
 
 const createRequest = (n) => ({
   action: 'createHandoff',

@@ -8,38 +8,17 @@
 // usage: node esbuild.mjs --production && npm run compile && node bench/scale-bench.mjs [--sizes 100,1000,10000,100000] [--ops 200] [--cli 15]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { coreModule, median, percentile, ROOT } from './benchSupport.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-
-/** Finds a compiled core module by file name wherever it lives under out/src/core (core files move to subfolders). */
-function core(name) {
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        const found = walk(p);
-        if (found) return found;
-      } else if (e.name === `${name}.js`) return p;
-    }
-    return null;
-  };
-  const base = path.join(root, 'out/src/core');
-  const file = fs.existsSync(base) ? walk(base) : null;
-  if (!file) throw new Error(`out/src/core/**/${name}.js is missing: run npm run compile first`);
-  return require(file);
-}
-const { HandoffStore } = core('handoffStore');
-const { RequestDispatcher } = core('requestDispatcher');
-const { WorkspaceLayout } = core('workspaceLayout');
-const { initWorkspace } = core('workspaceInit');
-const { newUid } = core('handoffIds');
-const CLI = path.join(root, 'bin/agentsync.js');
-if (!fs.existsSync(path.join(root, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first');
+const { HandoffStore } = coreModule('store/handoffStore');
+const { RequestDispatcher } = coreModule('requests/requestDispatcher');
+const { WorkspaceLayout } = coreModule('workspace/workspaceLayout');
+const { initWorkspace } = coreModule('workspace/workspaceInit');
+const { newUid } = coreModule('domain/handoffIds');
+const CLI = path.join(ROOT, 'bin/agentsync.js');
+if (!fs.existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first');
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -126,12 +105,6 @@ const bytesUnder = (dir) =>
   fs.existsSync(dir) ? fs.readdirSync(dir).reduce((n, name) => n + fs.statSync(path.join(dir, name)).size, 0) : 0;
 
 // ---------- measuring ----------
-
-const percentile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
-const median = (xs) => percentile(xs, 50);
 
 const createRequest = (n) => ({
   action: 'createHandoff',

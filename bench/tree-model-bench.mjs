@@ -6,33 +6,21 @@
 // usage: npx tsc -p . && node bench/tree-model-bench.mjs [--size 10000] [--runs 15]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seedScaleStore } from '../test/integration/seedScaleStore.mjs';
+import { coreModule, percentile } from './benchSupport.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const core = (name) => {
-  const file = path.join(root, 'out/src/core', name);
-  if (!fs.existsSync(file + '.js')) throw new Error(`${file}.js is missing: run npx tsc -p . first`);
-  return require(file);
-};
-const { buildAttentionTree } = core('domain/attentionTree');
-const { StoreSnapshot } = core('store/storeSnapshot');
-const { DEFAULT_CONFIG } = core('domain/configSchema');
-const { storeHashOfBytes } = core('store/storeHash');
+const { buildAttentionTree } = coreModule('domain/attentionTree');
+const { StoreSnapshot } = coreModule('store/storeSnapshot');
+const { DEFAULT_CONFIG } = coreModule('domain/configSchema');
+const { storeHashOfBytes } = coreModule('store/storeHash');
 
 const { values: opt } = parseArgs({ options: { size: { type: 'string', default: '10000' }, runs: { type: 'string', default: '15' } } });
 const SIZE = Number(opt.size);
 const RUNS = Number(opt.runs);
 
-const percentile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
 function time(fn) {
   const xs = [];
   for (let i = 0; i < RUNS; i++) {

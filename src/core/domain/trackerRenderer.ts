@@ -66,11 +66,16 @@ function requestLine(h: Handoff): string | null {
   return parts.length ? parts.join(' | ') : null;
 }
 
+/** The cache of a line ending (a tracker is written with CRLF if it already had one, else LF). */
+function forEol<T>(caches: { '\n': T; '\r\n': T }, eol: string): T {
+  return eol === '\r\n' ? caches['\r\n'] : caches['\n'];
+}
+
 /** A record's lines, each ended, per line ending, by object identity: records are replaced, never mutated. */
 const renderedBlocks = { '\n': new WeakMap<Handoff, string>(), '\r\n': new WeakMap<Handoff, string>() };
 
 function cachedBlock(h: Handoff, eol: string): string {
-  const cache = eol === '\r\n' ? renderedBlocks['\r\n'] : renderedBlocks['\n'];
+  const cache = forEol(renderedBlocks, eol);
   let block = cache.get(h);
   if (block === undefined) cache.set(h, (block = renderHandoffLines(h).join(eol) + eol));
   return block;
@@ -80,7 +85,7 @@ function cachedBlock(h: Handoff, eol: string): string {
 const blockBytes = { '\n': new WeakMap<Handoff, Buffer>(), '\r\n': new WeakMap<Handoff, Buffer>() };
 
 function cachedBlockBytes(h: Handoff, eol: string): Buffer {
-  const cache = eol === '\r\n' ? blockBytes['\r\n'] : blockBytes['\n'];
+  const cache = forEol(blockBytes, eol);
   let bytes = cache.get(h);
   if (bytes === undefined) cache.set(h, (bytes = Buffer.from(cachedBlock(h, eol))));
   return bytes;
@@ -95,8 +100,7 @@ export function renderHandoffsSectionParts(handoffs: readonly Handoff[], eol: st
     const text = renderHandoffsSection(handoffs, eol);
     return { parts: [Buffer.from(text)], length: text.length };
   }
-  const head = HANDOFFS_HEADING + eol + eol;
-  const tail = diagramsTail(handoffs, eol) + eol;
+  const { head, tail } = sectionFrame(handoffs, eol);
   const parts: Buffer[] = [Buffer.from(head)];
   let length = head.length + tail.length;
   for (const h of handoffs) {
@@ -117,8 +121,7 @@ export const SECTION_FORMAT = 1;
  * with its own id. A block starts with "- [ ] HO-…" or "- [x] HO-…"; agent text never starts a line.
  */
 export function adoptRenderedSection(section: string, handoffs: readonly Handoff[], eol: string): boolean {
-  const head = HANDOFFS_HEADING + eol + eol;
-  const tail = diagramsTail(handoffs, eol) + eol;
+  const { head, tail } = sectionFrame(handoffs, eol);
   if (handoffs.length === 0 || !section.startsWith(head) || !section.endsWith(eol + tail)) return false;
   const body = section.slice(head.length, section.length - tail.length);
   const blocks: string[] = [];
@@ -131,8 +134,8 @@ export function adoptRenderedSection(section: string, handoffs: readonly Handoff
     at = end;
   }
   if (at !== body.length) return false;
-  const cache = eol === '\r\n' ? renderedBlocks['\r\n'] : renderedBlocks['\n'];
-  const bytesCache = eol === '\r\n' ? blockBytes['\r\n'] : blockBytes['\n'];
+  const cache = forEol(renderedBlocks, eol);
+  const bytesCache = forEol(blockBytes, eol);
   handoffs.forEach((h, i) => {
     cache.set(h, blocks[i]);
     bytesCache.delete(h);
@@ -142,15 +145,19 @@ export function adoptRenderedSection(section: string, handoffs: readonly Handoff
 
 export function renderHandoffsSection(handoffs: readonly Handoff[], eol = '\n'): string {
   if (handoffs.length === 0) return [HANDOFFS_HEADING, '', '_No handoffs yet._', ''].join(eol) + eol;
+  const { head, tail } = sectionFrame(handoffs, eol);
   let body = '';
   for (const h of handoffs) body += cachedBlock(h, eol);
-  return HANDOFFS_HEADING + eol + eol + body + diagramsTail(handoffs, eol) + eol;
+  return head + body + tail;
 }
 
-/** The `### Chains` diagrams after the list (a blank line, then the block), or '' when no chain qualifies. */
-function diagramsTail(handoffs: readonly Handoff[], eol: string): string {
+/**
+ * What a section with handoffs has around their blocks: the heading and a blank line before; after, the `### Chains`
+ * diagrams (a blank line, then the block) when a chain qualifies, and the closing blank line.
+ */
+function sectionFrame(handoffs: readonly Handoff[], eol: string): { head: string; tail: string } {
   const diagrams = renderChainDiagrams(handoffs);
-  return diagrams.length ? eol + diagrams.join(eol) + eol : '';
+  return { head: HANDOFFS_HEADING + eol + eol, tail: (diagrams.length ? eol + diagrams.join(eol) + eol : '') + eol };
 }
 
 export function detectEol(text: string): string {

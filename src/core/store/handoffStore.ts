@@ -15,7 +15,7 @@ import { StoreTransaction } from './storeTransaction';
 import { appendMissingDecisions, derivedFilesStale, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
 import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from '../git/gitActivity';
 import { storageError } from '../disk/storageErrors';
-import { stampFor, stampMatches, writeStamp } from './storeStamp';
+import { isStamped, stampStore } from './storeStamp';
 import { storeHashOfBytes, storeHashOfChunks } from './storeHash';
 import { archiveDue, dueForArchive } from './archive/archivePass';
 import type { Handoff, HandoffsFile } from '../domain/handoffSchema';
@@ -68,8 +68,16 @@ export class HandoffStore {
   private loadedKey = 'missing';
   /** The store as last parsed from disk, until a write uses it to reuse the tracker's rendering (derivedFiles.ts). */
   private freshlyLoaded: { hash: string; handoffs: readonly Handoff[] } | null = null;
-  /** A large store checked in slices before its first read (prepareFirstRead), for the read of those bytes. */
-  private checkedFirstRead: { hash: string; file: HandoffsFile } | null = null;
+  /**
+   * A large store read (and, unless stamped, checked in slices) before its first read (prepareFirstRead): the read
+   * of the same bytes takes its hash, parts and checked records instead of computing them again.
+   */
+  private preparedFirstRead: {
+    bytes: Buffer;
+    hash: string;
+    chunks: readonly Buffer[] | null;
+    checked: HandoffsFile | null;
+  } | null = null;
   private gitIndexLock: string | null | undefined;
   private readonly journal: AuditJournal;
   private readonly archive: ArchiveReader;
@@ -137,11 +145,13 @@ export class HandoffStore {
   async prepareFirstRead(pause: () => Promise<void>): Promise<void> {
     await pause(); // the caller's turn ends first: it shows that the store is being checked
     const bytes = fs.readFileSync(this.layout.handoffsFile);
-    const { hash } = storeHashOfBytes(bytes);
-    if (stampMatches(readStamp(this.layout.validatedStampFile), hash)) return;
-    await pause();
-    const file = await checkStoreInSlices(bytes.toString('utf8'), pause);
-    if (file) this.checkedFirstRead = { hash, file };
+    const { hash, chunks } = storeHashOfBytes(bytes);
+    let checked: HandoffsFile | null = null;
+    if (!isStamped(this.layout.validatedStampFile, hash)) {
+      await pause();
+      checked = await checkStoreInSlices(bytes.toString('utf8'), pause);
+    }
+    this.preparedFirstRead = { bytes, hash, chunks, checked };
   }
 
   /** An archived handoff by id or uid (read-only; the editor's history document of a handoff no longer open). */
@@ -355,10 +365,7 @@ export class HandoffStore {
     const key = statKey(this.layout.handoffsFile);
     this.cached = { key, snapshot: tx.snapshot, hash };
     this.loadedKey = key;
-    this.bestEffort('the validated-store stamp', () => {
-      const stamp = stampFor(hash);
-      if (stamp) writeStamp(this.layout.validatedStampFile, stamp);
-    });
+    this.bestEffort('the validated-store stamp', () => stampStore(this.layout.validatedStampFile, hash));
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const beforeRename = () => this.assertGitIdle();
     const loaded = this.freshlyLoaded ?? undefined;
@@ -459,16 +466,18 @@ export class HandoffStore {
     this.loadedKey = key;
     if (this.cached?.key === key) return this.cached.snapshot;
     const bytes = fs.readFileSync(this.layout.handoffsFile);
-    const { hash, chunks } = storeHashOfBytes(bytes);
+    // Read ahead of time (prepareFirstRead) and unchanged since: its hash, parts and check stand.
+    const prepared = this.preparedFirstRead?.bytes.equals(bytes) ? this.preparedFirstRead : null;
+    this.preparedFirstRead = null;
+    const { hash, chunks } = prepared ?? storeHashOfBytes(bytes);
     const previous = this.cached?.key === 'missing' ? undefined : this.cached?.snapshot;
     // The same bytes under a new stat (touched, or written again unchanged): the snapshot in memory is still the file.
     if (previous && this.cached?.hash === hash) {
       this.cached = { key, snapshot: previous, hash };
       return previous;
     }
-    const checked = this.checkedFirstRead?.hash === hash ? this.checkedFirstRead.file : null;
-    this.checkedFirstRead = null;
-    const trusted = !checked && stampMatches(readStamp(this.layout.validatedStampFile), hash);
+    const checked = prepared?.checked ?? null;
+    const trusted = !checked && isStamped(this.layout.validatedStampFile, hash);
     const snapshot = checked ? StoreSnapshot.fromChecked(checked, chunks) : StoreSnapshot.parse(bytes, trusted, { previous, chunks });
     if (!trusted) stampQuietly(this.layout.validatedStampFile, hash);
     this.cached = { key, snapshot, hash };
@@ -492,19 +501,9 @@ class StoreMoved extends Error {
  */
 function stampQuietly(file: string, hash: string): void {
   try {
-    const stamp = stampFor(hash);
-    if (stamp) writeStamp(file, stamp);
+    stampStore(file, hash);
   } catch {
     // read-only folder or no key: the next read checks again
-  }
-}
-
-function readStamp(file: string): string | null {
-  try {
-    const st = fs.lstatSync(file);
-    return st.isFile() && st.size <= 256 ? fs.readFileSync(file, 'utf8') : null;
-  } catch {
-    return null;
   }
 }
 

@@ -85,3 +85,21 @@ export function writeStamp(file: string, stamp: string): void {
     fs.closeSync(fd);
   }
 }
+
+/** True when `file` holds this user's stamp for a store whose bytes hash to `hash` (a missing or odd file: false). */
+export function isStamped(file: string, hash: string): boolean {
+  let text: string | null = null;
+  try {
+    const st = fs.lstatSync(file);
+    text = st.isFile() && st.size <= 256 ? fs.readFileSync(file, 'utf8') : null;
+  } catch {
+    return false;
+  }
+  return stampMatches(text, hash);
+}
+
+/** Stamps the store whose bytes hash to `hash` as validated (nothing when no key can be kept). */
+export function stampStore(file: string, hash: string): void {
+  const stamp = stampFor(hash);
+  if (stamp) writeStamp(file, stamp);
+}
