@@ -4,31 +4,24 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
+import { makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
+/** A queued record with a fixed uid and date, so two writes of the same record are the same bytes. */
 function record(n: number, summary = `handoff ${n}`): Record<string, unknown> {
   const at = '2025-01-01T00:00:00.000Z';
-  return {
+  return makeHandoff({
     handoff_id: `HO-20250101-${String(n).padStart(3, '0')}`,
     task_id: null,
-    from_agent: 'codex',
-    to_agents: ['claude'],
-    owner_mode: 'single',
-    status: 'queued',
-    required_capabilities: [],
     summary,
     notes: '',
-    no_handoff_reason: null,
     files: [],
-    branch: null,
-    commit: null,
-    prior_attempts: 0,
     created_at: at,
     updated_at: at,
     state_history: [{ status: 'queued', agent: 'codex', timestamp: at, reason: 'created' }],
     uid: `01JXK${String(n).padStart(21, '0')}`,
     rev: 1,
-  };
+  });
 }
 
 const fileText = (records: unknown[]) => JSON.stringify({ version: 1, handoffs: records }, null, 2) + '\n';
