@@ -2,6 +2,8 @@
 // the floor of any Node command, in the same run and paired (each round runs both, in alternating order).
 // Commands: `agentsync list` and `agentsync claim <id>` (claim and release alternate on one handoff, so every claim
 // finds it queued; the release runs between rounds, unmeasured), on a store of 1 handoff and one of 1,000 open ones.
+// Where the time goes, at 1,000 open: loading dist/cli.js and nothing else, and the store's own floor (storeIoFloor.cjs:
+// read, parse, change one record, write back with fsync and rename, without AgentSync).
 // It times the bundles in dist/ as they are: run `node esbuild.mjs --production` first for the figures of the VSIX.
 // Usage: node bench/cli-start-bench.mjs [--rounds N] (N >= 15; default 21)
 import { spawnSync } from 'node:child_process';
@@ -102,6 +104,13 @@ for (const extra of [0, 999]) {
     cli(ws.dir, ['release', ws.id, '--agent', 'claude']),
   );
   rows.push({ what: `claim  (${ws.size} open)`, ...claim });
+  if (extra > 0) {
+    rows.push({
+      what: 'load dist/cli.js only',
+      ...paired(['-e', `require(${JSON.stringify(path.join(ROOT, 'dist', 'cli.js'))})`], ws.dir),
+    });
+    rows.push({ what: `store I/O floor (${ws.size})`, ...paired([path.join(ROOT, 'bench', 'storeIoFloor.cjs'), ws.dir], ws.dir) });
+  }
   fs.rmSync(ws.dir, { recursive: true, force: true });
 }
 
@@ -109,13 +118,13 @@ const bundle = fs.statSync(path.join(ROOT, 'dist', 'cli.js')).size;
 console.log(
   `rounds: ${ROUNDS} pairs per command, alternating order; dist/cli.js ${(bundle / 1024).toFixed(0)} KB; node ${process.version}`,
 );
-console.log('                       node -e 0 (ms)     command (ms)      ratio      ratio of');
-console.log('                      median     p99    median     p99    medians   pairs (median)');
+console.log('                          node -e 0 (ms)     command (ms)      ratio      ratio of');
+console.log('                         median     p99    median     p99    medians   pairs (median)');
 for (const r of rows) {
   const m = (xs) => percentile(xs, 50);
   const p = (xs) => percentile(xs, 99);
   console.log(
-    `${r.what.padEnd(20)} ${fmt(m(r.base))} ${fmt(p(r.base))}   ${fmt(m(r.cmd))} ${fmt(p(r.cmd))}    ${(m(r.cmd) / m(r.base)).toFixed(2).padStart(5)}×` +
+    `${r.what.padEnd(23)} ${fmt(m(r.base))} ${fmt(p(r.base))}   ${fmt(m(r.cmd))} ${fmt(p(r.cmd))}    ${(m(r.cmd) / m(r.base)).toFixed(2).padStart(5)}×` +
       `      ${m(r.ratios).toFixed(2)}×`,
   );
 }

@@ -3,7 +3,8 @@
 // The holder renews its lease (the file's mtime) while it holds the lock. Another process breaks the lock at once
 // only when it can prove the holder dead: same host, same pid namespace, pid gone. Otherwise (a sandboxed agent in
 // another pid namespace, another machine) it waits until the lease has expired unrenewed. Because a holder that
-// was frozen past its lease may have lost the lock, it checks its token (assertHeld) right before it writes.
+// was frozen past its lease may have lost the lock, it checks that the lock file is still the one it created
+// (assertHeld) right before it writes.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -168,8 +169,8 @@ function breakStale(file: string, seen: LockState): void {
 
 export class FileLock {
   private fd: number | null = null;
-  private token = '';
   private ino = -1;
+  private dev = -1;
   private renewer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -185,7 +186,7 @@ export class FileLock {
       const token = randomBytes(16).toString('hex');
       const fd = tryCreate(this.file, { pid: process.pid, host: HOST, ns: PID_NS, token });
       if (fd !== null) {
-        this.hold(fd, token);
+        this.hold(fd);
         return;
       }
       const cur = readLockFile(this.file);
@@ -207,10 +208,11 @@ export class FileLock {
     }
   }
 
-  private hold(fd: number, token: string): void {
+  private hold(fd: number): void {
     this.fd = fd;
-    this.token = token;
-    this.ino = fs.fstatSync(fd).ino;
+    const st = fs.fstatSync(fd);
+    this.ino = st.ino;
+    this.dev = st.dev;
     this.renewer = setInterval(() => this.renew(), RENEW_MS);
     this.renewer.unref();
   }
@@ -234,13 +236,7 @@ export class FileLock {
   assertHeld(): void {
     if (this.fd === null)
       throw new ActionError('lock_lost', `${this.file} is not held by this process; nothing was written. Retry the request.`);
-    let cur: LockState | null = null;
-    try {
-      cur = readLockFile(this.file);
-    } catch {
-      cur = null;
-    }
-    if (!cur || cur.ino !== this.ino || cur.owner?.token !== this.token) {
+    if (!this.stillOurs()) {
       throw new ActionError(
         'lock_lost',
         `This process lost ${this.file} while it worked (its lease was not renewed for over ${LOCK_LEASE_MS / 1000} s, so another process took ` +
@@ -250,19 +246,28 @@ export class FileLock {
     this.renew();
   }
 
+  /**
+   * Whether the path still names the file we created. One lstat, no read: while our descriptor is open its inode
+   * cannot be freed and reused, so the same inode number is the same file, with our token in it.
+   */
+  private stillOurs(): boolean {
+    try {
+      const st = fs.lstatSync(this.file);
+      return st.isFile() && st.ino === this.ino && st.dev === this.dev;
+    } catch {
+      return false;
+    }
+  }
+
   release(): void {
     if (this.fd === null) return;
     const fd = this.fd;
-    this.fd = null;
     if (this.renewer) clearInterval(this.renewer);
     this.renewer = null;
+    // Remove the file only while it is still ours (checked before closing, see stillOurs): after a takeover it
+    // belongs to the new holder.
+    if (this.stillOurs()) fs.rmSync(this.file, { force: true });
+    this.fd = null;
     fs.closeSync(fd);
-    // Remove the file only while it is still ours: after a takeover it belongs to the new holder.
-    try {
-      const cur = readLockFile(this.file);
-      if (cur && cur.ino === this.ino && cur.owner?.token === this.token) fs.rmSync(this.file, { force: true });
-    } catch {
-      // not ours (or no longer a lock file): leave it
-    }
   }
 }

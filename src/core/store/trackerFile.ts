@@ -1,7 +1,7 @@
 // AgentTracker.md's `## Agent Handoffs` section as a file: rendered into the tracker after every write, every other
 // byte kept (docs/agentsync-documentation.md, "What a write costs"). A proof in state.json says where the section of
 // the file last written is, so the next process skips the Markdown parse; a process that keeps writing splices the
-// new section's bytes into the file it wrote itself.
+// new section's bytes into the file it wrote itself while the file still holds exactly those bytes.
 import * as fs from 'node:fs';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
 import { contentHash } from './storeStamp';
@@ -47,9 +47,9 @@ export function renderTrackerFile(
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  const hash = bytes ? contentHash(bytes) : null;
   const mine = lastWritten.get(layout.trackerFile);
-  if (bytes && mine && mine.sha256 === hash) return spliceWrittenTracker(layout, bytes, mine, handoffs, options);
+  if (bytes && mine && bytes.equals(mine.bytes)) return spliceWrittenTracker(layout, bytes, mine, handoffs, options);
+  const hash = bytes ? contentHash(bytes) : null;
   const text = bytes ? bytes.toString('utf8') : '# Agent Tracker\n\n';
   const proof = proofOf(previous);
   const known = proof && bytes && proof.end <= text.length && hash === proof.sha256 ? proof : undefined;
@@ -63,15 +63,20 @@ export function renderTrackerFile(
   const written: TrackerSectionProof = { sha256: contentHash(outBytes), ...out.section, format: SECTION_FORMAT };
   const startByte = Buffer.byteLength(out.text.slice(0, out.section.start));
   const endByte = startByte + Buffer.byteLength(out.text.slice(out.section.start, out.section.end));
-  remember(layout.trackerFile, { ...written, startByte, endByte, eol: detectEol(out.text) });
+  remember(layout.trackerFile, { ...written, startByte, endByte, eol: detectEol(out.text), bytes: outBytes });
   return written;
 }
 
-/** The tracker this process last wrote, per file: while the file still hashes to it, its section's bytes are known. */
+/**
+ * The tracker this process last wrote, per file: while the file still holds exactly these bytes, its section's bytes
+ * are known. The bytes are kept (a few hundred KB at 1,000 open handoffs) because comparing them costs a fraction of
+ * hashing the file again on every write.
+ */
 interface WrittenTracker extends TrackerSectionProof {
   startByte: number;
   endByte: number;
   eol: string;
+  bytes: Buffer;
 }
 const lastWritten = new Map<string, WrittenTracker>();
 
@@ -103,6 +108,12 @@ function spliceWrittenTracker(
     end: mine.start + section.length,
     format: SECTION_FORMAT,
   };
-  remember(layout.trackerFile, { ...written, startByte: mine.startByte, endByte: mine.startByte + sectionBytes, eol: mine.eol });
+  remember(layout.trackerFile, {
+    ...written,
+    startByte: mine.startByte,
+    endByte: mine.startByte + sectionBytes,
+    eol: mine.eol,
+    bytes: outBytes,
+  });
   return written;
 }
