@@ -264,10 +264,15 @@ export class FileLock {
     const fd = this.fd;
     if (this.renewer) clearInterval(this.renewer);
     this.renewer = null;
-    // Remove the file only while it is still ours (checked before closing, see stillOurs): after a takeover it
-    // belongs to the new holder.
-    if (this.stillOurs()) fs.rmSync(this.file, { force: true });
-    this.fd = null;
-    fs.closeSync(fd);
+    try {
+      // Removed only while it is still ours (checked before closing, see stillOurs): after a takeover it belongs to
+      // the new holder.
+      if (this.stillOurs()) fs.rmSync(this.file, { force: true });
+    } catch {
+      // cannot be removed (e.g. the folder's permissions): the lease expires by itself
+    } finally {
+      this.fd = null;
+      fs.closeSync(fd);
+    }
   }
 }
