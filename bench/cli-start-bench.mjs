@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { generatedHandoff } from '../test/integration/generatedHandoff.mjs';
 import { percentile, ROOT } from './benchSupport.mjs';
 
 const CLI = path.join(ROOT, 'bin', 'agentsync.js');
@@ -27,31 +28,11 @@ function cli(dir, args, input) {
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const uid = (n) => '01J' + Array.from({ length: 23 }, (_, k) => CROCKFORD[Math.floor(n / 32 ** (22 - k)) % 32]).join('');
 
-/** A queued handoff shaped like those agents write; `i` makes its id and uid unique. */
+/** A queued handoff (codex → claude); `i` makes its id and uid unique. */
 function queuedHandoff(i) {
   const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
   const ymd = at.slice(0, 10).replace(/-/g, '');
-  return {
-    handoff_id: `HO-${ymd}-${String(i + 1).padStart(4, '0')}`,
-    task_id: `task-${i}`,
-    from_agent: 'codex',
-    to_agents: ['claude'],
-    owner_mode: 'single',
-    status: 'queued',
-    required_capabilities: [],
-    summary: `Generated handoff ${i}: refactor the module and add tests for the edge cases found in review`,
-    notes: 'Context: see the linked files. Keep the public API unchanged; run the unit tests before handing back.',
-    no_handoff_reason: null,
-    files: [`src/module${i % 50}/file${i}.ts`],
-    branch: null,
-    commit: null,
-    prior_attempts: 0,
-    created_at: at,
-    updated_at: at,
-    state_history: [{ status: 'queued', agent: 'codex', timestamp: at, reason: 'created', request_id: `gen-${i}` }],
-    uid: uid(i),
-    rev: 1,
-  };
+  return generatedHandoff(i, at, { handoff_id: `HO-${ymd}-${String(i + 1).padStart(4, '0')}`, uid: uid(i) });
 }
 
 /** `agentsync init`, `extra` generated handoffs written as JSON, then one created by the CLI (which stamps the store). */

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { generatedHandoff } from '../test/integration/generatedHandoff.mjs';
 import { coreModule, median, percentile, ROOT } from './benchSupport.mjs';
 
 const { HandoffStore } = coreModule('store/handoffStore');
@@ -39,44 +40,30 @@ const STATUSES_MIX = [
 ];
 const AGENTS = ['codex', 'claude', 'copilot'];
 
-function generatedHandoff(i, size) {
+function storeHandoff(i, size) {
   const day = new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 500) * 86_400_000); // 500 a day, all in the past
   const ymd = day.toISOString().slice(0, 10).replace(/-/g, '');
   const at = new Date(day.getTime() + (i % 500) * 60_000).toISOString();
   const status = STATUSES_MIX[i % STATUSES_MIX.length];
-  const from = AGENTS[i % 3];
   const to = AGENTS[(i + 1) % 3];
-  const history = [{ status: 'queued', agent: from, timestamp: at, reason: 'created', request_id: `gen-${i}` }];
-  if (status !== 'queued') history.push({ status, agent: to, timestamp: at, reason: 'generated', request_id: `gen-${i}-2` });
-  return {
+  return generatedHandoff(i, at, {
     handoff_id: `HO-${ymd}-${String((i % 500) + 1).padStart(size > 999 ? 4 : 3, '0')}`,
-    task_id: `task-${i}`,
-    from_agent: from,
+    from_agent: AGENTS[i % 3],
     to_agents: [to],
-    owner_mode: 'single',
     status,
     required_capabilities: ['code_patch'],
-    summary: `Generated handoff ${i}: refactor the module and add tests for the edge cases found in review`,
-    notes: 'Context: see the linked files. Keep the public API unchanged; run the unit tests before handing back.',
-    no_handoff_reason: null,
     files: [`src/module${i % 50}/file${i}.ts`, `test/module${i % 50}.test.ts`],
     branch: `feature/${i}`,
-    commit: null,
-    prior_attempts: 0,
-    created_at: at,
-    updated_at: at,
-    state_history: history,
     uid: newUid(day.getTime() + i),
-    rev: history.length,
     ...(status === 'in_progress' ? { claimed_by: to, claimed_at: at, lease_expires_at: at } : {}),
-  };
+  });
 }
 
 function workspaceWith(size) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-bench-${size}-`));
   initWorkspace(dir);
   const layout = new WorkspaceLayout(dir);
-  const file = { version: 1, handoffs: Array.from({ length: size }, (_, i) => generatedHandoff(i, size)) };
+  const file = { version: 1, handoffs: Array.from({ length: size }, (_, i) => storeHandoff(i, size)) };
   const parsed = handoffsFileSchema.safeParse(file);
   if (!parsed.success) throw new Error(`generated store does not match the schema: ${parsed.error.message.slice(0, 500)}`);
   fs.writeFileSync(layout.handoffsFile, JSON.stringify(file, null, 2) + '\n');

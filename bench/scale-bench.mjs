@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { generatedHandoff } from '../test/integration/generatedHandoff.mjs';
 import { coreModule, median, percentile, ROOT } from './benchSupport.mjs';
 
 const { HandoffStore } = coreModule('store/handoffStore');
@@ -41,32 +42,18 @@ function record(i, status, ageDays, perDay) {
   const day = new Date(NOW - ageDays * DAY);
   const ymd = day.toISOString().slice(0, 10).replace(/-/g, '');
   const at = new Date(day.getTime() - (i % perDay) * 1000).toISOString();
-  const from = AGENTS[i % 3];
   const to = AGENTS[(i + 1) % 3];
-  const history = [{ status: 'queued', agent: from, timestamp: at, reason: 'created', request_id: `gen-${i}` }];
-  if (status !== 'queued') history.push({ status, agent: to, timestamp: at, reason: 'generated', request_id: `gen-${i}-2` });
-  return {
+  return generatedHandoff(i, at, {
     handoff_id: `HO-${ymd}-${String((i % perDay) + 1).padStart(4, '0')}`,
-    task_id: `task-${i}`,
-    from_agent: from,
+    from_agent: AGENTS[i % 3],
     to_agents: [to],
-    owner_mode: 'single',
     status,
     required_capabilities: ['code_patch'],
-    summary: `Generated handoff ${i}: refactor the module and add tests for the edge cases found in review`,
-    notes: 'Context: see the linked files. Keep the public API unchanged; run the unit tests before handing back.',
-    no_handoff_reason: null,
     files: [`src/module${i % 50}/file${i}.ts`, `test/module${i % 50}.test.ts`],
     branch: `feature/${i}`,
-    commit: null,
-    prior_attempts: 0,
-    created_at: at,
-    updated_at: at,
-    state_history: history,
     uid: newUid(Date.parse(at)),
-    rev: history.length,
     ...(status === 'in_progress' ? { claimed_by: to, claimed_at: at, lease_expires_at: new Date(NOW + DAY).toISOString() } : {}),
-  };
+  });
 }
 
 /** 1,000 open handoffs from the last 10 days (ids HO-<day>-0001…). */

@@ -3,6 +3,7 @@
 // Written directly and with no validated-store stamp, like a teammate's `git pull`: the editor must schema-check it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generatedHandoff } from './generatedHandoff.mjs';
 
 /** A valid ULID (Crockford base32) made from a number. */
 const uid = (n) => `01JXK${String(n).padStart(21, '0')}`;
@@ -11,28 +12,15 @@ function record(i, now) {
   const at = new Date(now - 3_600_000 + i).toISOString();
   const kind = i % 10;
   const to = kind <= 5 ? ['claude'] : kind <= 7 ? ['claude', 'codex'] : ['copilot'];
-  return {
+  return generatedHandoff(i, at, {
     handoff_id: `HO-20250101-${String(i + 1).padStart(5, '0')}`,
-    task_id: `task-${i}`,
-    from_agent: 'codex',
     to_agents: to,
     owner_mode: to.length === 2 ? 'shared' : 'single',
-    status: 'queued',
-    required_capabilities: [],
     summary: `Scale handoff ${i}: refactor module ${i % 50} and add tests`,
-    notes: 'Context: see the linked files. Keep the public API unchanged; run the unit tests before handing back.',
-    no_handoff_reason: null,
-    files: [`src/module${i % 50}/file${i}.ts`],
-    branch: null,
-    commit: null,
-    prior_attempts: 0,
-    created_at: at,
-    updated_at: at,
     state_history: [{ status: 'queued', agent: 'codex', timestamp: at, reason: 'created' }],
     uid: uid(i),
-    rev: 1,
     ...(i % 20 === 1 ? { parent_uid: uid(i - 1) } : {}),
-  };
+  });
 }
 
 /** Writes `.agentsync.json` and `.agentsync/handoffs.json` (in the layout AgentSync writes) under `dir`. */
