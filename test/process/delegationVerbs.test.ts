@@ -1,11 +1,10 @@
 // `agentsync pass`, `return` and `assign` (issue 9) as a user runs them: the real CLI as a child process, the
 // store on disk, each verb going through the dispatcher's action of the same meaning.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { CLI, configureAgents, runCliSync, tempWorkspace } from './processHarness';
+import { configureAgents, runCliIn, runCliSync, tempWorkspace, type CliRun } from './processHarness';
 
 interface Body {
   ok: boolean;
@@ -14,19 +13,8 @@ interface Body {
   data: { handoff: Handoff; returned?: Handoff | null };
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(ws: string, args: string[], input?: string): Run {
-  const r = spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { encoding: 'utf8', input });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function json(ws: string, args: string[], input?: string): { run: Run; body: Body } {
-  const run = cli(ws, ['--json', ...args], input);
+function json(ws: string, args: string[], input?: string): { run: CliRun; body: Body } {
+  const run = runCliIn(ws, ['--json', ...args], input);
   return { run, body: JSON.parse(run.stdout) as Body };
 }
 
@@ -44,11 +32,11 @@ describe('agentsync pass / return (issue 9)', function () {
   afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
 
   it('pass --help and return --help describe the verbs', () => {
-    const pass = cli(ws, ['pass', '--help']);
+    const pass = runCliIn(ws, ['pass', '--help']);
     assert.equal(pass.code, 0, pass.stderr);
     assert.match(pass.stdout, /agentsync pass .*--to <agent>/);
     assert.match(pass.stdout, /passOver/);
-    const ret = cli(ws, ['return', '--help']);
+    const ret = runCliIn(ws, ['return', '--help']);
     assert.equal(ret.code, 0, ret.stderr);
     assert.match(ret.stdout, /agentsync return <handoff-id> --agent <id>/);
   });
@@ -74,7 +62,7 @@ describe('agentsync pass / return (issue 9)', function () {
     assert.equal(h.return_to, 'alice');
     assert.deepEqual(h.files, ['src/a.ts']);
 
-    assert.equal(cli(ws, ['claim', h.handoff_id, '--agent', 'audit']).code, 0);
+    assert.equal(runCliIn(ws, ['claim', h.handoff_id, '--agent', 'audit']).code, 0);
     const returned = json(ws, ['return', h.handoff_id, '--agent', 'audit', '--result', '-'], JSON.stringify(report));
     assert.equal(returned.run.code, 0, returned.run.stdout + returned.run.stderr);
     assert.equal(returned.body.action, 'returnHandoff');
@@ -98,10 +86,10 @@ describe('agentsync pass / return (issue 9)', function () {
     assert.equal(self.run.code, 1);
     assert.equal(self.body.ok, false);
     assert.equal(self.body.reason, 'CYCLE_DETECTED');
-    const noTo = cli(ws, ['pass', '--agent', 'alice', '--summary', 's']);
+    const noTo = runCliIn(ws, ['pass', '--agent', 'alice', '--summary', 's']);
     assert.equal(noTo.code, 2);
     assert.match(noTo.stderr, /--to <agent>/);
-    const noId = cli(ws, ['return', '--agent', 'audit']);
+    const noId = runCliIn(ws, ['return', '--agent', 'audit']);
     assert.equal(noId.code, 2);
     const notPassed = json(ws, ['create', '--from', 'alice', '--to', 'bob', '--summary', 'plain']);
     const plain = json(ws, ['return', notPassed.body.data.handoff.handoff_id, '--agent', 'bob']);

@@ -1,21 +1,9 @@
 // `agentsync policy` and the fail-closed policy as a user meets them (issue 9): the real CLI as a child process,
 // .agentsync.json on disk, passes sent through `agentsync request`.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, configureAgents, runCliSync, tempWorkspace } from './processHarness';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(ws: string, args: string[], input?: string): Run {
-  const r = spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { encoding: 'utf8', input });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { configureAgents, runCliIn, runCliSync, tempWorkspace } from './processHarness';
 
 const passRequest = JSON.stringify({ action: 'passOver', agent: 'alice', to: 'audit', reason: 'code_review', summary: 'review login' });
 
@@ -33,7 +21,7 @@ describe('agentsync policy (issue 9)', function () {
   afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
 
   it('policy --help lists the subcommands and the keys; the global help lists policy', () => {
-    const help = cli(ws, ['policy', '--help']);
+    const help = runCliIn(ws, ['policy', '--help']);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^agentsync policy list \| set-pair <from> <to>/);
     for (const flag of [
@@ -47,7 +35,7 @@ describe('agentsync policy (issue 9)', function () {
       '--can-receive-passes',
     ])
       assert.match(help.stdout, new RegExp(`${flag} <value>`));
-    assert.match(cli(ws, ['--help']).stdout, /\n {2}policy +show or edit the pass-over policies/);
+    assert.match(runCliIn(ws, ['--help']).stdout, /\n {2}policy +show or edit the pass-over policies/);
   });
 
   it('set-pair, set-default and set-subagent write the file; list prints the resolved policy and where each value comes from', () => {
@@ -57,7 +45,7 @@ describe('agentsync policy (issue 9)', function () {
       ['set-default', '--max-chain-depth', '2'],
       ['set-subagent', 'tester', '--notify-on-return', 'only_issues'],
     ]) {
-      const r = cli(ws, ['policy', ...args]);
+      const r = runCliIn(ws, ['policy', ...args]);
       assert.deepEqual([r.code, r.stderr], [0, ''], r.stdout);
       assert.match(r.stdout, /^set passOver\.(pairs\.alice->audit|defaults|subagents\.tester) in \.agentsync\.json/);
     }
@@ -69,11 +57,11 @@ describe('agentsync policy (issue 9)', function () {
       subagents: { tester: { notify_on_return: 'only_issues' } },
     });
 
-    const text = cli(ws, ['policy', 'list']);
+    const text = runCliIn(ws, ['policy', 'list']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^pair alice->audit\n.*\n {2}auto_return +true +passOver\.pairs\.alice->audit$/m);
     assert.match(text.stdout, /^ {2}max_chain_depth +2 +passOver\.defaults$/m);
-    const json = JSON.parse(cli(ws, ['--json', 'policy', 'list']).stdout) as {
+    const json = JSON.parse(runCliIn(ws, ['--json', 'policy', 'list']).stdout) as {
       ok: boolean;
       data: { policies: { scope: string; name: string; policy: Record<string, unknown>; sources: Record<string, string> }[] };
     };
@@ -88,7 +76,9 @@ describe('agentsync policy (issue 9)', function () {
     );
 
     // The policy written by the CLI is the one a pass gets.
-    const pass = JSON.parse(cli(ws, ['request', '-'], passRequest).stdout) as { data: { handoff: { policy: Record<string, unknown> } } };
+    const pass = JSON.parse(runCliIn(ws, ['request', '-'], passRequest).stdout) as {
+      data: { handoff: { policy: Record<string, unknown> } };
+    };
     assert.deepEqual([pass.data.handoff.policy.timeout_ms, pass.data.handoff.policy.auto_return], [60000, true]);
   });
 
@@ -105,15 +95,15 @@ describe('agentsync policy (issue 9)', function () {
         /PREFERENCE_CONFLICT: .*passOver\.defaults: auto_apply is true/,
       ],
     ] as const) {
-      const r = cli(ws, ['policy', ...args]);
+      const r = runCliIn(ws, ['policy', ...args]);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stderr, message);
       assert.match(r.stderr, /Nothing was written; the file is unchanged\./);
       assert.deepEqual(fs.readFileSync(configFile), bytes);
     }
-    const json = JSON.parse(cli(ws, ['--json', 'policy', 'set-default', '--max-chain-depth', '0']).stdout) as Record<string, unknown>;
+    const json = JSON.parse(runCliIn(ws, ['--json', 'policy', 'set-default', '--max-chain-depth', '0']).stdout) as Record<string, unknown>;
     assert.deepEqual([json.ok, json.reason, json.code, json.path], [false, 'CONFIG_INVALID', 'E030', 'passOver.defaults.max_chain_depth']);
-    const usage = cli(ws, ['policy', 'set-pair', 'alice', 'audit']);
+    const usage = runCliIn(ws, ['policy', 'set-pair', 'alice', 'audit']);
     assert.equal(usage.code, 2, 'no key given is a usage error');
     assert.match(usage.stderr, /give at least one key to set/);
     assert.deepEqual(fs.readFileSync(configFile), bytes);
@@ -126,7 +116,7 @@ describe('agentsync policy (issue 9)', function () {
       ['alice', 'audit'],
       ['bob', 'tester'],
     ]) {
-      const r = cli(ws, ['request', '-'], JSON.stringify({ action: 'passOver', agent, to, reason: 'code_review', summary: 's' }));
+      const r = runCliIn(ws, ['request', '-'], JSON.stringify({ action: 'passOver', agent, to, reason: 'code_review', summary: 's' }));
       assert.equal(r.code, 1);
       const body = JSON.parse(r.stdout) as Record<string, unknown>;
       assert.deepEqual(
@@ -135,29 +125,35 @@ describe('agentsync policy (issue 9)', function () {
       );
       assert.match(String(body.message), /unknown field\(s\) "enabeld" \(did you mean "enabled"\?\)/);
     }
-    const list = cli(ws, ['request', '-'], '{"action":"listHandoffs"}');
+    const list = runCliIn(ws, ['request', '-'], '{"action":"listHandoffs"}');
     assert.equal(list.code, 0, 'the rest of AgentSync keeps working');
-    assert.equal(cli(ws, ['policy', 'list']).code, 1, 'list refuses a broken section too');
+    assert.equal(runCliIn(ws, ['policy', 'list']).code, 1, 'list refuses a broken section too');
 
-    const reset = cli(ws, ['policy', 'reset', 'scout->audit']);
+    const reset = runCliIn(ws, ['policy', 'reset', 'scout->audit']);
     assert.equal(reset.code, 0, reset.stderr);
-    const ok = cli(ws, ['request', '-'], passRequest);
+    const ok = runCliIn(ws, ['request', '-'], passRequest);
     assert.equal(ok.code, 0, ok.stdout);
   });
 
   it('reset: one pair, --defaults, --subagent, and all of passOver', () => {
-    cli(ws, ['policy', 'set-pair', 'alice', 'audit', '--auto-return', 'true']);
-    cli(ws, ['policy', 'set-default', '--auto-return', 'true']);
-    cli(ws, ['policy', 'set-subagent', 'audit', '--timeout-ms', '5000']);
+    runCliIn(ws, ['policy', 'set-pair', 'alice', 'audit', '--auto-return', 'true']);
+    runCliIn(ws, ['policy', 'set-default', '--auto-return', 'true']);
+    runCliIn(ws, ['policy', 'set-subagent', 'audit', '--timeout-ms', '5000']);
     const passOver = () => (JSON.parse(fs.readFileSync(configFile, 'utf8')) as { passOver?: unknown }).passOver;
-    assert.equal(cli(ws, ['policy', 'reset', 'alice', 'audit']).stdout.trim(), 'removed passOver.pairs.alice->audit in .agentsync.json');
-    assert.equal(cli(ws, ['policy', 'reset', 'alice', 'audit']).stdout.trim(), 'nothing to reset: passOver.pairs.alice->audit is not set');
-    cli(ws, ['policy', 'reset', '--subagent', 'audit']);
+    assert.equal(
+      runCliIn(ws, ['policy', 'reset', 'alice', 'audit']).stdout.trim(),
+      'removed passOver.pairs.alice->audit in .agentsync.json',
+    );
+    assert.equal(
+      runCliIn(ws, ['policy', 'reset', 'alice', 'audit']).stdout.trim(),
+      'nothing to reset: passOver.pairs.alice->audit is not set',
+    );
+    runCliIn(ws, ['policy', 'reset', '--subagent', 'audit']);
     assert.deepEqual(passOver(), { defaults: { auto_return: true } });
-    cli(ws, ['policy', 'reset', '--defaults']);
+    runCliIn(ws, ['policy', 'reset', '--defaults']);
     assert.deepEqual(passOver(), {});
-    cli(ws, ['policy', 'set-default', '--auto-return', 'true']);
-    assert.equal(cli(ws, ['policy', 'reset']).code, 0);
+    runCliIn(ws, ['policy', 'set-default', '--auto-return', 'true']);
+    assert.equal(runCliIn(ws, ['policy', 'reset']).code, 0);
     assert.equal(passOver(), undefined);
   });
 });

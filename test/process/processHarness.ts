@@ -15,6 +15,19 @@ export function tempWorkspace(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-${prefix}-`));
 }
 
+/** What a finished `agentsync` process left: its exit code and output. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node bin/agentsync.js --dir <ws> ...` to completion, whatever its exit code; `input` is its standard input. */
+export function runCliIn(ws: string, args: string[], input?: string): CliRun {
+  const r = spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { encoding: 'utf8', input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** `node bin/agentsync.js ...` to completion; throws with its output if it exits non-zero. */
 export function runCliSync(args: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
