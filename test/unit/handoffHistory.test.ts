@@ -25,20 +25,7 @@ const report = {
 };
 
 async function passedAndReturned(ws: TestWorkspace): Promise<{ work: Handoff; passed: Handoff }> {
-  const made = await ws.dispatch({
-    action: 'createHandoff',
-    handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['alice'], summary: 'Fix the login race' },
-  });
-  const work = made.data!.handoff as Handoff;
-  const p = await ws.dispatch({
-    action: 'passOver',
-    agent: 'alice',
-    to: 'audit',
-    reason: 'code_review',
-    summary: 'Review it',
-    handoffId: work.handoff_id,
-  });
-  const passed = p.data!.handoff as Handoff;
+  const { work, passed } = await ws.passedToAudit();
   assert.equal(
     (await ws.dispatch({ action: 'claimHandoff', handoffId: passed.handoff_id, agent: 'audit', request_id: 'claim-a' })).ok,
     true,

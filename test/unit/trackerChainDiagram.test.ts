@@ -19,22 +19,7 @@ const report = { status: 'complete', decision: 'PROCEED', context_summary: 'revi
 
 /** codex → alice (created), alice passes it to audit, audit claims and completes it: the result returns to alice. */
 async function roundTrip(ws: TestWorkspace): Promise<{ work: Handoff; passed: Handoff; returned: Handoff }> {
-  const made = await ws.dispatch({
-    action: 'createHandoff',
-    handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['alice'], summary: 'Fix the login race' },
-  });
-  assert.equal(made.ok, true, JSON.stringify(made));
-  const work = made.data!.handoff as Handoff;
-  const passed = await ws.dispatch({
-    action: 'passOver',
-    agent: 'alice',
-    to: 'audit',
-    reason: 'code_review',
-    summary: 'Review it',
-    handoffId: work.handoff_id,
-  });
-  assert.equal(passed.ok, true, JSON.stringify(passed));
-  const p = passed.data!.handoff as Handoff;
+  const { work, passed: p } = await ws.passedToAudit();
   assert.equal((await ws.dispatch({ action: 'claimHandoff', handoffId: p.handoff_id, agent: 'audit' })).ok, true);
   const done = await ws.dispatch({ action: 'completeHandoff', handoffId: p.handoff_id, agent: 'audit', result: report });
   assert.equal(done.ok, true, JSON.stringify(done));

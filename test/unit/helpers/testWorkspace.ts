@@ -82,6 +82,26 @@ export class TestWorkspace {
     return this.dispatcher.dispatch(request);
   }
 
+  /** codex → alice (created), then alice passes it to audit for a code review; throws when either is refused. */
+  async passedToAudit(): Promise<{ work: Handoff; passed: Handoff }> {
+    const made = await this.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'codex', owner_mode: 'single', to_agents: ['alice'], summary: 'Fix the login race' },
+    });
+    if (!made.ok) throw new Error(`createHandoff refused: ${JSON.stringify(made)}`);
+    const work = made.data!.handoff as Handoff;
+    const p = await this.dispatch({
+      action: 'passOver',
+      agent: 'alice',
+      to: 'audit',
+      reason: 'code_review',
+      summary: 'Review it',
+      handoffId: work.handoff_id,
+    });
+    if (!p.ok) throw new Error(`passOver refused: ${JSON.stringify(p)}`);
+    return { work, passed: p.data!.handoff as Handoff };
+  }
+
   storeBytes(): Buffer {
     return fs.readFileSync(this.layout.handoffsFile);
   }
