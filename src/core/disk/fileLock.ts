@@ -182,9 +182,11 @@ export class FileLock {
   async acquire(): Promise<void> {
     const deadline = Date.now() + this.timeoutMs;
     let wait = 1;
+    // This process fences by inode (stillOurs). The token stays in the file: earlier AgentSync versions sharing the
+    // folder read a lock file without one as unreadable, and then could not break it at once when its holder died.
+    const owner = { pid: process.pid, host: HOST, ns: PID_NS, token: randomBytes(16).toString('hex') };
     for (;;) {
-      const token = randomBytes(16).toString('hex');
-      const fd = tryCreate(this.file, { pid: process.pid, host: HOST, ns: PID_NS, token });
+      const fd = tryCreate(this.file, owner);
       if (fd !== null) {
         this.hold(fd);
         return;
