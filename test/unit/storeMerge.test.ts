@@ -319,3 +319,76 @@ describe('mergeStores and the archive (docs/agentsync-documentation.md, "The arc
     assert.equal(asked, 0);
   });
 });
+
+describe('mergeStores: published ids stay, only the local side moves (docs/contract.md §8)', () => {
+  const base = makeHandoff({ to_agents: ['claude', 'codex'], owner_mode: 'shared' });
+  const mine = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'local 002' });
+  const upstream = makeHandoff({ handoff_id: 'HO-20260221-002', uid: newUid(), summary: 'published 002' });
+  const withMark = (mark: string | undefined, ...handoffs: Handoff[]): HandoffsFile => ({
+    version: 1,
+    ...(mark ? { id_high_water: mark } : {}),
+    handoffs,
+  });
+
+  it('a pull (theirs published): the upstream record keeps its id, the local one moves and keeps its old id in previous_ids', () => {
+    const r = mergeStores(file(base), file(base, mine), file(base, upstream), NOW, undefined, { published: 'theirs' });
+    assert.ok(handoffsFileSchema.safeParse(r.file).success);
+    const byUid = new Map(r.file.handoffs.map((h) => [h.uid, h]));
+    assert.equal(byUid.get(upstream.uid)!.handoff_id, 'HO-20260221-002', 'the published id is not renumbered');
+    assert.equal(byUid.get(upstream.uid)!.previous_ids, undefined);
+    const moved = byUid.get(mine.uid)!;
+    assert.equal(moved.handoff_id, 'HO-20260221-003');
+    assert.deepEqual(moved.previous_ids, ['HO-20260221-002']);
+    const note = r.notes.find((n) => n.kind === 'renumbered')!;
+    assert.deepEqual([note.previous_id, note.uid, note.holder_uid], ['HO-20260221-002', mine.uid, upstream.uid]);
+  });
+
+  it('a rebase (ours published, the default): the same rule with the sides swapped', () => {
+    const r = mergeStores(file(base), file(base, upstream), file(base, mine), NOW);
+    const byUid = new Map(r.file.handoffs.map((h) => [h.uid, h]));
+    assert.equal(byUid.get(upstream.uid)!.handoff_id, 'HO-20260221-002');
+    assert.equal(byUid.get(mine.uid)!.handoff_id, 'HO-20260221-003');
+    assert.deepEqual(byUid.get(mine.uid)!.previous_ids, ['HO-20260221-002']);
+  });
+
+  it("a local new record whose id the published side archived is renumbered (its id_high_water, or its archive's ids)", () => {
+    // Upstream created HO-20260221-002 and archived it (so its handoffs.json lacks it); the local side created its own 002.
+    const upstreamDone: Handoff = { ...upstream, status: 'merged' };
+    for (const archivedIdOn of [undefined, { theirs: (id: string) => (id === upstreamDone.handoff_id ? upstreamDone : undefined) }]) {
+      const r = mergeStores(file(base), file(base, mine), withMark('HO-20260221-002', base), NOW, undefined, {
+        published: 'theirs',
+        archivedIdOn,
+      });
+      assert.deepEqual(
+        r.file.handoffs.map((h) => h.handoff_id),
+        ['HO-20260221-001', 'HO-20260221-003'],
+        `no id shared with the archive (${archivedIdOn ? 'archive read' : 'high-water mark'})`,
+      );
+      assert.deepEqual(r.file.handoffs[1].previous_ids, ['HO-20260221-002']);
+    }
+    // The archive says the id was not used there: nothing moves.
+    const r = mergeStores(file(base), file(base, mine), withMark('HO-20260221-002', base), NOW, undefined, {
+      published: 'theirs',
+      archivedIdOn: { theirs: () => undefined },
+    });
+    assert.equal(r.file.handoffs[1].handoff_id, 'HO-20260221-002');
+  });
+
+  it('a published new record whose id the local side archived: the archived record comes back under a new id, still finished', () => {
+    const localDone: Handoff = { ...mine, status: 'merged', rev: 7 };
+    const r = mergeStores(file(base), withMark('HO-20260221-002', base), file(base, upstream), NOW, undefined, {
+      published: 'theirs',
+      archivedIdOn: { ours: (id) => (id === localDone.handoff_id ? localDone : undefined) },
+    });
+    assert.ok(handoffsFileSchema.safeParse(r.file).success);
+    assert.deepEqual(
+      r.file.handoffs.map((h) => [h.handoff_id, h.uid, h.status]),
+      [
+        ['HO-20260221-001', base.uid, base.status],
+        ['HO-20260221-002', upstream.uid, 'queued'],
+        ['HO-20260221-003', localDone.uid, 'merged'],
+      ],
+    );
+    assert.deepEqual(r.file.handoffs[2].previous_ids, ['HO-20260221-002']);
+  });
+});

@@ -159,6 +159,8 @@ export const handoffSchema = z
     /** On work returned under notify_on_return: whose editor shows a notification, and this handoff (docs/agentsync-documentation.md). */
     notify: z.strictObject({ agent: agentIdSchema, handoff: handoffIdSchema }).nullable().optional(),
     conflicts: z.array(conflictSchema).max(100).optional(),
+    /** Ids the record had before a git merge renumbered it, oldest first (docs/contract.md §3). */
+    previous_ids: z.array(handoffIdSchema).max(20).optional(),
   })
   .superRefine((h, ctx) => {
     // Owner counts (docs/contract.md §3); a skipped handoff (no_handoff_reason) needs no owners.

@@ -2,7 +2,7 @@
 // Records are matched by uid (by handoff_id when a record has none); both sides' new handoffs survive; a record
 // changed on both sides is merged field by field, and what cannot be decided is resolved the same way every time
 // and written to the record's `conflicts` so a human sees it.
-import { dayStamp, HandoffIdAllocator, laterId } from '../domain/handoffIds';
+import { compareHandoffIds, dayStamp, HandoffIdAllocator, laterId } from '../domain/handoffIds';
 import { isTerminal, type Handoff, type HandoffsFile, type HistoryEntry } from '../domain/handoffSchema';
 import { stableStringify } from '../domain/stableJson';
 
@@ -10,6 +10,23 @@ export interface MergeNote {
   kind: 'added' | 'merged' | 'conflict' | 'renumbered' | 'deleted' | 'kept';
   handoff_id: string;
   message: string;
+  /** On `renumbered`: the id the record had, its uid, and the uid of the record that holds that id now. */
+  previous_id?: string;
+  uid?: string;
+  holder_uid?: string;
+}
+
+type Side = 'ours' | 'theirs';
+
+/**
+ * `published`: the side whose ids were already answered to others (the upstream of a pull; docs/contract.md §8): its
+ * records keep their ids, and only the other side's new records are renumbered on a collision. Default `ours`.
+ * `archivedIdOn`: each side's archive by handoff_id (the archived record with that id, or undefined); a side left out
+ * is one whose archive cannot be read, and then its `id_high_water` stands for it.
+ */
+export interface MergeOptions {
+  published?: Side;
+  archivedIdOn?: Partial<Record<Side, (id: string) => Handoff | undefined>>;
 }
 
 export interface StoreMergeResult {
@@ -18,7 +35,6 @@ export interface StoreMergeResult {
 }
 
 type Conflict = NonNullable<Handoff['conflicts']>[number];
-type Side = 'ours' | 'theirs';
 interface Group {
   base?: Handoff;
   ours?: Handoff;
@@ -31,6 +47,8 @@ const DECIDED_FIELDS = new Set(['state_history', 'status', 'rev', 'updated_at', 
 const FOLLOWERS: Record<string, string> = { claimed_at: 'claimed_by', lease_expires_at: 'claimed_by' };
 /** The schema's cap on `conflicts`; the oldest entries give way. */
 const MAX_CONFLICTS = 100;
+/** The schema's cap on `previous_ids`; the oldest give way. */
+const MAX_PREVIOUS_IDS = 20;
 
 /** Absent and null count as the same value (0.3 files lack the optional fields other writers set to null). */
 const same = (a: unknown, b: unknown): boolean => stableStringify(a ?? null) === stableStringify(b ?? null);
@@ -48,6 +66,7 @@ export function mergeStores(
   theirs: HandoffsFile,
   now: Date,
   archivedCopy: (h: Handoff) => Handoff | undefined = () => undefined,
+  options: MergeOptions = {},
 ): StoreMergeResult {
   for (const [name, f] of [
     ['base', base],
@@ -57,18 +76,29 @@ export function mergeStores(
     assertUniqueUids(f, name);
   const at = now.toISOString();
   const notes: MergeNote[] = [];
-  const merged: Handoff[] = [];
+  const merged: Placed[] = [];
   for (const g of groupRecords(base.handoffs, ours.handoffs, theirs.handoffs)) {
     const h = resolveGroup(withArchivedCopy(g, archivedCopy, notes), at, notes);
-    if (h) merged.push(h);
+    if (h) merged.push({ h, from: g.base ? 'base' : g.ours && g.theirs ? 'both' : g.ours ? 'ours' : 'theirs' });
   }
   // The archive's high-water mark only rises: the merge keeps the highest, so no side reuses an id the other archived.
   const mark = laterId(laterId(base.id_high_water, ours.id_high_water), theirs.id_high_water);
   const everyInput = [...base.handoffs, ...ours.handoffs, ...theirs.handoffs];
+  const sides = { base, ours, theirs };
   return {
-    file: { version: 1, ...(mark ? { id_high_water: mark } : {}), handoffs: renumberCollisions(merged, everyInput, mark, now, notes) },
+    file: {
+      version: 1,
+      ...(mark ? { id_high_water: mark } : {}),
+      handoffs: renumberCollisions(merged, everyInput, mark, sides, options, now, notes),
+    },
     notes,
   };
+}
+
+/** A merged record and where it came from: the base (changed or not), or new on one side (or the same new on both). */
+interface Placed {
+  h: Handoff;
+  from: 'base' | 'both' | Side;
 }
 
 function assertUniqueUids(file: HandoffsFile, name: string): void {
@@ -272,32 +302,80 @@ function unionConflicts(list: Conflict[]): Conflict[] {
   return out.slice(-MAX_CONFLICTS);
 }
 
-/** A later record whose handoff_id is taken (theirs' new ones come after ours) gets the next free id of its day. */
-function renumberCollisions(merged: Handoff[], everyInput: Handoff[], mark: string | undefined, now: Date, notes: MergeNote[]): Handoff[] {
-  const ids = new HandoffIdAllocator([...everyInput, ...merged], mark);
-  const taken = new Set<string>();
+/**
+ * Ids stay unique, and a published id keeps its record (docs/contract.md §3, §8). The published side's records and
+ * the base's keep their ids; a new record of the other (local) side is renumbered when its id is held by another
+ * record, or was archived on the published side (its archive when readable, else anything up to its `id_high_water`
+ * above the base's). A published new record whose id the local side archived cannot move, and the driver writes only
+ * handoffs.json, so the local archived record comes back into it under a new id (finished, as it was).
+ * A renumbered record keeps its old id in `previous_ids` and says so in its history.
+ */
+function renumberCollisions(
+  merged: Placed[],
+  everyInput: Handoff[],
+  mark: string | undefined,
+  sides: Record<'base' | Side, HandoffsFile>,
+  options: MergeOptions,
+  now: Date,
+  notes: MergeNote[],
+): Handoff[] {
+  const published: Side = options.published ?? 'ours';
+  const local: Side = published === 'ours' ? 'theirs' : 'ours';
+  const ids = new HandoffIdAllocator([...everyInput, ...merged.map((p) => p.h)], mark);
   const at = now.toISOString();
-  return merged.map((h) => {
-    if (!taken.has(h.handoff_id)) {
-      taken.add(h.handoff_id);
-      return h;
-    }
+  const holder = new Map<string, Handoff>();
+  for (const p of merged) if (p.from !== local && !holder.has(p.h.handoff_id)) holder.set(p.h.handoff_id, p.h);
+  const archivedOnPublished = (id: string): Handoff | 'maybe' | undefined => {
+    const lookup = options.archivedIdOn?.[published];
+    if (lookup) return lookup(id);
+    const top = sides[published].id_high_water;
+    const floor = sides.base.id_high_water;
+    return top && compareHandoffIds(id, top) <= 0 && (!floor || compareHandoffIds(id, floor) > 0) ? 'maybe' : undefined;
+  };
+  const renumber = (h: Handoff, other: Handoff | undefined): Handoff => {
     const m = /^HO-(\d{4})(\d{2})(\d{2})-/.exec(h.handoff_id);
     const day = m ? new Date(`${m[1]}-${m[2]}-${m[3]}T00:00:00.000Z`) : now;
     const id = ids.next(Number.isNaN(day.getTime()) || !m || dayStamp(day) !== m.slice(1).join('') ? now : day);
-    taken.add(id);
     const reason = `renumbered from ${h.handoff_id} by merge`;
     notes.push({
       kind: 'renumbered',
       handoff_id: id,
       message: `${h.handoff_id} (uid ${h.uid ?? 'none'}) collided with another record: now ${id}`,
+      previous_id: h.handoff_id,
+      ...(h.uid ? { uid: h.uid } : {}),
+      ...(other?.uid ? { holder_uid: other.uid } : {}),
     });
-    return {
+    const moved: Handoff = {
       ...h,
       handoff_id: id,
+      previous_ids: [...(h.previous_ids ?? []), h.handoff_id].slice(-MAX_PREVIOUS_IDS),
       updated_at: at,
       rev: (h.rev ?? 0) + 1,
       state_history: [...h.state_history, { status: h.status, agent: 'agentsync', timestamp: at, reason }],
     };
+    holder.set(id, moved);
+    return moved;
+  };
+  const out = merged.map(({ h, from }) => {
+    const held = holder.get(h.handoff_id);
+    if (held === h) return h;
+    const archived = from === local && !held ? archivedOnPublished(h.handoff_id) : undefined;
+    const other = held ?? (archived && archived !== 'maybe' && archived.uid !== h.uid ? archived : undefined);
+    if (!held && !other && archived !== 'maybe') {
+      holder.set(h.handoff_id, h);
+      return h;
+    }
+    return renumber(h, other);
   });
+  const lookupLocal = options.archivedIdOn?.[local];
+  if (!lookupLocal) return out;
+  const present = new Set(out.map((h) => h.uid).filter(Boolean));
+  for (const p of merged) {
+    if (p.from !== published) continue;
+    const gone = lookupLocal(p.h.handoff_id);
+    if (!gone || !gone.uid || gone.uid === p.h.uid || present.has(gone.uid)) continue;
+    present.add(gone.uid);
+    out.push(renumber(gone, p.h));
+  }
+  return out;
 }
