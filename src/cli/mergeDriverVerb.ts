@@ -11,6 +11,10 @@ import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
+import { mergeContext, wrongPath } from './mergeSides';
+import { recordMovedIds, type MovedId } from '../core/store/movedIds';
+import { FileLock } from '../core/disk/fileLock';
+import { assertSafeDirectory } from '../core/workspace/safeDirectory';
 
 class InputError extends Error {}
 
@@ -52,42 +56,91 @@ function archiveOf(storePath: string | undefined, warn: (m: string) => void): (h
   };
 }
 
+/** The workspace folder of the store at `storePath` (%P, relative to the top of the work tree), posix. */
+function prefixOf(storePath: string | undefined): string {
+  if (!storePath) return '';
+  const dir = path.posix.dirname(path.posix.dirname(storePath.split(path.sep).join('/')));
+  return dir === '.' ? '' : dir;
+}
+
+/**
+ * Notes in this clone's state.json (local, not committed) the ids this merge moved, so a request naming an old id is
+ * refused `id_moved` until the clone's agents were told (core/store/movedIds.ts). Under the store's lock.
+ */
+async function noteMoves(root: string, moves: MovedId[], warn: (m: string) => void): Promise<void> {
+  if (moves.length === 0) return;
+  const layout = new WorkspaceLayout(root);
+  const lock = new FileLock(layout.lockFile, 5_000);
+  try {
+    assertSafeDirectory(layout.root, layout.dataDir);
+    await lock.acquire();
+    try {
+      recordMovedIds(layout, moves);
+    } finally {
+      lock.release();
+    }
+  } catch (e) {
+    warn(
+      `could not note the moved ids in .agentsync/state.json (${(e as Error).message}): requests naming ` +
+        `${moves.map((m) => m.id).join(', ')} now reach the published handoffs; tell this clone's agents the new ids`,
+    );
+  }
+}
+
 export const mergeDriverVerb: Verb = {
   usage: '<base %O> <ours %A> <theirs %B> [<path %P>]',
   summary: 'git merge driver for .agentsync/handoffs.json (register it with `agentsync init --git`); writes the merge into the ours file',
   options: {},
-  run: (ctx, _values, pos) => {
+  run: async (ctx, _values, pos) => {
     if (pos.length !== 3 && pos.length !== 4)
       throw new UsageError('expected three files: the base (%O), ours (%A, receives the result) and theirs (%B), then optionally %P');
     const [basePath, oursPath, theirsPath] = pos.slice(0, 3).map((p) => path.resolve(p));
+    const refuse = (message: string): number => {
+      if (ctx.json) ctx.io.out(JSON.stringify(refusal('merge-driver', 'store_invalid', message)));
+      else ctx.io.err(`agentsync merge-driver: ${message}`);
+      return 1;
+    };
+    const wrong = pos[3] === undefined ? null : wrongPath(pos[3], 'store', process.cwd());
+    if (wrong)
+      return refuse(
+        `${wrong}; this driver merges only that file. Nothing was written: git reports a conflict in ${pos[3]}. Map only ` +
+          '`.agentsync/handoffs.json merge=agentsync` in .gitattributes (agentsync init --git writes that line).',
+      );
     let text: string;
     let notes: ReturnType<typeof mergeStores>['notes'];
     let count: number;
+    const root = process.cwd(); // git runs merge drivers at the top of the work tree
+    const prefix = prefixOf(pos[3]);
     try {
       const base = readVersion(basePath, 'base');
       const ours = readVersion(oursPath, 'ours');
       const theirs = readVersion(theirsPath, 'theirs');
-      const result = mergeStores(
-        base,
-        ours,
-        theirs,
-        new Date(),
+      const sides = mergeContext(
+        root,
+        prefix,
+        process.env,
         archiveOf(pos[3], (m) => ctx.io.err(`agentsync merge-driver: ${m}`)),
       );
+      const result = mergeStores(base, ours, theirs, new Date(), sides.archivedCopy, sides.options);
       const checked = handoffsFileSchema.safeParse(result.file);
       if (!checked.success) throw new InputError(`the merged file would not be valid (${describeIssues(checked.error)})`);
       text = JSON.stringify(checked.data, null, 2) + '\n';
       notes = result.notes;
       count = checked.data.handoffs.length;
     } catch (e) {
-      const message =
+      return refuse(
         `${(e as Error).message}. Nothing was written: git will report a conflict in .agentsync/handoffs.json; fix the broken version (or resolve ` +
-        `by hand) and validate it with \`agentsync list\`.`;
-      if (ctx.json) ctx.io.out(JSON.stringify(refusal('merge-driver', 'store_invalid', message)));
-      else ctx.io.err(`agentsync merge-driver: ${message}`);
-      return 1;
+          `by hand) and validate it with \`agentsync list\`.`,
+      );
     }
     writeFileAtomic(oursPath, text);
+    const at = new Date().toISOString();
+    const moves: MovedId[] = notes.flatMap((n) =>
+      n.kind === 'renumbered' && n.uid && n.previous_id
+        ? [{ id: n.previous_id, uid: n.uid, moved_to: n.handoff_id, ...(n.holder_uid ? { holder_uid: n.holder_uid } : {}), at }]
+        : [],
+    );
+    await noteMoves(path.resolve(root, prefix || '.'), moves, (m) => ctx.io.err(`agentsync merge-driver: ${m}`));
     if (ctx.json) ctx.io.out(JSON.stringify(okResponse('merge-driver', { handoffs: count, notes })));
     else
       for (const n of notes)

@@ -13,16 +13,9 @@ import { mergeTracker, type TextMerge } from '../core/store/trackerMerge';
 import { UsageError } from './cliContext';
 import { runGit } from '../core/git/gitCommand';
 import type { Verb } from './handoffVerbs';
+import { mergeContext, mergedInCommit, wrongPath } from './mergeSides';
 
 const EMPTY_STORE: HandoffsFile = { version: 1, handoffs: [] };
-
-/** The other side's commit: `git merge` and `git pull` name it in a GITHEAD_<oid> variable for their drivers. */
-function theirsCommit(env: NodeJS.ProcessEnv): string | null {
-  const oids = Object.keys(env)
-    .map((k) => /^GITHEAD_([0-9a-f]{40,64})$/.exec(k)?.[1])
-    .filter((x): x is string => !!x);
-  return oids.length === 1 ? oids[0] : null;
-}
 
 function storeAt(root: string, rev: string, file: string): HandoffsFile {
   const r = runGit(root, ['cat-file', 'blob', `${rev}:${file}`]);
@@ -34,16 +27,21 @@ function storeAt(root: string, rev: string, file: string): HandoffsFile {
 
 /** The merged store's records, or why they could not be worked out. */
 function mergedHandoffs(root: string, trackerPath: string): { handoffs: Handoff[] } | { why: string } {
-  const theirs = theirsCommit(process.env);
+  const theirs = mergedInCommit(process.env);
   if (!theirs) return { why: 'this is not a `git merge`/`git pull` (no GITHEAD_ variable), so the other side of the store is unknown' };
   const base = runGit(root, ['merge-base', 'HEAD', theirs]);
-  const store = path.posix.join(path.posix.dirname(trackerPath.split(path.sep).join('/')), '.agentsync/handoffs.json');
+  const dir = path.posix.dirname(trackerPath.split(path.sep).join('/'));
+  const store = path.posix.join(dir, '.agentsync/handoffs.json');
   try {
+    // The same merge as the handoffs.json driver's (which side keeps its ids, the archives), so the section matches it.
+    const sides = mergeContext(root, dir === '.' ? '' : dir, process.env);
     const merged = mergeStores(
       base.ok ? storeAt(root, base.stdout.trim(), store) : EMPTY_STORE,
       storeAt(root, 'HEAD', store),
       storeAt(root, theirs, store),
       new Date(),
+      sides.archivedCopy,
+      sides.options,
     );
     return { handoffs: merged.file.handoffs };
   } catch (e) {
@@ -79,6 +77,15 @@ export const trackerMergeVerb: Verb = {
       throw new UsageError('expected four arguments: the base (%O), ours (%A, receives the result), theirs (%B) and the path (%P)');
     const [basePath, oursPath, theirsPath] = pos.slice(0, 3).map((p) => path.resolve(p));
     const root = process.cwd(); // git runs merge drivers at the top of the work tree
+    // Mapped by .gitattributes to another file (README.md), it must not rewrite it: git then shows its own conflict.
+    const wrong = wrongPath(pos[3], 'tracker', root);
+    if (wrong) {
+      ctx.io.err(
+        `agentsync merge-tracker: ${wrong}; this driver merges only a workspace's AgentTracker.md. Nothing was written: git reports a ` +
+          `conflict in ${pos[3]}. Map only \`AgentTracker.md merge=agentsync-tracker\` in .gitattributes (agentsync init --git writes that line).`,
+      );
+      return 1;
+    }
     let result: ReturnType<typeof mergeTracker>;
     try {
       const [base, ours, theirs] = [basePath, oursPath, theirsPath].map((f) => fs.readFileSync(f, 'utf8'));

@@ -161,8 +161,10 @@ describe('agentsync merge-driver with git', function () {
       baseRecord.state_history.map((e) => `${e.status}:${e.agent}`),
       ['queued:copilot', 'in_progress:claude', 'in_progress:codex'],
     );
-    const renumbered = handoffs[2];
+    // `git merge b`: b is the side merged in, so its new handoff keeps HO-…-002 and a's own new one moves.
+    const [, renumbered, kept] = handoffs;
     assert.match(renumbered.state_history.at(-1)!.reason ?? '', /^renumbered from HO-\d{8}-002 by merge$/);
+    assert.deepEqual(renumbered.previous_ids, [kept.handoff_id]);
     assert.equal(git(dir, 'status', '--porcelain', '.agentsync/handoffs.json').out, '', 'the merge committed the driver result');
 
     // The CLI loads the merged store.

@@ -14,6 +14,7 @@ export const REFUSAL_REASONS = [
   'unknown_agent',
   'no_conflicts',
   'archived',
+  'id_moved',
   'ambiguous_return',
   'not_initialized',
   'not_claimed',

@@ -209,7 +209,8 @@ export class RequestDispatcher {
         response = this.refusal(ctx, action, actx.requestId, e);
         const target =
           typeof params.handoffId === 'string' ? params.handoffId : typeof params.handoff_id === 'string' ? params.handoff_id : null;
-        const h = target ? tx.find(target) : undefined;
+        // An id that moved names another record than the sender meant: the refusal is audited under the id alone.
+        const h = target && e.reason !== 'id_moved' ? tx.find(target) : undefined;
         tx.audit.push({
           ...auditEntry(
             actx,

@@ -22,6 +22,7 @@ import type { Handoff, HandoffsFile } from '../domain/handoffSchema';
 import { checkStoreInSlices } from './slicedStoreCheck';
 import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
+import { readMovedIds } from './movedIds';
 
 export const MAX_STORE_BYTES = 200 * 1024 * 1024;
 /** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
@@ -217,7 +218,14 @@ export class HandoffStore {
           if (isActionError(e) && e.reason === 'store_missing' && Date.now() < missingDeadline) continue;
           throw e;
         }
-        const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now, this.archive);
+        const tx = new StoreTransaction(
+          snapshot,
+          this.config().config,
+          () => this.ledger.index(),
+          this.now,
+          this.archive,
+          () => readMovedIds(this.layout),
+        );
         const archivable = dueForArchive(snapshot.handoffs, tx.config, this.now());
         results = [];
         for (const p of batch) {
@@ -257,7 +265,14 @@ export class HandoffStore {
     return new Promise<T>((resolve, reject) => {
       setImmediate(() => {
         try {
-          const tx = new StoreTransaction(this.load(), this.config().config, () => this.ledger.index(), this.now, this.archive);
+          const tx = new StoreTransaction(
+            this.load(),
+            this.config().config,
+            () => this.ledger.index(),
+            this.now,
+            this.archive,
+            () => readMovedIds(this.layout),
+          );
           const step = tx.begin();
           const value = work(tx);
           if (tx.changed) {

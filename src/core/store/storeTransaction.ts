@@ -4,6 +4,7 @@ import { ActionError } from '../domain/errors';
 import { describeIssues, handoffSchema, type Handoff } from '../domain/handoffSchema';
 import type { StoreSnapshot } from './storeSnapshot';
 import type { AgentSyncConfig } from '../domain/configSchema';
+import { refuseMovedId, type MovedId } from './movedIds';
 
 /** Where handoffs moved out of the store are found (archive/archiveReader.ts). */
 export interface ArchiveLookup {
@@ -33,6 +34,8 @@ export class StoreTransaction {
     readonly now: () => Date,
     /** Absent in tests that build a transaction by hand: then nothing is archived. */
     readonly archive: ArchiveLookup | null = null,
+    /** The ids a git merge moved in this clone (movedIds.ts), read only when a request names one. */
+    private readonly movedIds: () => readonly MovedId[] = () => [],
   ) {}
 
   private ledgerCache: ReadonlyMap<string, LedgerEntry> | null = null;
@@ -70,6 +73,26 @@ export class StoreTransaction {
   /** A handoff in the store or, failing that, in the archive (read-only there: see replace). */
   findAnywhere(idOrUid: string): Handoff | undefined {
     return this.snapshot.find(idOrUid) ?? this.archive?.find(idOrUid);
+  }
+
+  /**
+   * The handoff a request names by id or uid, from the store or the archive; an id a git merge moved in this clone,
+   * not yet told to its agents, is refused `id_moved` (docs/contract.md §8) rather than answered about another record.
+   */
+  lookup(ref: string): Handoff | undefined {
+    this.assertNotMoved(ref);
+    return this.findAnywhere(ref);
+  }
+
+  /** Refuses `id_moved` for an id a git merge moved in this clone whose agents were not told yet (movedIds.ts). */
+  assertNotMoved(ref: string): void {
+    refuseMovedId(
+      ref,
+      this.snapshot.handoffs,
+      (r) => this.snapshot.find(r),
+      (r) => this.findAnywhere(r),
+      this.movedIds,
+    );
   }
 
   insert(h: Handoff): void {

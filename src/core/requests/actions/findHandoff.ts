@@ -8,7 +8,7 @@ import type { StoreTransaction } from '../../store/storeTransaction';
  * escalated), so every action refuses it by its usual rule, and a change to it is refused as `archived`.
  */
 export function requireHandoff(tx: StoreTransaction, ref: string): Handoff {
-  const h = tx.findAnywhere(ref);
+  const h = tx.lookup(ref);
   if (!h)
     throw new ActionError(
       'not_found',

@@ -37,6 +37,7 @@ export function filterHandoffs(handoffs: readonly Handoff[], p: Filter): Handoff
 export function listHandoffs(tx: StoreTransaction, p: ParamsOf<'listHandoffs'>): { count: number; handoffs: Handoff[]; archived?: number } {
   const ref = p.handoffId ?? p.handoff_id;
   if (ref !== undefined) {
+    tx.assertNotMoved(ref);
     const inStore = tx.find(ref);
     const h = inStore ?? (p.archived ? tx.archive?.find(ref) : undefined);
     const handoffs = h ? filterHandoffs([h], p) : [];

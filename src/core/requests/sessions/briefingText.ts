@@ -27,6 +27,15 @@ export function briefingText(b: SessionBriefing): string {
     b.hotFiles.map((f) => `- ${f.file} (${f.handoff_id}, ${f.agent})`),
     'none',
   );
+  if (b.moved_ids?.length)
+    list(
+      'Ids a git merge moved in this clone (use the new id for the handoff you knew by the old one)',
+      b.moved_ids.map(
+        (m) =>
+          `- ${m.id} is now ${m.moved_to} (uid ${m.uid})${m.now_names ? `; ${m.id} names the published ${m.holder_uid} from here on` : ''}`,
+      ),
+      'none',
+    );
   out.push('', 'Before you stop: complete claimed work with a report (completeHandoff), pass it over, return it, or release it.');
   return out.join('\n');
 }

@@ -12,6 +12,7 @@ import { auditEntry, type ActionContext } from '../../store/handoffMutation';
 import { newUid } from '../../domain/handoffIds';
 import { LIMITS, type Handoff } from '../../domain/handoffSchema';
 import { readStateFile } from '../../store/stateFile';
+import { readMovedIds, toldPatch, untoldMoves } from '../../store/movedIds';
 import { checkWorkspaceRelative } from '../../domain/workspacePath';
 import { readGitInfo, type GitInfo } from '../../git/gitStatus';
 import { sessionBriefing } from './sessionBriefing';
@@ -103,13 +104,23 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   tx.afterCommit.push({
     what: '.agentsync/state.json',
     // Re-read at write time, so sessions started earlier in the same batch are kept.
+    // The briefing tells this clone's agents the ids a merge moved: from now on those ids name the published records.
     run: () => {
-      const now = activeSessionsOf(readStateFile(env.layout.stateFile)).set(ctx.agent, session);
-      writeStateSummary(env.layout, tx.handoffs, { ...sessionFields(now), lastUpdated: startedAt });
+      const state = readStateFile(env.layout.stateFile);
+      const now = activeSessionsOf(state).set(ctx.agent, session);
+      writeStateSummary(
+        env.layout,
+        tx.handoffs,
+        { ...sessionFields(now), lastUpdated: startedAt, ...toldPatch(state, startedAt) },
+        {},
+        state,
+      );
     },
   });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
   const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values());
+  const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r));
+  if (moved.length) briefing.moved_ids = moved;
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
 }
 

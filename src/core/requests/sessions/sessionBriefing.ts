@@ -37,6 +37,11 @@ export interface SessionBriefing {
   leases: { handoff_id: string; claimed_by: string; lease_expires_at: string | null; files: string[] }[];
   /** Files other agents are working on (core/domain/hotFiles.ts: their claims and active sessions): edit them only after asking. */
   hotFiles: { file: string; handoff_id: string; agent: string }[];
+  /**
+   * Ids a git merge moved in this clone since its agents were last told (store/movedIds.ts): `id` now names the
+   * published handoff (`now_names`), and the one this clone knew by it is `moved_to`. Absent when there are none.
+   */
+  moved_ids?: { id: string; moved_to: string; uid: string; now_names: string | null; holder_uid: string | null }[];
 }
 
 function brief(h: Handoff): BriefHandoff {

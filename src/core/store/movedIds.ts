@@ -1,0 +1,134 @@
+// Ids a git merge moved in this clone (docs/contract.md §8, "The merge driver"): when the merge driver renumbers a
+// local record because a published one holds its id, this clone's agents still know that record by the old id,
+// which now names the published one. The merge driver notes each move here, in `.agentsync/state.json` (local, never
+// committed: other clones knew the id as the published record's); a request naming the old id is refused
+// `id_moved` until this clone's agents were told (the next startSession's briefing carries the moves).
+import { ActionError } from '../domain/errors';
+import { parseHandoffId } from '../domain/handoffIds';
+import type { Handoff } from '../domain/handoffSchema';
+import { writeFileAtomic } from '../disk/atomicFile';
+import { readStateFile } from './stateFile';
+import type { WorkspaceLayout } from '../workspace/workspaceLayout';
+
+export interface MovedId {
+  /** The id this clone's agents knew the record by. */
+  id: string;
+  /** The moved record. */
+  uid: string;
+  /** The id the merge gave it (it may have moved again since: look it up by uid). */
+  moved_to: string;
+  /** The published record that holds `id` now. */
+  holder_uid?: string;
+  at: string;
+  /** When a startSession briefing told this clone's agents; from then on `id` names the published record here too. */
+  told_at?: string;
+}
+
+/** The newest moves kept; older ones were told long ago or belong to merges since undone. */
+const MAX_MOVES = 200;
+const FIELD = 'movedIds';
+
+function isMove(v: unknown): v is MovedId {
+  const m = v as MovedId;
+  return (
+    !!m &&
+    typeof m === 'object' &&
+    typeof m.id === 'string' &&
+    typeof m.uid === 'string' &&
+    typeof m.moved_to === 'string' &&
+    typeof m.at === 'string' &&
+    (m.holder_uid === undefined || typeof m.holder_uid === 'string') &&
+    (m.told_at === undefined || typeof m.told_at === 'string')
+  );
+}
+
+export function movesIn(state: Record<string, unknown>): MovedId[] {
+  const list = state[FIELD];
+  return Array.isArray(list) ? list.filter(isMove) : [];
+}
+
+export function readMovedIds(layout: WorkspaceLayout): MovedId[] {
+  return movesIn(readStateFile(layout.stateFile));
+}
+
+/** Adds the merge driver's moves to state.json (the newest kept), keeping every other field as it is. */
+export function recordMovedIds(layout: WorkspaceLayout, moves: readonly MovedId[]): void {
+  if (moves.length === 0) return;
+  const state = readStateFile(layout.stateFile);
+  const kept = movesIn(state).filter((m) => !moves.some((n) => n.id === m.id && n.uid === m.uid));
+  const next = { ...state, [FIELD]: [...kept, ...moves].slice(-MAX_MOVES) };
+  writeFileAtomic(layout.stateFile, JSON.stringify(next, null, 2) + '\n', { durable: false });
+}
+
+/** The state.json patch that marks every untold move as told now (a startSession briefing carried them). */
+export function toldPatch(state: Record<string, unknown>, at: string): Record<string, unknown> {
+  const moves = movesIn(state);
+  if (!moves.some((m) => !m.told_at)) return {};
+  return { [FIELD]: moves.map((m) => (m.told_at ? m : { ...m, told_at: at })) };
+}
+
+/** Where the moved records are now, for a briefing: each untold move with the current ids of both records. */
+export function untoldMoves(
+  moves: readonly MovedId[],
+  find: (ref: string) => Handoff | undefined,
+): { id: string; moved_to: string; uid: string; now_names: string | null; holder_uid: string | null }[] {
+  return moves
+    .filter((m) => !m.told_at)
+    .map((m) => {
+      const holder = find(m.id);
+      return {
+        id: m.id,
+        moved_to: find(m.uid)?.handoff_id ?? m.moved_to,
+        uid: m.uid,
+        now_names: holder && holder.uid !== m.uid ? holder.handoff_id : null,
+        holder_uid: holder && holder.uid !== m.uid ? (holder.uid ?? null) : (m.holder_uid ?? null),
+      };
+    });
+}
+
+/** Old id → uid of the live record that carries it in previous_ids, built once per store snapshot. */
+const previousIdIndex = new WeakMap<readonly Handoff[], Map<string, string>>();
+
+function movedRecordOf(handoffs: readonly Handoff[], find: (ref: string) => Handoff | undefined, ref: string): Handoff | undefined {
+  let index = previousIdIndex.get(handoffs);
+  if (!index) {
+    index = new Map();
+    for (const h of handoffs) for (const id of h.previous_ids ?? []) if (h.uid) index.set(id, h.uid);
+    previousIdIndex.set(handoffs, index);
+  }
+  const uid = index.get(ref);
+  const h = uid ? find(uid) : undefined;
+  return h?.previous_ids?.includes(ref) ? h : undefined;
+}
+
+/**
+ * Refuses a reference to an id that moved in this clone and whose move its agents were not told yet: it would name
+ * the published record to an agent that was given it for the moved one. Cheap when no record has `previous_ids`.
+ */
+export function refuseMovedId(
+  ref: string,
+  handoffs: readonly Handoff[],
+  find: (ref: string) => Handoff | undefined,
+  findAnywhere: (ref: string) => Handoff | undefined,
+  moves: () => readonly MovedId[],
+): void {
+  if (!parseHandoffId(ref)) return; // a uid never moves
+  const moved = movedRecordOf(handoffs, find, ref);
+  if (!moved) return;
+  const move = moves().find((m) => m.id === ref && m.uid === moved.uid && !m.told_at);
+  if (!move) return;
+  const holder = findAnywhere(ref);
+  const other = holder && holder.uid !== moved.uid ? holder : undefined;
+  throw new ActionError(
+    'id_moved',
+    `${ref} is ambiguous in this clone: a git merge renumbered the handoff this clone knew as ${ref} to ${moved.handoff_id} ` +
+      `(uid ${moved.uid}), because a published handoff ${other ? `(uid ${other.uid}) ` : ''}keeps ${ref}. Name the one you mean by ` +
+      `its current id or uid: ${moved.handoff_id} for the one this clone created${other ? `, ${other.uid} for the published one` : ''}. ` +
+      `${ref} names the published handoff here once this clone's agents were told (the next startSession). Nothing was changed.`,
+    {
+      handoffId: ref,
+      moved: { handoff_id: moved.handoff_id, uid: moved.uid },
+      now_names: other ? { handoff_id: other.handoff_id, uid: other.uid } : null,
+    },
+  );
+}
