@@ -225,9 +225,14 @@ describe('ids across clones, without sync (real git: bare remote, two clones, pu
     assert.equal((cli(c2, 'show', back.handoff_id).data as { handoff: Handoff }).handoff.uid, done.uid);
   });
 
-  for (const into of ['main', 'b'] as const) {
-    it(`archived as merged on one branch, revised and claimed on the other: merged into ${into}, it stays merged with conflicts recorded`, () => {
-      const dir = track(tempWorkspace(`ids-reopen-${into}`));
+  for (const [how, into] of [
+    ['merge', 'main'],
+    ['merge', 'b'],
+    ['rebase', 'main'],
+    ['rebase', 'b'],
+  ] as const) {
+    it(`archived as merged on one branch, revised and claimed on the other: ${how} into ${into}, it stays merged with conflicts recorded`, () => {
+      const dir = track(tempWorkspace(`ids-reopen-${how}-${into}`));
       gitOk(dir, 'init', '-q', '-b', 'main');
       runCliSync(['--dir', dir, 'init', '--git']);
       fs.writeFileSync(path.join(dir, '.agentsync.json'), JSON.stringify({ archive: { after_days: 0 } }));
@@ -249,8 +254,10 @@ describe('ids across clones, without sync (real git: bare remote, two clones, pu
       assert.ok(!store(dir).handoffs.some((x) => x.uid === h.uid), 'archived on main');
       commitAll(dir, 'main: merged and archived');
 
-      if (into === 'b') gitOk(dir, 'checkout', '-q', 'b');
-      const merge = git(dir, 'merge', '--no-edit', into === 'main' ? 'b' : 'main');
+      // merge: check out `into` and merge the other in; rebase: replay the other branch onto `into`.
+      const other = into === 'main' ? 'b' : 'main';
+      gitOk(dir, 'checkout', '-q', how === 'merge' ? into : other);
+      const merge = how === 'merge' ? git(dir, 'merge', '--no-edit', other) : git(dir, 'rebase', into);
       assert.equal(merge.status, 0, merge.out);
       const after = store(dir).handoffs.find((x) => x.uid === h.uid);
       const shown = (cli(dir, 'show', h.handoff_id).data as { handoff: Handoff }).handoff;
