@@ -152,6 +152,32 @@ describe('the archive', () => {
     );
   });
 
+  it("an id a merge moved a handoff away from names the other handoff, though the moved one's old line stays in the archive", async () => {
+    // A git merge brought archived R back as HO-20260221-005 (previous_ids: its old id), because a published P kept
+    // HO-20260221-001; later P was archived too. R's old line (higher rev) must not answer for P's id.
+    const id = 'HO-20260221-001';
+    const p = handoffIn('merged', { handoff_id: id, summary: 'the published one', rev: 3 });
+    const rOld = handoffIn('merged', { handoff_id: id, summary: 'the local one, archived before the merge', rev: 9 });
+    const r = { ...rOld, handoff_id: 'HO-20260221-005', previous_ids: [id], rev: 10, updated_at: '2026-03-09T12:00:00.000Z' };
+    const ws = new TestWorkspace({ handoffs: [r], config: { archive: { after_days: 14 } } });
+    fs.mkdirSync(ws.layout.archiveDir, { recursive: true });
+    const file = path.join(ws.layout.archiveDir, '2026-02.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify(rOld)}\n${JSON.stringify(p)}\n`);
+    const shown = async () => (await ws.dispatch({ action: 'listHandoffs', handoffId: id, archived: true })).data!.handoffs as Handoff[];
+    assert.deepEqual(
+      (await shown()).map((h) => h.uid),
+      [p.uid],
+      'R is live under its new id',
+    );
+    fs.appendFileSync(file, `${JSON.stringify(r)}\n`); // R archived again, under its new id
+    fs.writeFileSync(ws.layout.handoffsFile, JSON.stringify({ version: 1, id_high_water: r.handoff_id, handoffs: [] }));
+    assert.deepEqual(
+      (await shown()).map((h) => h.uid),
+      [p.uid],
+      'R archived again: its newest line carries its new id',
+    );
+  });
+
   it('an archived handoff answers as what it is (merged, escalated): every change is refused and nothing is written', async () => {
     const ws = new TestWorkspace({ handoffs: [merged, escalated, queued] });
     await ws.dispatch(create('next'));

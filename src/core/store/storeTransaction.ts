@@ -8,7 +8,8 @@ import { refuseMovedId, type MovedId } from './movedIds';
 
 /** Where handoffs moved out of the store are found (archive/archiveReader.ts). */
 export interface ArchiveLookup {
-  find(ref: string): Handoff | undefined;
+  /** `skip`: handoffs (by uid) whose copies are passed over. */
+  find(ref: string, skip?: (uid: unknown) => boolean): Handoff | undefined;
   records(keep?: (h: Handoff) => boolean): Handoff[];
 }
 
@@ -72,7 +73,13 @@ export class StoreTransaction {
 
   /** A handoff in the store or, failing that, in the archive (read-only there: see replace). */
   findAnywhere(idOrUid: string): Handoff | undefined {
-    return this.snapshot.find(idOrUid) ?? this.archive?.find(idOrUid);
+    const live = this.snapshot.find(idOrUid);
+    if (live || !this.archive) return live;
+    const archived = this.archive.find(idOrUid);
+    // An archived line under an id its handoff no longer has (a merge renumbered it back in handoffs.json) is not it.
+    const moved = archived?.uid && archived.handoff_id === idOrUid ? this.snapshot.find(archived.uid) : undefined;
+    if (!moved || moved.handoff_id === idOrUid) return archived;
+    return this.archive.find(idOrUid, (uid) => uid === moved.uid);
   }
 
   /**

@@ -39,7 +39,7 @@ export function listHandoffs(tx: StoreTransaction, p: ParamsOf<'listHandoffs'>):
   if (ref !== undefined) {
     tx.assertNotMoved(ref);
     const inStore = tx.find(ref);
-    const h = inStore ?? (p.archived ? tx.archive?.find(ref) : undefined);
+    const h = inStore ?? (p.archived ? tx.findAnywhere(ref) : undefined);
     const handoffs = h ? filterHandoffs([h], p) : [];
     return { count: handoffs.length, handoffs, ...(p.archived ? { archived: handoffs.length && !inStore ? 1 : 0 } : {}) };
   }

@@ -42,10 +42,16 @@ export class ArchiveReader {
    * The archived copy of a handoff, by handoff_id or uid, or undefined. By id only its month's file is read (the
    * writer files it there); by uid the month of its ULID first, then every other month.
    */
-  find(ref: string): Handoff | undefined {
+  find(ref: string, skip: (uid: unknown) => boolean = () => false): Handoff | undefined {
     try {
       const idMonth = monthOfId(ref);
-      if (idMonth) return this.validBest(this.readMonth(idMonth).filter((r) => r.handoff_id === ref));
+      if (idMonth)
+        return this.validBest(
+          this.withoutMovedAway(
+            ref,
+            this.readMonth(idMonth).filter((r) => r.handoff_id === ref && !skip(r.uid)),
+          ),
+        );
       const uidMonth = monthOfUid(ref);
       if (!uidMonth) return undefined;
       for (const month of [
@@ -115,6 +121,18 @@ export class ArchiveReader {
       else this.skip(`archive/${month}.jsonl`);
     }
     return out;
+  }
+
+  /**
+   * Copies of one id from several handoffs: a git merge renumbered one of them (docs/contract.md §8) and its old line
+   * stays in the append-only file. A handoff whose newest copy carries another id has moved away from this one.
+   */
+  private withoutMovedAway(id: string, copies: Raw[]): Raw[] {
+    const uids = new Set(copies.map((r) => r.uid));
+    if (uids.size < 2) return copies;
+    const moved = new Set([...uids].filter((uid) => typeof uid === 'string' && this.find(uid)?.handoff_id !== id));
+    const kept = copies.filter((r) => !moved.has(r.uid));
+    return kept.length ? kept : copies;
   }
 
   private validBest(copies: Raw[]): Handoff | undefined {
