@@ -95,8 +95,8 @@ export const mergeDriverVerb: Verb = {
     if (pos.length !== 3 && pos.length !== 4)
       throw new UsageError('expected three files: the base (%O), ours (%A, receives the result) and theirs (%B), then optionally %P');
     const [basePath, oursPath, theirsPath] = pos.slice(0, 3).map((p) => path.resolve(p));
-    const refuse = (message: string): number => {
-      if (ctx.json) ctx.io.out(JSON.stringify(refusal('merge-driver', 'store_invalid', message)));
+    const refuse = (message: string, reason: 'store_invalid' | 'invalid_request' = 'store_invalid'): number => {
+      if (ctx.json) ctx.io.out(JSON.stringify(refusal('merge-driver', reason, message)));
       else ctx.io.err(`agentsync merge-driver: ${message}`);
       return 1;
     };
@@ -105,6 +105,7 @@ export const mergeDriverVerb: Verb = {
       return refuse(
         `${wrong}; this driver merges only that file. Nothing was written: git reports a conflict in ${pos[3]}. Map only ` +
           '`.agentsync/handoffs.json merge=agentsync` in .gitattributes (agentsync init --git writes that line).',
+        'invalid_request',
       );
     let text: string;
     let notes: ReturnType<typeof mergeStores>['notes'];
