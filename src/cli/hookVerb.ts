@@ -46,9 +46,11 @@ async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {
 }
 
 async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unknown>): Promise<void> {
-  const { config, problem } = loadConfig(ctx.layout.configFile);
-  // requireHandoffOnEndSession restricts, so a broken config fails closed (docs/contract.md §7).
-  const required = problem !== null || config.requireHandoffOnEndSession;
+  const { config } = loadConfig(ctx.layout.configFile);
+  // The loader's one rule, as for endSession: a broken or misspelled requireHandoffOnEndSession counts as true
+  // (docs/contract.md §7); any other problem in the file does not turn it on.
+  const required = config.requireHandoffOnEndSession;
+  const problem = config.brokenSections?.requireHandoffOnEndSession?.message ?? null;
   let held: Handoff[] = [];
   if (required) {
     const r = await ctx.dispatcher.dispatch({ action: 'listHandoffs', status: 'in_progress' });

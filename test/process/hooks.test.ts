@@ -187,6 +187,17 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
     assert.match((JSON.parse(r.stdout) as { reason: string }).reason, new RegExp(`codex still holds ${id}`));
   });
 
+  it("stop follows the config loader's one rule: a misspelled requireHandoffOnEndSession blocks, an unrelated unknown key does not", () => {
+    const { ws, id } = workspaceWithClaim('claude', { requireHandoffOnEndsession: false });
+    const blocked = hook(ws, 'claude', 'stop', fixture('claude', 'stop', ws));
+    assert.equal(blocked.out?.decision, 'block');
+    assert.match(blocked.out?.reason ?? '', new RegExp(`claude still holds ${id}`));
+    assert.match(blocked.out?.reason ?? '', /"requireHandoffOnEndsession" \(did you mean "requireHandoffOnEndSession"\?\)/);
+    // endSession (the dispatcher) lets a session end with an unrelated unknown key: so does the stop hook.
+    const other = workspaceWithClaim('claude', { staleAfterHour: 3 });
+    assert.deepEqual(hook(other.ws, 'claude', 'stop', fixture('claude', 'stop', other.ws)).out, {});
+  });
+
   it('outside an AgentSync workspace the hooks do nothing and never fail the agent', () => {
     const ws = tempWorkspace('hooks-none');
     for (const vendor of VENDORS) {

@@ -115,6 +115,19 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
     });
   }
 
+  it('a near miss of a restrictive key counts as that restriction on, whatever its value, and says which key it took it for', () => {
+    const loaded = parseConfigText('{"requireHandoffOnEndsession": false, "passover": {}}');
+    assert.equal(loaded.config.requireHandoffOnEndSession, true);
+    assert.equal(loaded.config.brokenSections?.requireHandoffOnEndSession?.path, 'requireHandoffOnEndsession');
+    assert.ok(loaded.config.brokenSections?.passOver, 'a misspelled passOver refuses passes (E030)');
+    assert.match(loaded.problem!, /"requireHandoffOnEndsession" \(did you mean "requireHandoffOnEndSession"\?\).*counts as true/);
+    assert.match(loaded.problem!, /"passover" \(did you mean "passOver"\?\).*refused with E030/);
+    // A near miss of a key that only makes things convenient is still ignored.
+    const convenient = parseConfigText('{"staleAfterHour": 3}');
+    assert.equal(convenient.config.brokenSections, undefined);
+    assert.match(convenient.problem!, /unknown key "staleAfterHour" \(did you mean "staleAfterHours"\?\), ignored/);
+  });
+
   it('the whole file is an array: reported, restrictive sections fail closed', () => {
     const loaded = parseConfigText('[]');
     assert.match(loaded.problem!, /\(root\): expected an object/);
