@@ -286,6 +286,29 @@ describe('agentsync init --hooks (process)', function () {
     assert.deepEqual({ ...second, timestamp: null }, { ...shown, timestamp: null });
   });
 
+  it('a hook file of the wrong shape, or nested 5,000 deep, is refused as hooks_file_invalid naming the file; nothing is written', () => {
+    const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const cases: [string, RegExp][] = [
+      ['{"hooks":{"Stop":"x"}}', /hooks\.Stop that is not an array/],
+      ['{"hooks":[]}', /"hooks" value that is not an object/],
+      [deep, /nests objects or arrays more than 64 levels deep/],
+    ];
+    for (const [text, why] of cases) {
+      const ws = tempWorkspace('init-hooks-shape');
+      fs.mkdirSync(path.join(ws, '.claude'));
+      fs.writeFileSync(path.join(ws, '.claude/settings.json'), text);
+      const r = spawnSync(process.execPath, [CLI, '--dir', ws, '--json', 'init', '--hooks'], { encoding: 'utf8' });
+      assert.equal(r.status, 1, r.stderr);
+      const out = JSON.parse(r.stdout) as { ok: boolean; reason: string; message: string; path: string };
+      assert.equal(out.reason, 'hooks_file_invalid', out.message);
+      assert.equal(out.path, '.claude/settings.json');
+      assert.match(out.message, why);
+      assert.doesNotMatch(r.stdout + r.stderr, /Maximum call stack/);
+      assert.equal(fs.readFileSync(path.join(ws, '.claude/settings.json'), 'utf8'), text);
+      assert.deepEqual(fs.readdirSync(ws).sort(), ['.claude']);
+    }
+  });
+
   it('a hook file that is not valid JSON is refused with what to do, and nothing is written anywhere', () => {
     const ws = tempWorkspace('init-hooks-bad');
     fs.mkdirSync(path.join(ws, '.codex'));

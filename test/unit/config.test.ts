@@ -128,6 +128,13 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
     assert.match(convenient.problem!, /unknown key "staleAfterHour" \(did you mean "staleAfterHours"\?\), ignored/);
   });
 
+  it('a file nested 5,000 deep: one clear problem (no stack overflow), restrictive sections fail closed', () => {
+    const loaded = parseConfigText('{"passOver":' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}');
+    assert.match(loaded.problem!, /\.agentsync\.json nests objects or arrays more than 64 levels deep/);
+    assert.equal(loaded.config.requireHandoffOnEndSession, true);
+    assert.ok(loaded.config.brokenSections?.passOver);
+  });
+
   it('the whole file is an array: reported, restrictive sections fail closed', () => {
     const loaded = parseConfigText('[]');
     assert.match(loaded.problem!, /\(root\): expected an object/);

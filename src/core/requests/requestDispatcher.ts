@@ -8,6 +8,7 @@ import { ActionError, isActionError } from '../domain/errors';
 import { okResponse, refusal, type ResponseEnvelope } from '../domain/responseEnvelope';
 import { auditEntry, type ActionContext } from '../store/handoffMutation';
 import { newUid } from '../domain/handoffIds';
+import { MAX_JSON_DEPTH } from '../domain/boundedJson';
 import { nestsDeeperThan, requestHash } from '../domain/stableJson';
 import { requestIdSchema } from './requestParams';
 import type { HandoffStore } from '../store/handoffStore';
@@ -17,7 +18,7 @@ import { sweepDueTimeouts, sweepInBatch } from './timeoutSweep';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
-export const MAX_REQUEST_DEPTH = 64;
+export const MAX_REQUEST_DEPTH = MAX_JSON_DEPTH;
 
 /** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
 export interface RequestResponse extends ResponseEnvelope {

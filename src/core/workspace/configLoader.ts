@@ -5,6 +5,7 @@
 // goes into one message, which the store reports once.
 import * as fs from 'node:fs';
 import * as z from 'zod';
+import { parseBoundedJson } from '../domain/boundedJson';
 import { didYouMean, nearestKey } from '../domain/configKeyHints';
 import {
   configSchema,
@@ -84,12 +85,9 @@ function describeSectionIssues(key: string, schema: z.ZodType, error: z.ZodError
 }
 
 export function parseConfigText(text: string): LoadedConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return unusable(`.agentsync.json is not valid JSON (${(e as Error).message})`);
-  }
+  const parsed = parseBoundedJson(text);
+  if (!parsed.ok) return unusable(`.agentsync.json ${parsed.problem}`);
+  const raw = parsed.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return unusable(
       `.agentsync.json: (root): expected an object such as {"staleAfterHours": 24}, found ` +
