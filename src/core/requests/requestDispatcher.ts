@@ -257,20 +257,25 @@ export class RequestDispatcher {
           `AgentSync failed: ${(e as Error)?.message ?? String(e)}. Nothing was changed; retry, and report it if it persists.`,
         );
     const response = this.refusal(ctx, action, requestId, err);
+    // Only a refused write belongs in the committed audit; a refused read must not dirty the working tree.
+    const write = action !== null && isActionName(action) && !ACTIONS[action].readOnly;
     try {
-      this.store.auditRefusal({
-        ts: response.timestamp,
-        action: action ?? '(none)',
-        agent: null,
-        handoff_id: null,
-        uid: null,
-        from_status: null,
-        to_status: null,
-        request_id: response.request_id,
-        surface: ctx.surface ?? this.surface,
-        reason: err.reason,
-        refused: true,
-      });
+      this.store.auditRefusal(
+        {
+          ts: response.timestamp,
+          action: action ?? '(none)',
+          agent: null,
+          handoff_id: null,
+          uid: null,
+          from_status: null,
+          to_status: null,
+          request_id: response.request_id,
+          surface: ctx.surface ?? this.surface,
+          reason: err.reason,
+          refused: true,
+        },
+        write,
+      );
     } catch {
       // The audit is best effort for input that never reached the store.
     }

@@ -159,9 +159,16 @@ export class HandoffStore {
     return this.archive.find(ref);
   }
 
-  /** Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout). */
-  auditRefusal(entry: import('./auditLog').AuditEntry): void {
-    this.audit.append([entry]);
+  /**
+   * Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout): a refused write
+   * in the committed audit, anything else (a refused read, input naming no action) in the runtime read log
+   * (docs/contract.md §9). Without a store on this checkout (a branch from before AgentSync, a deleted file) nothing
+   * is written at all: a file created there would be untracked, and `git checkout` back would refuse to overwrite it.
+   */
+  auditRefusal(entry: import('./auditLog').AuditEntry, write: boolean): void {
+    if (!isRegularFile(this.layout.handoffsFile)) return;
+    if (write) this.audit.append([entry]);
+    else this.audit.appendReads([entry]);
   }
 
   /** Reads the store without the lock (the file is only ever replaced whole, so a read is never torn). */
