@@ -13,10 +13,22 @@ export interface CliIo {
   readStdin(): Promise<string>;
 }
 
+/**
+ * Streams whose reader went away (`agentsync list | head -1`): like other CLIs, AgentSync then stops writing to
+ * them, quietly, instead of dying on an unhandled EPIPE with a stack trace; the command ends with its own exit code.
+ */
+const closed = new Set<NodeJS.WriteStream>();
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (closed.has(stream)) return;
+  if (stream.listenerCount('error') === 0) stream.on('error', () => closed.add(stream));
+  stream.write(text);
+}
+
 export const processIo: CliIo = {
   // Every line printed passes terminalSafe: agent text can never send control sequences to the terminal.
-  out: (t) => process.stdout.write(terminalSafe(t.endsWith('\n') ? t : t + '\n')),
-  err: (t) => process.stderr.write(terminalSafe(t.endsWith('\n') ? t : t + '\n')),
+  out: (t) => write(process.stdout, terminalSafe(t.endsWith('\n') ? t : t + '\n')),
+  err: (t) => write(process.stderr, terminalSafe(t.endsWith('\n') ? t : t + '\n')),
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);
