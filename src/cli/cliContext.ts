@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { HandoffStore } from '../core/store/handoffStore';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
-import { terminalSafe } from './terminalText';
+import { terminalSafe, oneLine } from './terminalText';
 
 export class UsageError extends Error {}
 
@@ -51,7 +51,9 @@ export class CliContext {
 
   get dispatcher(): RequestDispatcher {
     if (!this.dispatcherInstance) {
-      const store = new HandoffStore(this.layout, { logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${m}`) } });
+      const store = new HandoffStore(this.layout, {
+        logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${oneLine(m)}`) },
+      });
       this.dispatcherInstance = new RequestDispatcher(store, 'cli');
     }
     return this.dispatcherInstance;
@@ -61,7 +63,8 @@ export class CliContext {
   report(response: RequestResponse, human: (r: RequestResponse) => string): number {
     if (this.json) this.io.out(JSON.stringify(response));
     else if (response.ok) this.io.out(human(response));
-    else this.io.err(`agentsync: ${response.reason}: ${response.message}`);
+    // One line: a message may quote agent text (an id, a file name) with a newline in it.
+    else this.io.err(`agentsync: ${response.reason}: ${oneLine(response.message ?? '')}`);
     return response.ok ? 0 : 1;
   }
 }

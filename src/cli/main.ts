@@ -9,6 +9,7 @@ import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
 import { refusal } from '../core/domain/responseEnvelope';
+import { oneLine } from './terminalText';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
@@ -110,7 +111,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
     // A refusal a verb throws (e.g. init's hooks_file_invalid, store_unsafe) keeps its documented reason and details.
     if (wantsJson && isActionError(e)) io.out(JSON.stringify(refusal(verbName ?? null, e.reason, e.message, {}, e.details)));
     else if (wantsJson) io.out(JSON.stringify(refusal(verbName ?? null, usage ? 'usage' : 'internal_error', message)));
-    else io.err(`agentsync: ${message}`);
+    else io.err(`agentsync: ${oneLine(message)}`);
     return usage ? 2 : 1;
   }
 }

@@ -90,6 +90,23 @@ describe('CLI output escapes control characters in agent text (issue 7, item 14)
     assertNoRawControls(watch, 'watch --verbose');
     assert.match(watch.stderr, /evil\\x1b\]0;pwned\\x07\.json/);
   });
+
+  it('watch --verbose shows a newline in a request file name as \\n: a name cannot forge a log line', () => {
+    const layout = new WorkspaceLayout(ws);
+    const forged = 'ok.json → ok (x)\nagentsync: forged.json';
+    fs.writeFileSync(path.join(layout.requestsDir, `${forged}.json`), '{"action":"listHandoffs"}');
+    fs.mkdirSync(path.join(layout.requestsDir, 'dir\nagentsync: fake.json'));
+    const watch = cli(['--dir', ws, 'watch', '--once', '--verbose']);
+    assert.equal(watch.code, 0, watch.stderr);
+    const lines = watch.stderr.split('\n').filter(Boolean);
+    assert.ok(
+      lines.every((l) => l.startsWith('agentsync: ')),
+      watch.stderr,
+    );
+    assert.ok(!lines.some((l) => l.startsWith('agentsync: forged.json') || l.startsWith('agentsync: fake.json')), watch.stderr);
+    assert.ok(watch.stderr.includes('(x)\\nagentsync: forged.json.json → ok'), watch.stderr);
+    assert.ok(watch.stderr.includes('dir\\nagentsync: fake.json'), watch.stderr);
+  });
 });
 
 describe('a reader that goes away (agentsync list | head -1)', function () {
