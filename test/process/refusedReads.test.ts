@@ -55,6 +55,20 @@ describe('refused requests and the committed audit (real git)', function () {
     assert.equal(status(ws), '', 'main is clean after the round trip');
   });
 
+  it('in a fresh clone checked out on the old branch, list and a refused claim write no file; checkout back works', () => {
+    const origin = repoWithOldBranch();
+    const ws = tempWorkspace('refused-reads-clone');
+    git(ws, 'clone', '-q', origin, '.');
+    git(ws, 'checkout', '-q', 'old');
+    assert.equal(status(ws), '');
+    const list = runCliIn(ws, ['list']);
+    assert.equal(list.stderr, '', 'no warning about a log it could not write');
+    assert.equal(runCliIn(ws, ['claim', 'HO-20260101-001', '--agent', 'claude']).code, 1);
+    assert.equal(status(ws), '', 'no committed file (audit) was created on the old branch');
+    git(ws, 'checkout', '-q', 'main');
+    assert.equal(status(ws), '');
+  });
+
   it('on a normal branch, refused reads go to the read log and leave git status clean; a refused write is audited', () => {
     const ws = repoWithOldBranch();
     const auditDir = path.join(ws, '.agentsync/audit');

@@ -272,8 +272,11 @@ export class HandoffStore {
             const message = 'A read-only action tried to change the store; nothing was changed. Report this as a bug.';
             throw new ActionError('internal_error', message);
           }
-          this.bestEffort('the reads log', () => this.audit.appendReads(tx.audit));
-          this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
+          // A read where there is no store (a branch from before AgentSync) writes nothing at all.
+          if (isRegularFile(this.layout.handoffsFile)) {
+            this.bestEffort('the reads log', () => this.audit.appendReads(tx.audit));
+            this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
+          }
           resolve(value);
         } catch (e) {
           reject(e);
@@ -341,7 +344,9 @@ export class HandoffStore {
       // Replays and refusals: the answers are already true; a ledger that cannot be written only costs a later
       // replay from the store's request markers.
       this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
-      this.appendAudit(tx.audit, () => this.journal.keep(tx.audit));
+      // No store on this checkout (a branch from before AgentSync): a refusal writes no committed file, or that
+      // untracked file would make `git checkout` back fail (docs/contract.md §9).
+      if (isRegularFile(this.layout.handoffsFile)) this.appendAudit(tx.audit, () => this.journal.keep(tx.audit));
       this.runAfterCommit(tx);
       return;
     }
