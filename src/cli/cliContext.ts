@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { HandoffStore } from '../core/store/handoffStore';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
-import { terminalSafe } from './terminalText';
+import { terminalSafe, oneLine } from './terminalText';
 
 export class UsageError extends Error {}
 
@@ -13,10 +13,22 @@ export interface CliIo {
   readStdin(): Promise<string>;
 }
 
+/**
+ * Streams whose reader went away (`agentsync list | head -1`): like other CLIs, AgentSync then stops writing to
+ * them, quietly, instead of dying on an unhandled EPIPE with a stack trace; the command ends with its own exit code.
+ */
+const closed = new Set<NodeJS.WriteStream>();
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (closed.has(stream)) return;
+  if (stream.listenerCount('error') === 0) stream.on('error', () => closed.add(stream));
+  stream.write(text);
+}
+
 export const processIo: CliIo = {
   // Every line printed passes terminalSafe: agent text can never send control sequences to the terminal.
-  out: (t) => process.stdout.write(terminalSafe(t.endsWith('\n') ? t : t + '\n')),
-  err: (t) => process.stderr.write(terminalSafe(t.endsWith('\n') ? t : t + '\n')),
+  out: (t) => write(process.stdout, terminalSafe(t.endsWith('\n') ? t : t + '\n')),
+  err: (t) => write(process.stderr, terminalSafe(t.endsWith('\n') ? t : t + '\n')),
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);
@@ -39,7 +51,9 @@ export class CliContext {
 
   get dispatcher(): RequestDispatcher {
     if (!this.dispatcherInstance) {
-      const store = new HandoffStore(this.layout, { logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${m}`) } });
+      const store = new HandoffStore(this.layout, {
+        logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${oneLine(m)}`) },
+      });
       this.dispatcherInstance = new RequestDispatcher(store, 'cli');
     }
     return this.dispatcherInstance;
@@ -49,7 +63,8 @@ export class CliContext {
   report(response: RequestResponse, human: (r: RequestResponse) => string): number {
     if (this.json) this.io.out(JSON.stringify(response));
     else if (response.ok) this.io.out(human(response));
-    else this.io.err(`agentsync: ${response.reason}: ${response.message}`);
+    // One line: a message may quote agent text (an id, a file name) with a newline in it.
+    else this.io.err(`agentsync: ${response.reason}: ${oneLine(response.message ?? '')}`);
     return response.ok ? 0 : 1;
   }
 }

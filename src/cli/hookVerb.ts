@@ -11,6 +11,7 @@ import { leasesDue } from '../core/hooks/leaseRenewal';
 import { decideStop, heldWork, stopInstruction, stopMarkerFile } from '../core/hooks/stopGate';
 import { briefingText } from '../core/requests/sessions/briefingText';
 import { CliContext, processIo, UsageError } from './cliContext';
+import { oneLine } from './terminalText';
 import type { Handoff } from '../core/domain/handoffSchema';
 import type { SessionBriefing } from '../core/requests/sessions/sessionBriefing';
 import type { Verb } from './handoffVerbs';
@@ -41,14 +42,16 @@ async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {
   }
   for (const id of leasesDue(text, args.agent, Date.now())) {
     const r = await ctx.dispatcher.dispatch({ action: 'heartbeat', handoffId: id, agent: args.agent });
-    if (!r.ok) ctx.io.err(`agentsync hook: could not renew the lease of ${id}: ${r.reason}: ${r.message}`);
+    if (!r.ok) ctx.io.err(`agentsync hook: could not renew the lease of ${id}: ${r.reason}: ${oneLine(r.message ?? '')}`);
   }
 }
 
 async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unknown>): Promise<void> {
-  const { config, problem } = loadConfig(ctx.layout.configFile);
-  // requireHandoffOnEndSession restricts, so a broken config fails closed (docs/contract.md §7).
-  const required = problem !== null || config.requireHandoffOnEndSession;
+  const { config } = loadConfig(ctx.layout.configFile);
+  // The loader's one rule, as for endSession: a broken or misspelled requireHandoffOnEndSession counts as true
+  // (docs/contract.md §7); any other problem in the file does not turn it on.
+  const required = config.requireHandoffOnEndSession;
+  const problem = config.brokenSections?.requireHandoffOnEndSession?.message ?? null;
   let held: Handoff[] = [];
   if (required) {
     const r = await ctx.dispatcher.dispatch({ action: 'listHandoffs', status: 'in_progress' });
@@ -94,7 +97,7 @@ export const hookVerb: Verb = {
       else await stop(wctx, args, input);
     } catch (e) {
       // A hook that fails must not stop the agent's work: say what happened, let it continue.
-      ctx.io.err(`agentsync hook ${args.event}: ${(e as Error).message}`);
+      ctx.io.err(`agentsync hook ${args.event}: ${oneLine((e as Error).message)}`);
       if (args.event === 'stop') ctx.io.out(JSON.stringify(ALLOW_STOP_OUTPUT));
     }
     return 0;

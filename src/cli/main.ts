@@ -2,13 +2,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ActionError } from '../core/domain/errors';
+import { ActionError, isActionError } from '../core/domain/errors';
 import { MAX_REQUEST_BYTES } from '../core/requests/requestDispatcher';
 import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
 import { refusal } from '../core/domain/responseEnvelope';
+import { oneLine } from './terminalText';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
@@ -107,8 +108,10 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const message = `${(e as Error).message}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;
-    if (wantsJson) io.out(JSON.stringify(refusal(verbName ?? null, usage ? 'usage' : 'internal_error', message)));
-    else io.err(`agentsync: ${message}`);
+    // A refusal a verb throws (e.g. init's hooks_file_invalid, store_unsafe) keeps its documented reason and details.
+    if (wantsJson && isActionError(e)) io.out(JSON.stringify(refusal(verbName ?? null, e.reason, e.message, {}, e.details)));
+    else if (wantsJson) io.out(JSON.stringify(refusal(verbName ?? null, usage ? 'usage' : 'internal_error', message)));
+    else io.err(`agentsync: ${oneLine(message)}`);
     return usage ? 2 : 1;
   }
 }

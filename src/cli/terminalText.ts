@@ -22,6 +22,14 @@ export function visibleControls(text: string): string {
 }
 
 /**
+ * For one status or log line that quotes agent text (a message, a request file's name): a newline or carriage return
+ * in it becomes `\n` / `\r`, so the text cannot forge a line of its own; the other controls are left to terminalSafe.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\n\r]/g, (c) => NAMED[c]);
+}
+
+/**
  * For whole blocks about to be written (the CLI's one output path): the printer's own newlines and tabs stay;
  * other C0 controls become `\xNN`; DEL and C1 become `\u00NN`, which is also a valid escape inside a JSON string,
  * so `--json` output stays parseable and means the same (JSON.stringify already escapes C0 but not DEL or C1).

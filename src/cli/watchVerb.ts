@@ -1,6 +1,7 @@
 // `agentsync watch [--once] [--interval-ms N]`: the drop zone without an editor (docs/contract.md §8). Runs until SIGINT or
 // SIGTERM, then stops cleanly (requests already taken are answered first); --once answers what is there and exits.
 import { UsageError } from './cliContext';
+import { oneLine } from './terminalText';
 import type { Verb } from './handoffVerbs';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
@@ -30,9 +31,10 @@ export const watchVerb: Verb = {
   options: { once: { type: 'boolean' }, 'interval-ms': { type: 'string' }, verbose: { type: 'boolean' } },
   run: async (ctx, values) => {
     const rescanMs = intervalOf(values['interval-ms']);
+    // Each message is one line: a request file's name may hold a newline, which must not forge a line of the log.
     const log = {
-      info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${m}`),
-      warn: (m: string) => ctx.io.err(`agentsync: ${m}`),
+      info: (m: string) => values.verbose && ctx.io.err(`agentsync: ${oneLine(m)}`),
+      warn: (m: string) => ctx.io.err(`agentsync: ${oneLine(m)}`),
     };
     // Loaded here, not at the top: the drop zone (processor, claims, answerer) is for this verb only, and every other
     // verb starts without it.
@@ -44,7 +46,9 @@ export const watchVerb: Verb = {
     if (values.verbose) {
       processor.onDidAnswer((a) =>
         ctx.io.err(
-          `agentsync: ${a.requestFile} → ${a.rejected ? `rejected (${a.rejected})` : `${a.response?.ok ? 'ok' : a.response?.reason} (${a.responseFile})`}`,
+          `agentsync: ${oneLine(
+            `${a.requestFile} → ${a.rejected ? `rejected (${a.rejected})` : `${a.response?.ok ? 'ok' : a.response?.reason} (${a.responseFile})`}`,
+          )}`,
         ),
       );
     }

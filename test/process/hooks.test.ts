@@ -187,6 +187,17 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
     assert.match((JSON.parse(r.stdout) as { reason: string }).reason, new RegExp(`codex still holds ${id}`));
   });
 
+  it("stop follows the config loader's one rule: a misspelled requireHandoffOnEndSession blocks, an unrelated unknown key does not", () => {
+    const { ws, id } = workspaceWithClaim('claude', { requireHandoffOnEndsession: false });
+    const blocked = hook(ws, 'claude', 'stop', fixture('claude', 'stop', ws));
+    assert.equal(blocked.out?.decision, 'block');
+    assert.match(blocked.out?.reason ?? '', new RegExp(`claude still holds ${id}`));
+    assert.match(blocked.out?.reason ?? '', /"requireHandoffOnEndsession" \(did you mean "requireHandoffOnEndSession"\?\)/);
+    // endSession (the dispatcher) lets a session end with an unrelated unknown key: so does the stop hook.
+    const other = workspaceWithClaim('claude', { staleAfterHour: 3 });
+    assert.deepEqual(hook(other.ws, 'claude', 'stop', fixture('claude', 'stop', other.ws)).out, {});
+  });
+
   it('outside an AgentSync workspace the hooks do nothing and never fail the agent', () => {
     const ws = tempWorkspace('hooks-none');
     for (const vendor of VENDORS) {
@@ -273,6 +284,29 @@ describe('agentsync init --hooks (process)', function () {
     const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/agentsync-documentation.md'), 'utf8');
     const shown = JSON.parse(/```json\n(\{"ok":true,"action":"init".*\})\n```/.exec(docs)![1]) as Record<string, unknown>;
     assert.deepEqual({ ...second, timestamp: null }, { ...shown, timestamp: null });
+  });
+
+  it('a hook file of the wrong shape, or nested 5,000 deep, is refused as hooks_file_invalid naming the file; nothing is written', () => {
+    const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const cases: [string, RegExp][] = [
+      ['{"hooks":{"Stop":"x"}}', /hooks\.Stop that is not an array/],
+      ['{"hooks":[]}', /"hooks" value that is not an object/],
+      [deep, /nests objects or arrays more than 64 levels deep/],
+    ];
+    for (const [text, why] of cases) {
+      const ws = tempWorkspace('init-hooks-shape');
+      fs.mkdirSync(path.join(ws, '.claude'));
+      fs.writeFileSync(path.join(ws, '.claude/settings.json'), text);
+      const r = spawnSync(process.execPath, [CLI, '--dir', ws, '--json', 'init', '--hooks'], { encoding: 'utf8' });
+      assert.equal(r.status, 1, r.stderr);
+      const out = JSON.parse(r.stdout) as { ok: boolean; reason: string; message: string; path: string };
+      assert.equal(out.reason, 'hooks_file_invalid', out.message);
+      assert.equal(out.path, '.claude/settings.json');
+      assert.match(out.message, why);
+      assert.doesNotMatch(r.stdout + r.stderr, /Maximum call stack/);
+      assert.equal(fs.readFileSync(path.join(ws, '.claude/settings.json'), 'utf8'), text);
+      assert.deepEqual(fs.readdirSync(ws).sort(), ['.claude']);
+    }
   });
 
   it('a hook file that is not valid JSON is refused with what to do, and nothing is written anywhere', () => {

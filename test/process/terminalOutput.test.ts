@@ -2,7 +2,7 @@
 // clipboard write, a screen clear and a C1 CSI in a summary, notes, reason or request file name come out as
 // visible escapes; --json output stays JSON that parses back to the same text. The CLI runs as a real process.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
@@ -89,5 +89,79 @@ describe('CLI output escapes control characters in agent text (issue 7, item 14)
     assert.equal(watch.code, 0, watch.stderr);
     assertNoRawControls(watch, 'watch --verbose');
     assert.match(watch.stderr, /evil\\x1b\]0;pwned\\x07\.json/);
+  });
+
+  it('watch --verbose shows a newline in a request file name as \\n: a name cannot forge a log line', () => {
+    const layout = new WorkspaceLayout(ws);
+    const forged = 'ok.json → ok (x)\nagentsync: forged.json';
+    fs.writeFileSync(path.join(layout.requestsDir, `${forged}.json`), '{"action":"listHandoffs"}');
+    fs.mkdirSync(path.join(layout.requestsDir, 'dir\nagentsync: fake.json'));
+    const watch = cli(['--dir', ws, 'watch', '--once', '--verbose']);
+    assert.equal(watch.code, 0, watch.stderr);
+    const lines = watch.stderr.split('\n').filter(Boolean);
+    assert.ok(
+      lines.every((l) => l.startsWith('agentsync: ')),
+      watch.stderr,
+    );
+    assert.ok(!lines.some((l) => l.startsWith('agentsync: forged.json') || l.startsWith('agentsync: fake.json')), watch.stderr);
+    assert.ok(watch.stderr.includes('(x)\\nagentsync: forged.json.json → ok'), watch.stderr);
+    assert.ok(watch.stderr.includes('dir\\nagentsync: fake.json'), watch.stderr);
+  });
+});
+
+describe('a reader that goes away (agentsync list | head -1)', function () {
+  this.timeout(120_000);
+
+  /** An initialized workspace whose `--json list` is far over a pipe's buffer (64 KiB), so the writer meets EPIPE. */
+  function bigWorkspace(): string {
+    const ws = tempWorkspace('epipe');
+    runCliSync(['--dir', ws, 'init']);
+    runCliSync(['--dir', ws, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the first of many']);
+    const file = new WorkspaceLayout(ws).handoffsFile;
+    const store = JSON.parse(fs.readFileSync(file, 'utf8')) as { handoffs: Record<string, string>[] };
+    const first = store.handoffs[0];
+    const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    for (let i = 2; i <= 900; i++) {
+      const suffix = [i >> 10, i >> 5, i].map((n) => crockford[n & 31]).join('');
+      store.handoffs.push({
+        ...first,
+        handoff_id: first.handoff_id.slice(0, -3) + String(i).padStart(3, '0'),
+        uid: first.uid.slice(0, -3) + suffix,
+        summary: `handoff ${i} of many: ${'a long summary line '.repeat(8)}`,
+      });
+    }
+    fs.writeFileSync(file, JSON.stringify(store, null, 2));
+    return ws;
+  }
+
+  /** Runs the CLI with stdout piped to this process, which closes its end after the first bytes, as `head` does. */
+  function readFirstBytesThenClose(args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string; got: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let got = '';
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.stdout.once('data', (c: Buffer) => {
+        got = c.toString('utf8', 0, 10);
+        child.stdout.destroy();
+      });
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ code, signal, stderr, got }));
+    });
+  }
+
+  it('--json list and list end quietly with exit 0: no EPIPE, no stack trace', async () => {
+    const ws = bigWorkspace();
+    for (const args of [['list'], ['--json', 'list']])
+      assert.ok(runCliSync(['--dir', ws, ...args]).length > 96 * 1024, 'over a pipe buffer');
+    for (const args of [
+      ['--dir', ws, '--json', 'list'],
+      ['--dir', ws, 'list'],
+    ]) {
+      const r = await readFirstBytesThenClose(args);
+      assert.ok(r.got.length > 0, 'the reader got the first bytes');
+      assert.equal(r.stderr, '', `${args.join(' ')}: nothing on stderr`);
+      assert.equal(r.code, 0, `${args.join(' ')}: exit code`);
+    }
   });
 });

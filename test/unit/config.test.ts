@@ -115,6 +115,26 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
     });
   }
 
+  it('a near miss of a restrictive key counts as that restriction on, whatever its value, and says which key it took it for', () => {
+    const loaded = parseConfigText('{"requireHandoffOnEndsession": false, "passover": {}}');
+    assert.equal(loaded.config.requireHandoffOnEndSession, true);
+    assert.equal(loaded.config.brokenSections?.requireHandoffOnEndSession?.path, 'requireHandoffOnEndsession');
+    assert.ok(loaded.config.brokenSections?.passOver, 'a misspelled passOver refuses passes (E030)');
+    assert.match(loaded.problem!, /"requireHandoffOnEndsession" \(did you mean "requireHandoffOnEndSession"\?\).*counts as true/);
+    assert.match(loaded.problem!, /"passover" \(did you mean "passOver"\?\).*refused with E030/);
+    // A near miss of a key that only makes things convenient is still ignored.
+    const convenient = parseConfigText('{"staleAfterHour": 3}');
+    assert.equal(convenient.config.brokenSections, undefined);
+    assert.match(convenient.problem!, /unknown key "staleAfterHour" \(did you mean "staleAfterHours"\?\), ignored/);
+  });
+
+  it('a file nested 5,000 deep: one clear problem (no stack overflow), restrictive sections fail closed', () => {
+    const loaded = parseConfigText('{"passOver":' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}');
+    assert.match(loaded.problem!, /\.agentsync\.json nests objects or arrays more than 64 levels deep/);
+    assert.equal(loaded.config.requireHandoffOnEndSession, true);
+    assert.ok(loaded.config.brokenSections?.passOver);
+  });
+
   it('the whole file is an array: reported, restrictive sections fail closed', () => {
     const loaded = parseConfigText('[]');
     assert.match(loaded.problem!, /\(root\): expected an object/);

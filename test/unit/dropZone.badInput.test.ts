@@ -158,6 +158,24 @@ const CASES: Case[] = [
       assert.match(fs.readFileSync(path.join(ws.layout.rejectedDir, notes[0]), 'utf8'), /name is too long/);
     },
   },
+  {
+    name: 'a file name that is not valid UTF-8: moved to rejected/ with a note naming its bytes',
+    setup: (ws) => {
+      const bad = Buffer.concat([Buffer.from('bad'), Buffer.from([0xff, 0xfe]), Buffer.from('.json')]);
+      fs.writeFileSync(Buffer.concat([Buffer.from(ws.layout.requestsDir + path.sep), bad]), JSON.stringify({ action: 'listHandoffs' }));
+      return bad.toString('utf8');
+    },
+    reason: 'rejected',
+    check: (ws) => {
+      const raw = fs.readdirSync(ws.layout.requestsDir, { encoding: 'buffer' }).map((b) => b.toString('latin1'));
+      assert.ok(!raw.some((n) => n.startsWith('bad')), 'it left requests/');
+      const notes = fs.readdirSync(ws.layout.rejectedDir).filter((n) => n.endsWith('.why.txt'));
+      assert.equal(notes.length, 1);
+      const note = fs.readFileSync(path.join(ws.layout.rejectedDir, notes[0]), 'utf8');
+      assert.match(note, /bad\\xff\\xfe\.json/);
+      assert.match(note, /not valid UTF-8/);
+    },
+  },
 ];
 
 function findResponse(ws: TestWorkspace, requestFile: string): RequestResponse | null {
@@ -201,7 +219,9 @@ describe('drop zone: bad input (table)', () => {
         if (c.field) assert.equal(response.field, c.field);
         if (file !== 'request.json') {
           assert.equal(response.request_file, file);
-          assert.ok(fs.existsSync(path.join(ws.layout.responsesDir, `${response.request_id}.json`)), 'named by its request_id');
+          // A reused id's refusal is named by the id and the file, so the first request's answer stays.
+          const named = response.reason === 'request_id_reused' ? `${response.request_id}@${file}` : `${response.request_id}.json`;
+          assert.ok(fs.existsSync(path.join(ws.layout.responsesDir, named)), `named ${named}`);
         }
       }
       c.check?.(ws, outside, response);

@@ -122,6 +122,22 @@ describe('drop zone processor', () => {
     );
   });
 
+  it('a reused request_id keeps the first answer file; the refusal goes to responses/<id>@<request file name>', async () => {
+    const ws = new TestWorkspace();
+    drop(ws, 'a.json', create('first', { request_id: 'same-1' }));
+    await new DropZoneProcessor(ws.layout, ws.dispatcher).processOnce();
+    drop(ws, 'b.json', create('second', { request_id: 'same-1' }));
+    await new DropZoneProcessor(ws.layout, ws.dispatcher).processOnce();
+    const read = (name: string) => JSON.parse(fs.readFileSync(path.join(ws.layout.responsesDir, name), 'utf8')) as RequestResponse;
+    const first = read('same-1.json');
+    assert.equal(first.ok, true, 'the first answer is still there');
+    assert.equal(first.request_file, 'a.json');
+    const second = read('same-1@b.json');
+    assert.equal(second.reason, 'request_id_reused');
+    assert.equal(second.request_file, 'b.json');
+    assert.deepEqual(summaries(ws), ['first']);
+  });
+
   it('a running drop zone returns work whose lease expired to the queue, with a history entry by agentsync', async () => {
     const ws = new TestWorkspace();
     const c = await ws.dispatch({

@@ -177,6 +177,17 @@ describe('sessions in a real git repository', function () {
     assert.deepEqual(parsePorcelainZ(out, 'pkg/'), ['new.ts', 'a.ts', '.agentsync.json']);
   });
 
+  it('a misspelled requireHandoffOnEndSession counts as on in endSession, and the answer names the key', async () => {
+    const ws = new RepoWorkspace({ config: { requireHandoffOnEndsession: true } });
+    ok(await ws.send({ action: 'startSession', agent: 'claude', goal: 'fix login' }));
+    ws.makeChanges();
+    const before = ws.bytes();
+    const r = await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' });
+    assert.equal(r.reason, 'handoff_required', JSON.stringify(r));
+    assert.match(r.message!, /"requireHandoffOnEndsession" \(did you mean "requireHandoffOnEndSession"\?\)/);
+    assert.deepEqual(ws.bytes(), before, 'nothing changed');
+  });
+
   it('requireHandoffOnEndSession with hot files and neither handoff nor reason: handoff_required, nothing changed', async () => {
     const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true } });
     ok(await ws.send({ action: 'startSession', agent: 'claude', goal: 'fix login' }));

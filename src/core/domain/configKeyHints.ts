@@ -16,12 +16,18 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
-export function didYouMean(key: string, allowed: readonly string[]): string {
+/** The allowed name a misspelled one is close enough to (case ignored), or null: the one "near miss" rule. */
+export function nearestKey(key: string, allowed: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const k of allowed) {
     const d = distance(key, k);
     if (d < bestDistance) [best, bestDistance] = [k, d];
   }
-  return best !== null && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? ` (did you mean "${best}"?)` : '';
+  return best !== null && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : null;
+}
+
+export function didYouMean(key: string, allowed: readonly string[]): string {
+  const best = nearestKey(key, allowed);
+  return best !== null ? ` (did you mean "${best}"?)` : '';
 }

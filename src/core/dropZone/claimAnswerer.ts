@@ -130,7 +130,7 @@ export class ClaimAnswerer {
       // AgentSync 0.3 clients read `error` on failure.
       if (!response.ok && response.error === undefined) body = { ...response, error: response.message };
     } else {
-      target = path.join(this.paths.layout.responsesDir, `${responseName(response.request_id)}.json`);
+      target = path.join(this.paths.layout.responsesDir, responseFileName(response, claim.original));
     }
     try {
       writeFileAtomic(target, JSON.stringify(body, null, 2) + '\n');
@@ -164,4 +164,14 @@ function parseJson(text: string): unknown {
 /** request_id allows ":" which Windows file names do not. */
 function responseName(requestId: string): string {
   return process.platform === 'win32' ? requestId.replace(/:/g, '_') : requestId;
+}
+
+/**
+ * `responses/<request_id>.json`, except for a second request under a used id (`request_id_reused`): its refusal goes to
+ * `responses/<request_id>@<request file name>`, so the first request's answer stays and the second writer, who knows
+ * both names, finds its own (docs/contract.md §8). `@` is not allowed in a request_id, so no answer can have that name.
+ */
+export function responseFileName(response: RequestResponse, requestFile: string): string {
+  const id = responseName(response.request_id);
+  return !response.ok && response.reason === 'request_id_reused' ? `${id}@${requestFile}` : `${id}.json`;
 }

@@ -38,6 +38,25 @@ export function isRequestName(name: string): boolean {
   return name.endsWith('.json') && !name.startsWith('.');
 }
 
+/** What is in requests/, read as bytes: a name that is not valid UTF-8 cannot be opened by its decoded string. */
+export function listRequestDir(dir: string): { names: string[]; undecodable: Buffer[] } {
+  const names: string[] = [];
+  const undecodable: Buffer[] = [];
+  for (const raw of fs.readdirSync(dir, { encoding: 'buffer' })) {
+    const name = raw.toString('utf8');
+    if (Buffer.from(name, 'utf8').equals(raw)) names.push(name);
+    else undecodable.push(raw);
+  }
+  return { names, undecodable };
+}
+
+/** A name's bytes for a note or a log line: printable ASCII as is, every other byte as `\xNN`. */
+export function escapedBytes(raw: Buffer): string {
+  return [...raw]
+    .map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`))
+    .join('');
+}
+
 function tryRename(from: string, to: string): boolean | 'too_long' {
   try {
     fs.renameSync(from, to);
@@ -90,7 +109,7 @@ export function recoverOrphans(paths: DropZonePaths, now = Date.now()): Claim[] 
 }
 
 /** Moves an entry that cannot be answered to requests/rejected/ with a `.why.txt` note beside it. */
-export function rejectEntry(paths: DropZonePaths, from: string, ulid: string, original: string, why: string): string {
+export function rejectEntry(paths: DropZonePaths, from: string | Buffer, ulid: string, original: string, why: string): string {
   const dir = paths.layout.rejectedDir;
   ensureSafeDirectory(paths.layout.root, dir);
   let base = `${ulid}__${original}`;

@@ -5,13 +5,21 @@
 // Each scan claims every waiting request (rename into .inflight/), then dispatches them all at once, so the
 // store applies them under one lock and one write. The response is written before the claim is removed:
 // a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isActionError } from '../domain/errors';
 import { newUid } from '../domain/handoffIds';
 import { MAX_REQUEST_BYTES, type RequestDispatcher } from '../requests/requestDispatcher';
 import { ClaimAnswerer, type DropZoneAnswer, type DropZoneLogger } from './claimAnswerer';
-import { claimFile, DropZonePaths, isRequestName, recoverOrphans, rejectEntry, type Claim } from './dropZoneClaims';
+import {
+  claimFile,
+  DropZonePaths,
+  escapedBytes,
+  isRequestName,
+  listRequestDir,
+  recoverOrphans,
+  rejectEntry,
+  type Claim,
+} from './dropZoneClaims';
 import { ACTIVE_CLAIMS } from './inflightName';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import type { FolderChangeSource } from '../workspace/agentSyncFolderWatcher';
@@ -216,11 +224,13 @@ export class DropZoneProcessor {
   private claimAll(recover: boolean, claims: Claim[]): void {
     const single = this.claimSource(this.layout.requestFile, 's', 'request.json');
     if (single) claims.push(single);
-    for (const name of fs.readdirSync(this.layout.requestsDir)) {
+    const { names, undecodable } = listRequestDir(this.layout.requestsDir);
+    for (const name of names) {
       if (!isRequestName(name)) continue;
       const c = this.claimSource(path.join(this.layout.requestsDir, name), 'q', name);
       if (c) claims.push(c);
     }
+    for (const raw of undecodable) if (isRequestName(raw.toString('utf8'))) this.rejectUndecodable(raw);
     if (recover) {
       const orphans = recoverOrphans(this.paths);
       this.stats.recovered += orphans.length;
@@ -242,6 +252,28 @@ export class DropZoneProcessor {
     this.stats.rejected++;
     this.emit({ requestFile: original, responseFile: null, response: null, rejected: moved });
     return null;
+  }
+
+  /** A request whose name is not valid UTF-8 cannot be claimed by name (nor echoed as request_file): moved aside, said why. */
+  private rejectUndecodable(raw: Buffer): void {
+    const shown = escapedBytes(raw);
+    const source = Buffer.concat([Buffer.from(this.layout.requestsDir + path.sep), raw]);
+    let moved: string;
+    try {
+      moved = rejectEntry(
+        this.paths,
+        source,
+        newUid(),
+        'name-not-utf8.json',
+        `its name "${shown}" is not valid UTF-8, so it cannot be answered under its name; write it again under a UTF-8 name`,
+      );
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // another processor moved it first
+      throw e;
+    }
+    this.logger.warn(`drop zone: requests/${shown} moved to ${moved}: its name is not valid UTF-8`);
+    this.stats.rejected++;
+    this.emit({ requestFile: shown, responseFile: null, response: null, rejected: moved });
   }
 
   private emit(a: DropZoneAnswer): void {

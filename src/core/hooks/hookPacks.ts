@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
+import { parseBoundedJson } from '../domain/boundedJson';
 import { ActionError } from '../domain/errors';
 import type { HookEvent, HookFormat } from './hookInput';
 
@@ -121,11 +122,9 @@ export function writeHookPacks(root: string, options: { dryRun?: boolean } = {})
     let current: Json | undefined;
     if (fs.existsSync(file)) {
       text = fs.readFileSync(file, 'utf8');
-      try {
-        current = JSON.parse(text) as Json;
-      } catch (e) {
-        refuse(pack.file, `is not valid JSON (${(e as Error).message})`);
-      }
+      const parsed = parseBoundedJson(text);
+      if (!parsed.ok) refuse(pack.file, parsed.problem);
+      current = parsed.value as Json;
     }
     const merged = mergePack(current, pack);
     // Unchanged content is not rewritten, so the user's formatting survives every run after the first.

@@ -26,7 +26,7 @@ export function stopInstruction(agent: string, held: readonly Handoff[], configP
   return [
     `AgentSync: ${agent} still holds ${ids} (claimed, in progress, no report yet) and this repository requires a handoff before a session ends ` +
       `(requireHandoffOnEndSession).`,
-    ...(configProblem ? [`(.agentsync.json could not be read, so this rule applies until it is fixed: ${configProblem})`] : []),
+    ...(configProblem ? [`(.agentsync.json could not be used as written, so this rule applies until it is fixed: ${configProblem})`] : []),
     'Before you stop, do one of these for each handoff, e.g. with `agentsync request -` and the JSON on standard input:',
     `- finish it with a report: {"action":"completeHandoff","handoffId":"${first}","agent":"${agent}",` +
       '"result":{"status":"complete","decision":"PROCEED","context_summary":"<what was done, found, next; at most 500 tokens>","issues":[]}}',

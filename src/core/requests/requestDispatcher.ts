@@ -8,6 +8,7 @@ import { ActionError, isActionError } from '../domain/errors';
 import { okResponse, refusal, type ResponseEnvelope } from '../domain/responseEnvelope';
 import { auditEntry, type ActionContext } from '../store/handoffMutation';
 import { newUid } from '../domain/handoffIds';
+import { MAX_JSON_DEPTH } from '../domain/boundedJson';
 import { nestsDeeperThan, requestHash } from '../domain/stableJson';
 import { requestIdSchema } from './requestParams';
 import type { HandoffStore } from '../store/handoffStore';
@@ -17,7 +18,7 @@ import { sweepDueTimeouts, sweepInBatch } from './timeoutSweep';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
-export const MAX_REQUEST_DEPTH = 64;
+export const MAX_REQUEST_DEPTH = MAX_JSON_DEPTH;
 
 /** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
 export interface RequestResponse extends ResponseEnvelope {
@@ -257,20 +258,25 @@ export class RequestDispatcher {
           `AgentSync failed: ${(e as Error)?.message ?? String(e)}. Nothing was changed; retry, and report it if it persists.`,
         );
     const response = this.refusal(ctx, action, requestId, err);
+    // Only a refused write belongs in the committed audit; a refused read must not dirty the working tree.
+    const write = action !== null && isActionName(action) && !ACTIONS[action].readOnly;
     try {
-      this.store.auditRefusal({
-        ts: response.timestamp,
-        action: action ?? '(none)',
-        agent: null,
-        handoff_id: null,
-        uid: null,
-        from_status: null,
-        to_status: null,
-        request_id: response.request_id,
-        surface: ctx.surface ?? this.surface,
-        reason: err.reason,
-        refused: true,
-      });
+      this.store.auditRefusal(
+        {
+          ts: response.timestamp,
+          action: action ?? '(none)',
+          agent: null,
+          handoff_id: null,
+          uid: null,
+          from_status: null,
+          to_status: null,
+          request_id: response.request_id,
+          surface: ctx.surface ?? this.surface,
+          reason: err.reason,
+          refused: true,
+        },
+        write,
+      );
     } catch {
       // The audit is best effort for input that never reached the store.
     }

@@ -160,9 +160,16 @@ export class HandoffStore {
     return this.archive.find(ref);
   }
 
-  /** Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout). */
-  auditRefusal(entry: import('./auditLog').AuditEntry): void {
-    this.audit.append([entry]);
+  /**
+   * Audits a request refused before it reached the store (bad JSON, schema violation, lock timeout): a refused write
+   * in the committed audit, anything else (a refused read, input naming no action) in the runtime read log
+   * (docs/contract.md §9). Without a store on this checkout (a branch from before AgentSync, a deleted file) nothing
+   * is written at all: a file created there would be untracked, and `git checkout` back would refuse to overwrite it.
+   */
+  auditRefusal(entry: import('./auditLog').AuditEntry, write: boolean): void {
+    if (!isRegularFile(this.layout.handoffsFile)) return;
+    if (write) this.audit.append([entry]);
+    else this.audit.appendReads([entry]);
   }
 
   /** Reads the store without the lock (the file is only ever replaced whole, so a read is never torn). */
@@ -280,8 +287,11 @@ export class HandoffStore {
             const message = 'A read-only action tried to change the store; nothing was changed. Report this as a bug.';
             throw new ActionError('internal_error', message);
           }
-          this.bestEffort('the reads log', () => this.audit.appendReads(tx.audit));
-          this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
+          // A read where there is no store (a branch from before AgentSync) writes nothing at all.
+          if (isRegularFile(this.layout.handoffsFile)) {
+            this.bestEffort('the reads log', () => this.audit.appendReads(tx.audit));
+            this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
+          }
           resolve(value);
         } catch (e) {
           reject(e);
@@ -349,7 +359,9 @@ export class HandoffStore {
       // Replays and refusals: the answers are already true; a ledger that cannot be written only costs a later
       // replay from the store's request markers.
       this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
-      this.appendAudit(tx.audit, () => this.journal.keep(tx.audit));
+      // No store on this checkout (a branch from before AgentSync): a refusal writes no committed file, or that
+      // untracked file would make `git checkout` back fail (docs/contract.md §9).
+      if (isRegularFile(this.layout.handoffsFile)) this.appendAudit(tx.audit, () => this.journal.keep(tx.audit));
       this.runAfterCommit(tx);
       return;
     }

@@ -1,10 +1,12 @@
 // Reads .agentsync.json (docs/contract.md §7; docs/agentsync-documentation.md, "Configuration"): missing → defaults. Each
 // top-level section is checked on its own, so one bad key never drops the rest: a broken convenience section falls
 // back to its default, a broken restrictive one fails closed (configSchema's RESTRICTIVE_SECTIONS), an unknown key
-// is reported with a "did you mean". Every problem goes into one message, which the store reports once.
+// is reported with a "did you mean", and one close to a restrictive key fails closed as that key would. Every problem
+// goes into one message, which the store reports once.
 import * as fs from 'node:fs';
 import * as z from 'zod';
-import { didYouMean } from '../domain/configKeyHints';
+import { parseBoundedJson } from '../domain/boundedJson';
+import { didYouMean, nearestKey } from '../domain/configKeyHints';
 import {
   configSchema,
   DEFAULT_CONFIG,
@@ -83,12 +85,9 @@ function describeSectionIssues(key: string, schema: z.ZodType, error: z.ZodError
 }
 
 export function parseConfigText(text: string): LoadedConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return unusable(`.agentsync.json is not valid JSON (${(e as Error).message})`);
-  }
+  const parsed = parseBoundedJson(text);
+  if (!parsed.ok) return unusable(`.agentsync.json ${parsed.problem}`);
+  const raw = parsed.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return unusable(
       `.agentsync.json: (root): expected an object such as {"staleAfterHours": 24}, found ` +
@@ -100,9 +99,13 @@ export function parseConfigText(text: string): LoadedConfig {
   const problems: string[] = [];
   const out: Record<string, unknown> = {};
   const brokenSections: Partial<Record<RestrictiveSection, SectionProblem>> = {};
+  const nearMisses: [string, RestrictiveSection][] = [];
   for (const key of Object.keys(input)) {
-    if (!Object.prototype.hasOwnProperty.call(shape, key))
-      problems.push(`unknown key "${key}"${didYouMean(key, Object.keys(shape))}, ignored`);
+    if (Object.prototype.hasOwnProperty.call(shape, key)) continue;
+    const meant = nearestKey(key, Object.keys(shape));
+    // A misspelled restrictive key is that restriction, on: a typo never makes anything allowed (docs/contract.md §7).
+    if (meant !== null && isRestrictive(meant)) nearMisses.push([key, meant]);
+    else problems.push(`unknown key "${key}"${didYouMean(key, Object.keys(shape))}, ignored`);
   }
   for (const [key, schema] of Object.entries(shape)) {
     const parsed = schema.safeParse(input[key]);
@@ -119,6 +122,11 @@ export function parseConfigText(text: string): LoadedConfig {
     }
     const fallback = (DEFAULT_CONFIG as Record<string, unknown>)[key];
     if (fallback !== undefined) out[key] = fallback;
+  }
+  for (const [key, meant] of nearMisses) {
+    const message = `unknown key "${key}" (did you mean "${meant}"?) is taken as a misspelled "${meant}"`;
+    brokenSections[meant] ??= { message, path: key, code: 'E030' };
+    problems.push(`${message}: ${FAILS_CLOSED[meant]} (rename the key to "${meant}")`);
   }
   if (brokenSections.requireHandoffOnEndSession !== undefined) out.requireHandoffOnEndSession = true;
   // What the schema cannot see: pairs naming unknown agents (E030), contradictory keys (E031). Checked only when

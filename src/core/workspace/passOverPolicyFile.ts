@@ -2,6 +2,7 @@
 // "agentsync policy"): the result is checked exactly as the loader checks the file (same zod schema, same agent and
 // conflict checks) and written atomically only when its passOver section is usable; every other key stays as it was.
 import * as fs from 'node:fs';
+import { parseBoundedJson } from '../domain/boundedJson';
 import { normalizeAgentId } from '../domain/agentId';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
 import { parseConfigText } from './configLoader';
@@ -74,12 +75,9 @@ function readRaw(configPath: string): { text: string | null; raw: Record<string,
   if (!fs.existsSync(configPath)) return { text: null, raw: {}, indent: 2 };
   if (fs.statSync(configPath).size > MAX_CONFIG_BYTES) refuse(`.agentsync.json is over ${MAX_CONFIG_BYTES} bytes`, '(file)');
   const text = fs.readFileSync(configPath, 'utf8');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    refuse(`.agentsync.json is not valid JSON (${(e as Error).message}); fix it by hand first`, '(file)');
-  }
+  const parsed = parseBoundedJson(text);
+  if (!parsed.ok) refuse(`.agentsync.json ${parsed.problem}; fix it by hand first`, '(file)');
+  const raw = parsed.value;
   if (!isObject(raw)) refuse('.agentsync.json: (root) is not an object; fix it by hand first', '(file)');
   // Keep the file's indentation (tabs or n spaces; 2 when it cannot be told).
   const lead = /^\{\r?\n([ \t]+)"/.exec(text)?.[1];

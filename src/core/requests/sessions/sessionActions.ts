@@ -129,13 +129,17 @@ function recordableFiles(files: readonly string[]): string[] {
   return files.filter((f) => checkWorkspaceRelative(f) === null).slice(0, LIMITS.files);
 }
 
-function handoffRequired(hot: readonly string[]): ActionError {
+function handoffRequired(hot: readonly string[], config: AgentSyncConfig): ActionError {
   const shown = hot.slice(0, 5).join(', ') + (hot.length > 5 ? `, … (${hot.length} in all)` : '');
+  // On because .agentsync.json could not be used as written (a misspelled key, a wrong value): the answer says which.
+  const broken = config.brokenSections?.requireHandoffOnEndSession;
   return new ActionError(
     'handoff_required',
-    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on: end the session with a "handoff" (summary, notes, ` +
-      `owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". Nothing was changed.`,
-    { hotFiles: hot.slice(0, 100), hotFileCount: hot.length },
+    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on` +
+      (broken ? ` (.agentsync.json: ${broken.message}; it counts as true until you fix it)` : '') +
+      `: end the session with a "handoff" (summary, notes, owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". ` +
+      'Nothing was changed.',
+    { hotFiles: hot.slice(0, 100), hotFileCount: hot.length, ...(broken ? { configProblem: broken.message } : {}) },
   );
 }
 
@@ -144,7 +148,7 @@ function enforcementProblem(config: AgentSyncConfig, hot: readonly string[], p: 
   if (!config.requireHandoffOnEndSession || hot.length === 0) return null;
   const skip = p.no_handoff_reason ?? (p.handoff?.no_handoff_reason?.trim() || null);
   const given = p.handoff ?? null;
-  if (!given && !skip) return handoffRequired(hot);
+  if (!given && !skip) return handoffRequired(hot, config);
   if (given && !given.no_handoff_reason && !given.notes?.trim()) {
     return new ActionError(
       'invalid_request',
