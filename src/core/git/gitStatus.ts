@@ -1,6 +1,7 @@
 // What git says about the workspace at End Session: branch, commit and the hot files (unstaged, staged and untracked
 // changes), as paths relative to the workspace folder, also when that folder is a subfolder of the repository.
 import { childProcess } from '../disk/childProcess';
+import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, envWithOverrides, repositoryProgramOverrides } from './gitSafety';
 
 export interface GitInfo {
   isRepo: boolean;
@@ -18,14 +19,7 @@ export function isAgentSyncOwnFile(rel: string): boolean {
   return rel === 'AgentTracker.md' || rel === 'decisions.md' || rel === '.agentsync' || rel.startsWith('.agentsync/');
 }
 
-/**
- * Options put before every git command AgentSync runs: a repository's own config must not make it run a program.
- * `core.fsmonitor` names a command `git status` would run; hooks are switched off too (status runs none today, but
- * no AgentSync call should ever run one). See docs/agentsync-documentation.md, "Hot files from git".
- */
-export const SAFE_GIT_OPTIONS: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
-
-function git(cwd: string, args: string[]): Promise<string> {
+function git(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
     childProcess().execFile(
@@ -36,7 +30,7 @@ function git(cwd: string, args: string[]): Promise<string> {
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: 64 * 1024 * 1024,
         encoding: 'buffer',
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
         windowsHide: true,
       },
       (err, stdout, stderr) => {
@@ -47,6 +41,20 @@ function git(cwd: string, args: string[]): Promise<string> {
       },
     );
   });
+}
+
+/**
+ * The environment for every other git call: the repository's filter and diff programs switched off (gitSafety.ts).
+ * Rejects when git cannot list its config: a command we cannot make safe is not run.
+ */
+async function safeEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+  let listing = '';
+  try {
+    listing = await git(cwd, DRIVER_CONFIG_LISTING, process.env);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 1) throw e; // exit 1: no filter or diff setting at all
+  }
+  return envWithOverrides(process.env, repositoryProgramOverrides(listing));
 }
 
 /**
@@ -74,8 +82,10 @@ export function parsePorcelainZ(output: string, prefix: string): string[] {
 
 export async function readGitInfo(root: string): Promise<GitInfo> {
   let prefix: string;
+  let env: NodeJS.ProcessEnv;
   try {
-    prefix = (await git(root, ['rev-parse', '--show-prefix'])).trim();
+    env = await safeEnv(root);
+    prefix = (await git(root, ['rev-parse', '--show-prefix'], env)).trim();
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
     return {
@@ -89,15 +99,16 @@ export async function readGitInfo(root: string): Promise<GitInfo> {
     };
   }
   const [branch, commit, status] = await Promise.all([
-    git(root, ['symbolic-ref', '--short', '-q', 'HEAD']).then(
+    git(root, ['symbolic-ref', '--short', '-q', 'HEAD'], env).then(
       (s) => s.trim() || null,
       () => null,
     ),
-    git(root, ['rev-parse', '--short', 'HEAD']).then(
+    git(root, ['rev-parse', '--short', 'HEAD'], env).then(
       (s) => s.trim() || null,
       () => null,
     ), // null before the first commit
-    git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']).then(
+    // --ignore-submodules=dirty: git would run `git status` inside each submodule, under that submodule's own config.
+    git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.'], env).then(
       (s) => ({ ok: true as const, text: s }),
       (e: Error) => ({ ok: false as const, text: e.message }),
     ),
