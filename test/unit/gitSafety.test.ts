@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runGit } from '../../src/core/git/gitCommand';
-import { envWithOverrides, repositoryProgramOverrides } from '../../src/core/git/gitSafety';
+import { repositoryProgramOverrides, safeGitArgs, SAFE_GIT_OPTIONS } from '../../src/core/git/gitSafety';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
 const listing = (...entries: [string, string, string | null][]) =>
@@ -46,15 +46,16 @@ describe('git safety: a repository names no program AgentSync runs (core/git/git
     ]);
   });
 
-  it('overrides go after the GIT_CONFIG_COUNT entries the environment already has', () => {
-    const env = envWithOverrides({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'a.b', GIT_CONFIG_VALUE_0: 'c' }, [['filter.x.clean', '']]);
-    assert.deepEqual(env, {
-      GIT_CONFIG_COUNT: '2',
-      GIT_CONFIG_KEY_0: 'a.b',
-      GIT_CONFIG_VALUE_0: 'c',
-      GIT_CONFIG_KEY_1: 'filter.x.clean',
-      GIT_CONFIG_VALUE_1: '',
-    });
+  it('the overrides go to git as -c options; a driver name -c cannot express (with =) refuses to run git at all', () => {
+    assert.deepEqual(safeGitArgs(listing(['local', 'diff.t.textconv', 'evil'])), [
+      ...SAFE_GIT_OPTIONS,
+      '-c',
+      'diff.t.textconv=',
+      '-c',
+      'diff.t.command=',
+    ]);
+    assert.deepEqual(safeGitArgs(''), [...SAFE_GIT_OPTIONS]);
+    assert.throws(() => safeGitArgs(listing(['local', 'filter.a=b.clean', 'evil'])), /cannot switch off \("filter\.a=b\.clean"\)/);
   });
 
   it("runGit: a repository's smudge filter does not run (`cat-file --filters` would run it)", () => {
@@ -75,5 +76,11 @@ describe('git safety: a repository names no program AgentSync runs (core/git/git
     assert.equal(r.ok, true, r.out);
     assert.equal(r.stdout, 'a\n');
     assert.equal(fs.existsSync(marker), false, 'the smudge filter must not run');
+
+    git('config', 'filter.a=b.smudge', `sh -c "echo ran >> ${marker}; cat"`);
+    const refused = runGit(repo, ['cat-file', '--filters', 'HEAD:a.txt']);
+    assert.equal(refused.ok, false);
+    assert.match(refused.out, /names a filter or diff driver AgentSync cannot switch off/);
+    assert.equal(fs.existsSync(marker), false);
   });
 });

@@ -6,7 +6,8 @@
 // - fixed options switching off what a config names for every repository (`core.fsmonitor`, hooks);
 // - for each filter or diff driver the repository's own config defines, an override that empties its programs
 //   (`filter.<name>.clean/smudge/process`, `diff.<name>.textconv/command`, `diff.external`) and makes the filter
-//   optional, passed as GIT_CONFIG_COUNT/KEY/VALUE (no quoting problem with a name holding `=` or spaces).
+//   optional, passed as `-c` options (which every git version honours; a driver name holding `=`, which `-c`
+//   cannot express, makes AgentSync refuse to run git rather than leave that driver on).
 // Drivers the local user configured (global or system scope, e.g. git-lfs) keep working: they are the user's consent.
 
 /** Options put before every git command AgentSync runs. */
@@ -51,17 +52,20 @@ export function repositoryProgramOverrides(listing: string): [string, string][] 
   return out;
 }
 
-/** `base` plus the overrides, after any GIT_CONFIG_COUNT entries `base` already has (later entries win). */
-export function envWithOverrides(base: NodeJS.ProcessEnv, overrides: readonly [string, string][]): NodeJS.ProcessEnv {
-  if (overrides.length === 0) return base;
-  const env = { ...base };
-  const given = Number.parseInt(base.GIT_CONFIG_COUNT ?? '', 10);
-  let n = Number.isSafeInteger(given) && given > 0 ? given : 0;
-  for (const [key, value] of overrides) {
-    env[`GIT_CONFIG_KEY_${n}`] = key;
-    env[`GIT_CONFIG_VALUE_${n}`] = value;
-    n++;
+/**
+ * The options to put before a git command: SAFE_GIT_OPTIONS and `-c key=value` for each override of the listing.
+ * Throws when a driver name holds `=`: `-c` would cut the key there and leave the driver's program on.
+ */
+export function safeGitArgs(listing: string): string[] {
+  const args = [...SAFE_GIT_OPTIONS];
+  for (const [key, value] of repositoryProgramOverrides(listing)) {
+    if (key.includes('=')) {
+      throw new Error(
+        `the repository's git config names a filter or diff driver AgentSync cannot switch off (${JSON.stringify(key)}); ` +
+          'so git was not run. Rename that driver in .git/config',
+      );
+    }
+    args.push('-c', `${key}=${value}`);
   }
-  env.GIT_CONFIG_COUNT = String(n);
-  return env;
+  return args;
 }

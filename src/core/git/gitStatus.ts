@@ -1,7 +1,7 @@
 // What git says about the workspace at End Session: branch, commit and the hot files (unstaged, staged and untracked
 // changes), as paths relative to the workspace folder, also when that folder is a subfolder of the repository.
 import { childProcess } from '../disk/childProcess';
-import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, envWithOverrides, repositoryProgramOverrides } from './gitSafety';
+import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, safeGitArgs } from './gitSafety';
 
 export interface GitInfo {
   isRepo: boolean;
@@ -19,18 +19,18 @@ export function isAgentSyncOwnFile(rel: string): boolean {
   return rel === 'AgentTracker.md' || rel === 'decisions.md' || rel === '.agentsync' || rel.startsWith('.agentsync/');
 }
 
-function git(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+function git(cwd: string, options: readonly string[], args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
     childProcess().execFile(
       'git',
-      [...SAFE_GIT_OPTIONS, ...args],
+      [...options, ...args],
       {
         cwd,
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: 64 * 1024 * 1024,
         encoding: 'buffer',
-        env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
         windowsHide: true,
       },
       (err, stdout, stderr) => {
@@ -44,17 +44,17 @@ function git(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Prom
 }
 
 /**
- * The environment for every other git call: the repository's filter and diff programs switched off (gitSafety.ts).
- * Rejects when git cannot list its config: a command we cannot make safe is not run.
+ * The options for every other git call: the repository's filter and diff programs switched off (gitSafety.ts).
+ * Rejects when git cannot list its config or a driver cannot be switched off: a command we cannot make safe is not run.
  */
-async function safeEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+async function safeOptions(cwd: string): Promise<string[]> {
   let listing = '';
   try {
-    listing = await git(cwd, DRIVER_CONFIG_LISTING, process.env);
+    listing = await git(cwd, SAFE_GIT_OPTIONS, DRIVER_CONFIG_LISTING);
   } catch (e) {
     if ((e as { code?: unknown }).code !== 1) throw e; // exit 1: no filter or diff setting at all
   }
-  return envWithOverrides(process.env, repositoryProgramOverrides(listing));
+  return safeGitArgs(listing);
 }
 
 /**
@@ -80,35 +80,34 @@ export function parsePorcelainZ(output: string, prefix: string): string[] {
   return out;
 }
 
+const unknown = (isRepo: boolean, problem: string): GitInfo => ({ isRepo, branch: null, commit: null, hotFiles: [], problem });
+
 export async function readGitInfo(root: string): Promise<GitInfo> {
   let prefix: string;
-  let env: NodeJS.ProcessEnv;
+  let options: string[];
   try {
-    env = await safeEnv(root);
-    prefix = (await git(root, ['rev-parse', '--show-prefix'], env)).trim();
+    options = await safeOptions(root);
   } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    return {
-      isRepo: false,
-      branch: null,
-      commit: null,
-      hotFiles: [],
-      problem: missing
-        ? 'git is not installed (or not on PATH); hot files are unknown'
-        : `not a git repository (${(e as Error).message.split('\n')[0]}); hot files are unknown`,
-    };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      return unknown(false, 'git is not installed (or not on PATH); hot files are unknown');
+    return unknown(false, `git was not run: ${(e as Error).message.split('\n')[0]}; hot files are unknown`);
+  }
+  try {
+    prefix = (await git(root, options, ['rev-parse', '--show-prefix'])).trim();
+  } catch (e) {
+    return unknown(false, `not a git repository (${(e as Error).message.split('\n')[0]}); hot files are unknown`);
   }
   const [branch, commit, status] = await Promise.all([
-    git(root, ['symbolic-ref', '--short', '-q', 'HEAD'], env).then(
+    git(root, options, ['symbolic-ref', '--short', '-q', 'HEAD']).then(
       (s) => s.trim() || null,
       () => null,
     ),
-    git(root, ['rev-parse', '--short', 'HEAD'], env).then(
+    git(root, options, ['rev-parse', '--short', 'HEAD']).then(
       (s) => s.trim() || null,
       () => null,
     ), // null before the first commit
     // --ignore-submodules=dirty: git would run `git status` inside each submodule, under that submodule's own config.
-    git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.'], env).then(
+    git(root, options, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.']).then(
       (s) => ({ ok: true as const, text: s }),
       (e: Error) => ({ ok: false as const, text: e.message }),
     ),
