@@ -83,20 +83,18 @@ export function parsePorcelainZ(output: string, prefix: string): string[] {
 const unknown = (isRepo: boolean, problem: string): GitInfo => ({ isRepo, branch: null, commit: null, hotFiles: [], problem });
 
 export async function readGitInfo(root: string): Promise<GitInfo> {
-  let prefix: string;
-  let options: string[];
-  try {
-    options = await safeOptions(root);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
-      return unknown(false, 'git is not installed (or not on PATH); hot files are unknown');
-    return unknown(false, `git was not run: ${(e as Error).message.split('\n')[0]}; hot files are unknown`);
+  // The config listing and `rev-parse --show-prefix` (which reads no file's contents) run side by side.
+  const [listed, shown] = await Promise.allSettled([safeOptions(root), git(root, SAFE_GIT_OPTIONS, ['rev-parse', '--show-prefix'])]);
+  if (listed.status === 'rejected') {
+    const e = listed.reason as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT') return unknown(false, 'git is not installed (or not on PATH); hot files are unknown');
+    return unknown(false, `git was not run: ${e.message.split('\n')[0]}; hot files are unknown`);
   }
-  try {
-    prefix = (await git(root, options, ['rev-parse', '--show-prefix'])).trim();
-  } catch (e) {
-    return unknown(false, `not a git repository (${(e as Error).message.split('\n')[0]}); hot files are unknown`);
+  if (shown.status === 'rejected') {
+    return unknown(false, `not a git repository (${(shown.reason as Error).message.split('\n')[0]}); hot files are unknown`);
   }
+  const options = listed.value;
+  const prefix = shown.value.trim();
   const [branch, commit, status] = await Promise.all([
     git(root, options, ['symbolic-ref', '--short', '-q', 'HEAD']).then(
       (s) => s.trim() || null,
