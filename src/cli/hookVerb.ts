@@ -63,6 +63,7 @@ async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unkno
     held,
     loopActive: stopLoopActive(args.format, input),
     session: sessionIdOf(input),
+    root: ctx.layout.root,
     markerFile: stopMarkerFile(ctx.layout.dataDir, args.agent),
     instruction: stopInstruction(args.agent, held, problem),
   });

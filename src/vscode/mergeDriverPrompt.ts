@@ -2,15 +2,18 @@
 // driver writes the repository's git config and .gitattributes, and makes git run a command on every merge, so
 // the editor asks first (modal) and does nothing without a yes. Asked only in a git repository where the driver
 // is not registered yet.
-import { spawnSync } from 'node:child_process';
 import * as vscode from 'vscode';
+import { runGit } from '../core/git/gitCommand';
 import { registerMergeDriver, type GitRegistration } from '../core/git/mergeDriverRegistration';
 
 export const REGISTER_BUTTON = 'Register Merge Driver';
 
 function gitOk(root: string, args: string[]): boolean {
-  const r = spawnSync('git', ['-C', root, ...args], { encoding: 'utf8' });
-  return !r.error && r.status === 0;
+  try {
+    return runGit(root, args).ok;
+  } catch {
+    return false; // git is not installed
+  }
 }
 
 /** A git work tree whose config has no merge.agentsync.driver yet. */

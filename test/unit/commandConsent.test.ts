@@ -2,6 +2,7 @@
 // commands, recorded outside the repository; `health` never deploys; concurrent requests never overlap their runs.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandsDigest, consentState, grantConsent, revokeConsent, trustFilePath } from '../../src/core/workspace/commandConsent';
 import { TestWorkspace, removeTempDirs, makeTempDir } from './helpers/testWorkspace';
@@ -24,6 +25,9 @@ describe('command consent (agentsync trust) and the health action', function () 
 
   it('the trust file lives outside the repository: AGENTSYNC_TRUST_FILE, else XDG_CONFIG_HOME, else ~/.config', () => {
     assert.equal(trustFilePath({ AGENTSYNC_TRUST_FILE: '/x/t.json' }), '/x/t.json');
+    // Relative: the user's home folder, never the current folder (a repository's).
+    assert.equal(trustFilePath({ AGENTSYNC_TRUST_FILE: 'my/t.json' }), path.join(os.homedir(), 'my', 't.json'));
+    assert.equal(trustFilePath({ AGENTSYNC_TRUST_FILE: '../t.json' }), path.resolve(os.homedir(), '..', 't.json'));
     assert.equal(trustFilePath({ XDG_CONFIG_HOME: '/cfg' }), path.join('/cfg', 'agentsync', 'trusted.json'));
     assert.match(trustFilePath({}), /\.config[\\/]agentsync[\\/]trusted\.json$/);
   });

@@ -118,6 +118,82 @@ describe('sessions in a real git repository', function () {
     assert.equal(fs.existsSync(marker), false, 'AgentSync ran git with core.fsmonitor=false');
   });
 
+  it("a repository's filter and diff programs do not run when AgentSync reads git (endSession), a user's own filter still does", async () => {
+    const ws = new RepoWorkspace();
+    const marks = makeTempDir('agentsync-marks-'); // outside the repository: a marker is no hot file
+    const ran = (name: string) => path.join(marks, `${name}-ran`);
+    const script = path.join(marks, 'record-and-cat.sh');
+    fs.writeFileSync(script, '#!/bin/sh\necho ran >> "$1"\ncat\n', { mode: 0o755 });
+    const program = (name: string) => `${script} ${ran(name)}`;
+    const attributes = ['a.ts filter=x diff=t', 'b.ts filter=p', 'c.ts filter=included', 'd.ts filter=mine'];
+    fs.writeFileSync(path.join(ws.root, '.gitattributes'), `${attributes.join('\n')}\n`);
+    for (const f of ['a.ts', 'b.ts', 'c.ts', 'd.ts']) ws.write(f, `${f}\n`);
+    git(ws.repo, 'add', '-A');
+    git(ws.repo, 'commit', '-q', '-m', 'attributes');
+    fs.writeFileSync(path.join(ws.repo, 'local.cfg'), `[filter "included"]\n\tclean = ${program('included')}\n`);
+    git(ws.repo, 'add', 'local.cfg');
+    git(ws.repo, 'commit', '-q', '-m', 'a config file');
+    git(ws.repo, 'config', 'include.path', '../local.cfg'); // a committed file the repository's config includes
+    git(ws.repo, 'config', 'filter.x.clean', program('clean'));
+    git(ws.repo, 'config', 'filter.x.required', 'true');
+    git(ws.repo, 'config', 'filter.p.process', program('process'));
+    git(ws.repo, 'config', 'diff.t.textconv', program('textconv'));
+    git(ws.repo, 'config', 'diff.t.command', program('command'));
+    git(ws.repo, 'config', 'diff.external', program('external'));
+    const userConfig = path.join(marks, 'user.gitconfig');
+    fs.writeFileSync(userConfig, `[filter "mine"]\n\tclean = ${program('user')}\n`);
+    const previous = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = userConfig;
+    try {
+      const touch = () => {
+        const later = new Date(Date.now() + 5_000);
+        for (const f of ['a.ts', 'b.ts', 'c.ts', 'd.ts']) fs.utimesSync(path.join(ws.root, f), later, later); // stat changed: git compares contents
+      };
+      touch();
+      const quiet = { cwd: ws.repo, stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[] };
+      execFileSync('git', ['status', '--porcelain'], quiet);
+      execFileSync('git', ['diff', 'HEAD~2'], quiet); // diff.t.command for a.ts, diff.external for the others
+      execFileSync('git', ['diff', '--no-ext-diff', 'HEAD~2', '--', 'a.ts'], quiet); // textconv
+      for (const f of ['clean', 'process', 'included', 'textconv', 'command', 'external', 'user']) {
+        assert.equal(fs.existsSync(ran(f)), true, `control: plain git runs ${f}`);
+        fs.rmSync(ran(f));
+      }
+      touch();
+      ws.write('src/app.ts', 'export const a = 2;\n');
+      const r = ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' }));
+      assert.deepEqual(r.data!.hotFiles, ['src/app.ts'], 'git was read; touched files with unchanged contents are not hot');
+      for (const f of ['clean', 'process', 'included', 'textconv', 'command', 'external'])
+        assert.equal(fs.existsSync(ran(f)), false, `${f} must not run`);
+      assert.equal(fs.existsSync(ran('user')), true, "the user's own (global) filter is the user's consent and still runs");
+    } finally {
+      if (previous === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = previous;
+    }
+  });
+
+  it("a submodule's own filter does not run when AgentSync reads git (endSession)", async () => {
+    const ws = new RepoWorkspace();
+    const inner = makeTempDir('agentsync-sub-');
+    git(inner, 'init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(inner, 'b.txt'), 'b\n');
+    git(inner, 'add', '-A');
+    git(inner, '-c', 'user.email=t@example.com', '-c', 'user.name=T', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'inner');
+    git(ws.repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'sub');
+    git(ws.repo, 'commit', '-q', '-m', 'submodule');
+    const marker = path.join(ws.repo, 'sub-filter-ran');
+    const sub = path.join(ws.repo, 'sub');
+    fs.writeFileSync(path.join(sub, '.gitattributes'), 'b.txt filter=z\n');
+    git(sub, 'config', 'filter.z.clean', `sh -c 'echo ran >> "${marker}"; cat'`);
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(path.join(sub, 'b.txt'), later, later);
+    git(ws.repo, 'status', '--porcelain');
+    assert.equal(fs.existsSync(marker), true, "control: plain git status runs the submodule's filter");
+    fs.rmSync(marker);
+    fs.utimesSync(path.join(sub, 'b.txt'), later, new Date(Date.now() + 10_000));
+    ok(await ws.send({ action: 'endSession', agent: 'claude', summary: 'done' }));
+    assert.equal(fs.existsSync(marker), false, "the submodule's filter must not run");
+  });
+
   it('untrusted commands: endSession still ends the session, runs nothing, marks each check Skipped and says commands_untrusted', async () => {
     const mark = (name: string) => ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(name)}, 'ran')`];
     const ws = new RepoWorkspace({

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandArgv, splitCommandLine } from '../../src/core/requests/sessions/commandLine';
+import { commandArgv, splitCommandLine } from '../../src/core/domain/commandLine';
 import { runCommand, runHealthChecks, stripAnsi } from '../../src/core/requests/sessions/healthChecks';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 import { processAlive } from '../../src/core/disk/processAlive';

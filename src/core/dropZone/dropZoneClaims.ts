@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { newUid } from '../domain/handoffIds';
-import { ensureSafeDirectory } from '../workspace/safeDirectory';
+import { ensureSafeDirectory } from '../disk/safeDirectory';
 import { ACTIVE_CLAIMS, formatInflightName, isOrphan, parseInflightName, type ClaimKind } from './inflightName';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 

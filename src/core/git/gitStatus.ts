@@ -1,6 +1,7 @@
 // What git says about the workspace at End Session: branch, commit and the hot files (unstaged, staged and untracked
 // changes), as paths relative to the workspace folder, also when that folder is a subfolder of the repository.
 import { childProcess } from '../disk/childProcess';
+import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, safeGitArgs } from './gitSafety';
 
 export interface GitInfo {
   isRepo: boolean;
@@ -18,19 +19,12 @@ export function isAgentSyncOwnFile(rel: string): boolean {
   return rel === 'AgentTracker.md' || rel === 'decisions.md' || rel === '.agentsync' || rel.startsWith('.agentsync/');
 }
 
-/**
- * Options put before every git command AgentSync runs: a repository's own config must not make it run a program.
- * `core.fsmonitor` names a command `git status` would run; hooks are switched off too (status runs none today, but
- * no AgentSync call should ever run one). See docs/agentsync-documentation.md, "Hot files from git".
- */
-export const SAFE_GIT_OPTIONS: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
-
-function git(cwd: string, args: string[]): Promise<string> {
+function git(cwd: string, options: readonly string[], args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
     childProcess().execFile(
       'git',
-      [...SAFE_GIT_OPTIONS, ...args],
+      [...options, ...args],
       {
         cwd,
         timeout: GIT_TIMEOUT_MS,
@@ -47,6 +41,20 @@ function git(cwd: string, args: string[]): Promise<string> {
       },
     );
   });
+}
+
+/**
+ * The options for every other git call: the repository's filter and diff programs switched off (gitSafety.ts).
+ * Rejects when git cannot list its config or a driver cannot be switched off: a command we cannot make safe is not run.
+ */
+async function safeOptions(cwd: string): Promise<string[]> {
+  let listing = '';
+  try {
+    listing = await git(cwd, SAFE_GIT_OPTIONS, DRIVER_CONFIG_LISTING);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 1) throw e; // exit 1: no filter or diff setting at all
+  }
+  return safeGitArgs(listing);
 }
 
 /**
@@ -72,32 +80,32 @@ export function parsePorcelainZ(output: string, prefix: string): string[] {
   return out;
 }
 
+const unknown = (isRepo: boolean, problem: string): GitInfo => ({ isRepo, branch: null, commit: null, hotFiles: [], problem });
+
 export async function readGitInfo(root: string): Promise<GitInfo> {
-  let prefix: string;
-  try {
-    prefix = (await git(root, ['rev-parse', '--show-prefix'])).trim();
-  } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    return {
-      isRepo: false,
-      branch: null,
-      commit: null,
-      hotFiles: [],
-      problem: missing
-        ? 'git is not installed (or not on PATH); hot files are unknown'
-        : `not a git repository (${(e as Error).message.split('\n')[0]}); hot files are unknown`,
-    };
+  // The config listing and `rev-parse --show-prefix` (which reads no file's contents) run side by side.
+  const [listed, shown] = await Promise.allSettled([safeOptions(root), git(root, SAFE_GIT_OPTIONS, ['rev-parse', '--show-prefix'])]);
+  if (listed.status === 'rejected') {
+    const e = listed.reason as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT') return unknown(false, 'git is not installed (or not on PATH); hot files are unknown');
+    return unknown(false, `git was not run: ${e.message.split('\n')[0]}; hot files are unknown`);
   }
+  if (shown.status === 'rejected') {
+    return unknown(false, `not a git repository (${(shown.reason as Error).message.split('\n')[0]}); hot files are unknown`);
+  }
+  const options = listed.value;
+  const prefix = shown.value.trim();
   const [branch, commit, status] = await Promise.all([
-    git(root, ['symbolic-ref', '--short', '-q', 'HEAD']).then(
+    git(root, options, ['symbolic-ref', '--short', '-q', 'HEAD']).then(
       (s) => s.trim() || null,
       () => null,
     ),
-    git(root, ['rev-parse', '--short', 'HEAD']).then(
+    git(root, options, ['rev-parse', '--short', 'HEAD']).then(
       (s) => s.trim() || null,
       () => null,
     ), // null before the first commit
-    git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']).then(
+    // --ignore-submodules=dirty: git would run `git status` inside each submodule, under that submodule's own config.
+    git(root, options, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.']).then(
       (s) => ({ ok: true as const, text: s }),
       (e: Error) => ({ ok: false as const, text: e.message }),
     ),

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../disk/atomicFile';
+import { ensureSafeDirectory } from '../disk/safeDirectory';
 import { runGit } from './gitCommand';
 
 export const GITATTRIBUTES_LINE = '.agentsync/handoffs.json merge=agentsync';
@@ -109,7 +110,7 @@ function driverCommand(root: string): string {
   const r = git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   if (!r.ok) throw new Error(`cannot find the repository's .git folder: ${r.out}`);
   const shim = path.join(r.out.trim(), 'agentsync', 'cli.cjs');
-  fs.mkdirSync(path.dirname(shim), { recursive: true });
+  ensureSafeDirectory(path.dirname(path.dirname(shim)), path.dirname(shim)); // .git/agentsync a symlink: refused
   writeFileAtomic(shim, shimSource(cliScript()));
   return `node ${shellWord(shim)}`;
 }

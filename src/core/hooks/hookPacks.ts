@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
 import { parseBoundedJson } from '../domain/boundedJson';
+import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { ActionError } from '../domain/errors';
 import type { HookEvent, HookFormat } from './hookInput';
 
@@ -117,6 +118,8 @@ export function writeHookPacks(root: string, options: { dryRun?: boolean } = {})
   const report: HookPackReport = { written: [], unchanged: [] };
   for (const pack of HOOK_PACKS) {
     const file = path.join(root, pack.file);
+    // `.claude` committed as a link to ~/.claude would make us edit the user's own settings: refused, nothing written.
+    assertSafeDirectory(root, path.dirname(file));
     assertRegularOrMissing(file);
     let text: string | null = null;
     let current: Json | undefined;
@@ -134,7 +137,7 @@ export function writeHookPacks(root: string, options: { dryRun?: boolean } = {})
     }
     if (options.dryRun) continue;
     const eol = text?.includes('\r\n') ? '\r\n' : '\n';
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    ensureSafeDirectory(root, path.dirname(file));
     writeFileAtomic(file, JSON.stringify(merged, null, 2).replace(/\n/g, eol) + eol);
     report.written.push(pack.file);
   }

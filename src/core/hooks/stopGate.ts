@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../disk/atomicFile';
+import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import type { Handoff } from '../domain/handoffSchema';
 
 export function stopMarkerFile(dataDir: string, agent: string): string {
@@ -60,12 +61,16 @@ export interface StopInput {
   held: readonly Handoff[];
   loopActive: boolean;
   session: string;
+  /** The workspace root: every folder between it and the marker must be a real folder, never a symlink. */
+  root: string;
   markerFile: string;
   instruction: string;
 }
 
 export function decideStop(opts: StopInput): StopDecision {
   const ids = opts.held.map((h) => h.handoff_id).sort();
+  // A committed `.agentsync/hooks` link would make us delete or write the marker wherever it points: refused first.
+  assertSafeDirectory(opts.root, path.dirname(opts.markerFile));
   const clear = () => fs.rmSync(opts.markerFile, { force: true });
   if (!opts.required || ids.length === 0) {
     clear();
@@ -76,7 +81,7 @@ export function decideStop(opts: StopInput): StopDecision {
     clear();
     return { block: false, reason: null, held: ids };
   }
-  fs.mkdirSync(path.dirname(opts.markerFile), { recursive: true });
+  ensureSafeDirectory(opts.root, path.dirname(opts.markerFile));
   writeFileAtomic(opts.markerFile, JSON.stringify({ session: opts.session, held: ids }) + '\n', { durable: false });
   return { block: true, reason: opts.instruction, held: ids };
 }

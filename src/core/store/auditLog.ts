@@ -1,7 +1,7 @@
 // The audit log (docs/contract.md §9): one JSON line per action, accepted or refused, in .agentsync/audit/YYYY-MM.jsonl.
 import * as fs from 'node:fs';
 import { appendLines } from '../disk/atomicFile';
-import { assertSafeDirectory, ensureSafeDirectory } from '../workspace/safeDirectory';
+import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { gitBusy, gitIndexLockPath } from '../git/gitActivity';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 

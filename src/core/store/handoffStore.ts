@@ -8,7 +8,7 @@ import { AuditLog, type AuditEntry } from './auditLog';
 import { loadConfig, type LoadedConfig } from '../workspace/configLoader';
 import { ActionError, isActionError } from '../domain/errors';
 import { FileLock } from '../disk/fileLock';
-import { assertSafeDirectory, ensureSafeDirectory } from '../workspace/safeDirectory';
+import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { LedgerFile } from './ledgerFile';
 import { StoreSnapshot } from './storeSnapshot';
 import { StoreTransaction } from './storeTransaction';
@@ -461,6 +461,8 @@ export class HandoffStore {
   }
 
   private load(): StoreSnapshot {
+    // Even a read writes in .agentsync/ (the reads log, the validated-store stamp): a symlinked one is refused here.
+    assertSafeDirectory(this.layout.root, this.layout.dataDir);
     let st: fs.Stats;
     try {
       st = fs.lstatSync(this.layout.handoffsFile);

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
+import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { ActionError } from '../domain/errors';
 import { dayStamp } from '../domain/handoffIds';
 import { readTemplate } from './templates';
@@ -74,6 +75,7 @@ export function writeInstructionSections(root: string, now: Date = new Date()): 
   const plans: { rel: string; file: string; next: string; changed: boolean }[] = [];
   for (const rel of INSTRUCTION_FILES) {
     const file = path.join(root, rel);
+    assertSafeDirectory(root, path.dirname(file)); // a committed `.github` link must not carry our write elsewhere
     assertRegularOrMissing(file);
     const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     const next = upsertMarkedSection(current, instructionSection(sectionDay(current) ?? dayStamp(now)), rel);
@@ -85,7 +87,7 @@ export function writeInstructionSections(root: string, now: Date = new Date()): 
       report.unchanged.push(p.rel);
       continue;
     }
-    fs.mkdirSync(path.dirname(p.file), { recursive: true });
+    ensureSafeDirectory(root, path.dirname(p.file));
     writeFileAtomic(p.file, p.next);
     report.written.push(p.rel);
   }

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../disk/atomicFile';
-import { ensureSafeDirectory } from './safeDirectory';
+import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { writeInstructionSections, type SectionReport } from './agentInstructions';
 import { writeHookPacks, type HookPackReport } from '../hooks/hookPacks';
 import { readTemplate } from './templates';
@@ -56,7 +56,10 @@ function isSymlink(file: string): boolean {
 
 export function initWorkspace(root: string, options: InitOptions = {}): InitReport {
   const layout = new WorkspaceLayout(root);
-  // Instruction files and hook packs are checked (markers, JSON) before anything is created.
+  // Every folder init writes in, the instruction files and the hook packs are checked (symlinks, markers, JSON)
+  // before anything is created: a refusal changes nothing.
+  const dirs = [layout.requestsDir, layout.responsesDir, layout.auditDir];
+  for (const dir of dirs) assertSafeDirectory(layout.root, dir);
   const hooks = options.hooks ? writeHookPacks(layout.root, { dryRun: true }) : undefined;
   const instructions = writeInstructionSections(layout.root, options.now);
   const report: InitReport = { created: [], kept: [], gitignoreAdded: [], instructions };
@@ -64,7 +67,7 @@ export function initWorkspace(root: string, options: InitOptions = {}): InitRepo
   createIfMissing(layout.configFile, defaultConfigText(), report, layout.root);
   createIfMissing(layout.handoffsFile, '{\n  "version": 1,\n  "handoffs": []\n}\n', report, layout.root);
   createIfMissing(layout.trackerFile, trackerTemplate(), report, layout.root);
-  for (const dir of [layout.requestsDir, layout.responsesDir, layout.auditDir]) ensureSafeDirectory(layout.root, dir);
+  for (const dir of dirs) ensureSafeDirectory(layout.root, dir);
 
   const gitignore = path.join(layout.root, '.gitignore');
   if (!isSymlink(gitignore)) {

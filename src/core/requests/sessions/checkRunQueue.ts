@@ -3,9 +3,9 @@
 // cannot cancel or watch progress (health and endSession from the CLI, MCP, the drop zone) also coalesce: a request
 // that finds an identical run still waiting joins it, so N concurrent requests start at most two runs (the one
 // running and the one after it), and every answer comes from a run that started after its request arrived.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FileLock } from '../../disk/fileLock';
+import { ensureSafeDirectory } from '../../disk/safeDirectory';
 import { DEFAULT_HEALTH_TIMEOUT_MS, HEALTH_CHECKS, type HealthReport } from './healthChecks';
 
 interface Waiting {
@@ -42,7 +42,7 @@ export function runOneAtATime(dataDir: string, key: string, coalesce: boolean, r
   const entry: Waiting = { key, promise: undefined as unknown as Promise<HealthReport> };
   entry.promise = queue.tail.then(async () => {
     if (queue.waiting === entry) queue.waiting = null;
-    fs.mkdirSync(dataDir, { recursive: true });
+    ensureSafeDirectory(path.dirname(dataDir), dataDir); // .agentsync a symlink: refused, no lock written through it
     const lock = new FileLock(commandsLockFile(dataDir), LOCK_TIMEOUT_MS);
     await lock.acquire();
     try {

@@ -1,7 +1,7 @@
 // Health checks (AgentSync 0.3's Current Health): run `commands.build|test|deploy` without a shell, one after the
 // other (a test may need the build), each with a time limit, capturing the tail of its output.
 import { childProcess } from '../../disk/childProcess';
-import { commandArgv } from './commandLine';
+import { commandArgv } from '../../domain/commandLine';
 import { ActionError, isActionError } from '../../domain/errors';
 
 /** 0.3's labels, in its order, and the config key each reads. */

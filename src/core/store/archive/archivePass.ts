@@ -5,7 +5,7 @@
 // are picked from the store as the batch read it, and a record the batch itself changed is left for the next write:
 // the archive only ever holds a version of a record that handoffs.json held first.
 import { isTerminal, type Handoff } from '../../domain/handoffSchema';
-import { ensureSafeDirectory } from '../../workspace/safeDirectory';
+import { ensureSafeDirectory } from '../../disk/safeDirectory';
 import type { AgentSyncConfig } from '../../domain/configSchema';
 import type { StoreSnapshot } from '../storeSnapshot';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';

@@ -4,7 +4,7 @@
 // of a union merge archived it): the copy with the highest rev counts, on a tie the later line.
 import * as fs from 'node:fs';
 import { describeIssues, handoffSchema, type Handoff } from '../../domain/handoffSchema';
-import { assertSafeDirectory } from '../../workspace/safeDirectory';
+import { assertSafeDirectory } from '../../disk/safeDirectory';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
 import { parseArchiveLine } from './archiveLine';
 import { ARCHIVE_FILE_PATTERN, archiveFileOf, monthOfId, monthOfUid } from './archiveMonth';

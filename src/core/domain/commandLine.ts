@@ -1,6 +1,6 @@
 // A configured health-check command (`commands.build|test|deploy`) as an argv array, so it runs without a shell:
 // no globbing, no pipes, no `$(...)`. A string is split into words with POSIX-style quoting; an array is used as is.
-import { ActionError } from '../../domain/errors';
+import { ActionError } from './errors';
 
 /** Splits `npm run "unit tests" -- --grep 'a b'` into words; quotes group, a backslash escapes one character. */
 export function splitCommandLine(line: string): string[] {
