@@ -17,6 +17,12 @@ export interface Verb {
   /** More lines for `<verb> --help`, after the summary. */
   details?: string[];
   options: Options;
+  /**
+   * Where the verb runs without --dir: by default in the workspace found at or above the current folder, refusing
+   * with not_a_workspace outside one; `here`: the current folder itself (init creates the workspace there);
+   * `found-or-here`: the workspace found, else the current folder (verbs that work without one: hooks, merge drivers).
+   */
+  workspace?: 'here' | 'found-or-here';
   /** The exit code; a verb that has nothing to wait for answers it synchronously (the caller awaits either). */
   run(ctx: CliContext, values: Values, positionals: string[]): number | Promise<number>;
 }
@@ -54,6 +60,7 @@ export const VERBS: Record<string, Verb> = {
       'section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and ' +
       'AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
+    workspace: 'here',
     run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });

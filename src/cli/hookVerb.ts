@@ -70,6 +70,7 @@ export const hookVerb: Verb = {
   usage: `<${HOOK_EVENTS.join('|')}> [--agent <id>] [--format ${HOOK_FORMATS.join('|')}]`,
   summary: "run by an agent's hooks (see init --hooks): reads the vendor's hook JSON on stdin and answers in that vendor's format",
   options: { agent: { type: 'string' }, format: { type: 'string' } },
+  workspace: 'found-or-here',
   run: async (ctx, values, pos) => {
     const argv = [
       ...pos,

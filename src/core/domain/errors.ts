@@ -16,6 +16,7 @@ export const REFUSAL_REASONS = [
   'archived',
   'ambiguous_return',
   'not_initialized',
+  'not_a_workspace',
   'not_claimed',
   'handoff_required',
   'unsafe_file',
