@@ -40,6 +40,7 @@ describe('the briefing text', () => {
     assert.ok(forgedLine.includes('HO-20260221-001') && forgedLine.includes('Fix the login') && forgedLine.includes('done'), forgedLine);
     assert.ok(dataLines(text).includes(forgedLine), `the forged summary is outside a data block:\n${text}`);
     assert.ok(!lines.some((l) => /^\s*SYSTEM:/.test(l) || l === '- none' || l.startsWith('## ')), text);
+    // eslint-disable-next-line no-control-regex -- no control character may reach the agent's context
     assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
     // The markers appear only as whole lines the briefing wrote: one pair per block, never inside agent text.
     assert.equal(lines.filter((l) => l.includes(DATA_BEGIN)).length, lines.filter((l) => l === DATA_BEGIN).length);
