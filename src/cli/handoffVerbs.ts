@@ -128,29 +128,42 @@ export const VERBS: Record<string, Verb> = {
     },
   },
   list: {
-    usage: '[--status <s>[,<s>]] [--agent <owner>] [--open | --closed] [--archived]',
+    usage: '[--status <s>[,<s>]] [--agent <owner>] [--open | --closed] [--archived] [--limit <n>] [--cursor <c>]',
     summary: 'list handoffs (all in handoffs.json by default; --archived adds the archived ones)',
+    details: [
+      '--limit <n> answers a page of at most n handoffs in creation order; while more follow, the next page is',
+      '--cursor <next_cursor> with the same filters (the cursor is printed on stderr, and is data.next_cursor with --json).',
+    ],
     options: {
       status: { type: 'string', multiple: true },
       open: { type: 'boolean' },
       closed: { type: 'boolean' },
       archived: { type: 'boolean' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
       ...agentOpt,
     },
     run: async (ctx, v) => {
       const status = list(v.status);
       const open = v.open ? true : v.closed ? false : undefined;
+      if (v.limit !== undefined && !/^[1-9]\d*$/.test(v.limit as string)) throw new UsageError('--limit takes a whole number above 0');
       const response = await ctx.dispatcher.dispatch({
         action: 'listHandoffs',
         ...(status ? { status } : {}),
         ...(v.agent ? { agent: v.agent } : {}),
         ...(open !== undefined ? { open } : {}),
         ...(v.archived ? { archived: true } : {}),
+        ...(v.limit !== undefined ? { limit: Number(v.limit) } : {}),
+        ...(v.cursor !== undefined ? { cursor: v.cursor } : {}),
       });
-      return ctx.report(response, (r) => {
+      const next = response.ok ? (response.data!.next_cursor as string | undefined) : undefined;
+      const code = ctx.report(response, (r) => {
         const hs = r.data!.handoffs as Handoff[];
         return hs.length ? hs.map(handoffLine).join('\n') : 'no handoffs match';
       });
+      if (next && !ctx.json)
+        ctx.io.err(`${String(response.data!.total)} match in all; the next page: the same command with --cursor ${next}`);
+      return code;
     },
   },
   show: {
