@@ -6,6 +6,9 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, runCliIn, tempWorkspace, type CliRun } from './processHarness';
 
 function runIn(cwd: string, args: string[], input?: string): CliRun {
@@ -115,5 +118,28 @@ describe('the workspace found from any subfolder', function () {
     const r = runIn(tempWorkspace('elsewhere'), ['--json', '--dir', ws, 'list']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { data: { handoffs: { handoff_id: string }[] } }).data.handoffs[0].handoff_id, id);
+  });
+
+  it('hook and mcp from a subfolder serve the workspace above and write nothing in the subfolder', async () => {
+    const { ws, id, sub } = initializedWithOneHandoff();
+    const before = tree(sub);
+    const input = JSON.stringify({ session_id: 's1', cwd: sub, hook_event_name: 'SessionStart', source: 'startup' });
+    const hook = runIn(sub, ['hook', 'session-start', '--agent', 'codex', '--format', 'codex'], input);
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.match(hook.stdout, new RegExp(id));
+    const client = new Client({ name: 'discovery-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: sub, stderr: 'ignore' }));
+    try {
+      const result = (await client.callTool({ name: 'listHandoffs', arguments: {} })) as CallToolResult;
+      const answer = JSON.parse((result.content[0] as { text: string }).text) as { data: { handoffs: { handoff_id: string }[] } };
+      assert.deepEqual(
+        answer.data.handoffs.map((h) => h.handoff_id),
+        [id],
+      );
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(tree(sub), before);
+    assert.ok(fs.existsSync(path.join(ws, '.agentsync', 'audit')));
   });
 });
