@@ -33,9 +33,9 @@ async function sessionStart(ctx: CliContext, args: HookArgs): Promise<void> {
 }
 
 async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {
-  let text: string;
+  let text: Buffer;
   try {
-    text = fs.readFileSync(ctx.layout.handoffsFile, 'utf8');
+    text = fs.readFileSync(ctx.layout.handoffsFile);
   } catch {
     return;
   }
