@@ -1,8 +1,9 @@
 // post-tool-use hook benchmark (issue 8): `agentsync hook post-tool-use` runs after every tool call of an agent, so
 // its wall time is compared with `node -e 0`, the floor of any Node command, in the same run, paired (each round
-// runs both, in alternating order). Workspace: `agentsync init`, 500 handoffs, one claimed by claude with a fresh
-// lease (nothing due: the common case). Input: the recorded Claude Code PostToolUse JSON on stdin.
-// Run `node esbuild.mjs` first (npm run bench does). Usage: node bench/hook-bench.mjs [--rounds N]
+// runs both, in alternating order). Workspace: `agentsync init`, --open N open handoffs (default 500) written to
+// disk, one claimed by claude with a fresh lease (nothing due: the common case). Input: the recorded Claude Code
+// PostToolUse JSON on stdin. Run `node esbuild.mjs` first (npm run bench does).
+// Usage: node bench/hook-bench.mjs [--rounds N] [--open N]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,18 +15,18 @@ const CLI = path.join(HERE, '..', 'bin', 'agentsync.js');
 const at = process.argv.indexOf('--rounds');
 const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 60;
 
+const openAt = process.argv.indexOf('--open');
+const OPEN = openAt > 0 ? Number(process.argv[openAt + 1]) : 500;
+
 const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-hook-bench-'));
 const run = (args, input) => spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { input, encoding: 'utf8' });
 run(['init']);
-const seed = [];
-for (let i = 0; i < 500; i++)
-  seed.push({
-    action: 'createHandoff',
-    handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `bench ${i}`, files: ['src/bench.ts'] },
-  });
-for (const r of seed) run(['request', '-'], JSON.stringify(r));
-const first = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/handoffs.json'), 'utf8')).handoffs[0].handoff_id;
-run(['request', '-'], JSON.stringify({ action: 'claimHandoff', handoffId: first, agent: 'claude' }));
+// OPEN open handoffs written straight to disk; one of them a fresh lease of claude (nothing due: the common case).
+const seeded = spawnSync(process.execPath, [path.join(HERE, '..', 'test/process/fixtures/seedOpenStore.mjs'), ws, String(OPEN), 'claude'], {
+  encoding: 'utf8',
+});
+if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
+const storeBytes = fs.statSync(path.join(ws, '.agentsync/handoffs.json')).size;
 const input = fs
   .readFileSync(path.join(HERE, '..', 'test/fixtures/hooks/claude/post-tool-use.json'), 'utf8')
   .replaceAll('__WORKSPACE__', ws);
@@ -50,7 +51,9 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const fmt = (x) => x.toFixed(1).padStart(7);
-console.log(`rounds: ${ROUNDS} (paired), store: 500 handoffs, one lease held by claude (not due)`);
+console.log(
+  `rounds: ${ROUNDS} (paired), store: ${OPEN} open handoffs (${(storeBytes / 1e6).toFixed(1)} MB), one lease held by claude (not due)`,
+);
 console.log(`                       median      p99   (ms)`);
 console.log(`node -e 0            ${fmt(q(base, 0.5))}  ${fmt(q(base, 0.99))}`);
 console.log(`hook post-tool-use   ${fmt(q(hook, 0.5))}  ${fmt(q(hook, 0.99))}`);

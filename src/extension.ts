@@ -3,6 +3,7 @@
 // update (deferred to after activation) reads the store.
 import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agentIdentity';
+import { offerCommandToTerminals, registerCommandInPath } from './vscode/agentsyncCommandInPath';
 import { registerCommand } from './vscode/commandRunner';
 import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
@@ -132,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     warnings,
     reminders,
     registerCommand('agentsync.addHandoffNote', log, (arg) => addHandoffNote(deps, arg)),
+    registerCommandInPath(context, log),
     ...registerLanguageModelTools(deps),
     ...registerMcpProvider(mcp),
     services.onDidChange(() => {
@@ -170,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       warnings.checkActiveEditor();
       reminders.start();
       startupPrompts.push(...offerDanglingSessions(services, states, reminders, identity.id, log));
+      offerCommandToTerminals(context, log);
     } catch (e) {
       log.error(`start-up after activation failed: ${(e as Error).stack ?? String(e)}`);
     }

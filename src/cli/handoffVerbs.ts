@@ -17,6 +17,12 @@ export interface Verb {
   /** More lines for `<verb> --help`, after the summary. */
   details?: string[];
   options: Options;
+  /**
+   * Where the verb runs without --dir: by default in the workspace found at or above the current folder, refusing
+   * with not_a_workspace outside one; `here`: the current folder itself (init creates the workspace there);
+   * `found-or-here`: the workspace found, else the current folder (verbs that work without one: hooks, merge drivers).
+   */
+  workspace?: 'here' | 'found-or-here';
   /** The exit code; a verb that has nothing to wait for answers it synchronously (the caller awaits either). */
   run(ctx: CliContext, values: Values, positionals: string[]): number | Promise<number>;
 }
@@ -54,6 +60,7 @@ export const VERBS: Record<string, Verb> = {
       'section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and ' +
       'AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
+    workspace: 'here',
     run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });
@@ -121,29 +128,42 @@ export const VERBS: Record<string, Verb> = {
     },
   },
   list: {
-    usage: '[--status <s>[,<s>]] [--agent <owner>] [--open | --closed] [--archived]',
+    usage: '[--status <s>[,<s>]] [--agent <owner>] [--open | --closed] [--archived] [--limit <n>] [--cursor <c>]',
     summary: 'list handoffs (all in handoffs.json by default; --archived adds the archived ones)',
+    details: [
+      '--limit <n> answers a page of at most n handoffs in creation order; while more follow, the next page is',
+      '--cursor <next_cursor> with the same filters (the cursor is printed on stderr, and is data.next_cursor with --json).',
+    ],
     options: {
       status: { type: 'string', multiple: true },
       open: { type: 'boolean' },
       closed: { type: 'boolean' },
       archived: { type: 'boolean' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
       ...agentOpt,
     },
     run: async (ctx, v) => {
       const status = list(v.status);
       const open = v.open ? true : v.closed ? false : undefined;
+      if (v.limit !== undefined && !/^[1-9]\d*$/.test(v.limit as string)) throw new UsageError('--limit takes a whole number above 0');
       const response = await ctx.dispatcher.dispatch({
         action: 'listHandoffs',
         ...(status ? { status } : {}),
         ...(v.agent ? { agent: v.agent } : {}),
         ...(open !== undefined ? { open } : {}),
         ...(v.archived ? { archived: true } : {}),
+        ...(v.limit !== undefined ? { limit: Number(v.limit) } : {}),
+        ...(v.cursor !== undefined ? { cursor: v.cursor } : {}),
       });
-      return ctx.report(response, (r) => {
+      const next = response.ok ? (response.data!.next_cursor as string | undefined) : undefined;
+      const code = ctx.report(response, (r) => {
         const hs = r.data!.handoffs as Handoff[];
         return hs.length ? hs.map(handoffLine).join('\n') : 'no handoffs match';
       });
+      if (next && !ctx.json)
+        ctx.io.err(`${String(response.data!.total)} match in all; the next page: the same command with --cursor ${next}`);
+      return code;
     },
   },
   show: {

@@ -27,9 +27,9 @@ function nothingDue(dir: string | null, inputText: string, agent: string): boole
   const folder = input && typeof input === 'object' ? inputFolder(input) : null;
   const root = findWorkspaceRoot(dir ?? process.cwd()) ?? (folder ? findWorkspaceRoot(folder) : null);
   if (!root) return true;
-  let text: string;
+  let text: Buffer;
   try {
-    text = fs.readFileSync(path.join(root, '.agentsync', 'handoffs.json'), 'utf8');
+    text = fs.readFileSync(path.join(root, '.agentsync', 'handoffs.json'));
   } catch {
     return true;
   }

@@ -34,9 +34,9 @@ async function sessionStart(ctx: CliContext, args: HookArgs): Promise<void> {
 }
 
 async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {
-  let text: string;
+  let text: Buffer;
   try {
-    text = fs.readFileSync(ctx.layout.handoffsFile, 'utf8');
+    text = fs.readFileSync(ctx.layout.handoffsFile);
   } catch {
     return;
   }
@@ -74,6 +74,7 @@ export const hookVerb: Verb = {
   usage: `<${HOOK_EVENTS.join('|')}> [--agent <id>] [--format ${HOOK_FORMATS.join('|')}]`,
   summary: "run by an agent's hooks (see init --hooks): reads the vendor's hook JSON on stdin and answers in that vendor's format",
   options: { agent: { type: 'string' }, format: { type: 'string' } },
+  workspace: 'found-or-here',
   run: async (ctx, values, pos) => {
     const argv = [
       ...pos,

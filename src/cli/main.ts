@@ -10,6 +10,7 @@ import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
 import { refusal } from '../core/domain/responseEnvelope';
 import { oneLine } from './terminalText';
+import { findWorkspaceRoot, notAWorkspaceMessage } from '../core/disk/workspaceRoot';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
@@ -62,7 +63,7 @@ export function helpText(verb?: string): string {
       ...(v.details ?? []),
       ...(opts.length ? ['', 'options:', ...opts] : []),
       '',
-      'global options: --dir <workspace> (default: current folder), --json (print one JSON object)',
+      'global options: --dir <workspace> (default: the nearest folder at or above this one holding .agentsync.json), --json (print one JSON object)',
     ].join('\n');
   }
   const width = Math.max(...Object.keys(ALL_VERBS).map((k) => k.length));
@@ -103,7 +104,15 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
       io.out(helpText(verbName));
       return 0;
     }
-    const ctx = new CliContext(path.resolve(cwd, values.dir ?? '.'), Boolean(values.json), io);
+    const dir = values.dir !== undefined ? path.resolve(cwd, values.dir) : verb.workspace === 'here' ? cwd : findWorkspaceRoot(cwd);
+    if (dir === null && verb.workspace !== 'found-or-here') {
+      // Outside every workspace: refused before anything is opened, so nothing is written (docs/contract.md §8).
+      const message = notAWorkspaceMessage(cwd);
+      if (values.json) io.out(JSON.stringify(refusal(verbName, 'not_a_workspace', message)));
+      else io.err(`agentsync: not_a_workspace: ${message}`);
+      return 1;
+    }
+    const ctx = new CliContext(dir ?? cwd, Boolean(values.json), io);
     return await verb.run(ctx, values, positionals);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

@@ -9,7 +9,16 @@ import type { RequestDispatcher, RequestResponse } from '../core/requests/reques
 import type { CliContext } from './cliContext';
 import { CappedStdioServerTransport } from './mcpStdioTransport';
 import { mcpTools } from './mcpTools';
-import { refusal } from '../core/domain/responseEnvelope';
+import { refusal, type ResponseEnvelope } from '../core/domain/responseEnvelope';
+import { AGENT_ANSWER_MAX_BYTES, agentListParams, agentSized } from '../core/requests/agentAnswers';
+
+/** A tool's answer as MCP carries it: the envelope as JSON text, and as structured content. */
+function toolResult(r: ResponseEnvelope): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(r) }], structuredContent: r, isError: !r.ok };
+}
+
+/** The room a result has in one JSON-RPC message of at most AGENT_ANSWER_MAX_BYTES (its envelope takes the rest). */
+const RESULT_MAX_BYTES = AGENT_ANSWER_MAX_BYTES - 256;
 
 /** The package version, for the server's initialize answer (dist/cli.js and out/src/cli/ sit at different depths). */
 function packageVersion(): string {
@@ -47,13 +56,18 @@ export function createMcpServer(
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
-    const call = callTool(dispatcher, name, args ?? {});
+    const { name } = request.params;
+    // listHandoffs answers agents a page of compact records (full: true for the stored records); every answer is
+    // bounded (core/requests/agentAnswers.ts).
+    const { params: args, full } =
+      name === 'listHandoffs' ? agentListParams(request.params.arguments ?? {}) : { params: request.params.arguments ?? {}, full: true };
+    const call = callTool(dispatcher, name, args);
     inFlight.add(call);
     try {
       const response = await call;
       if (!response.ok) log(`${name}: ${response.reason}: ${response.message}`);
-      return { content: [{ type: 'text', text: JSON.stringify(response) }], structuredContent: response, isError: !response.ok };
+      const measure = (r: ResponseEnvelope) => Buffer.byteLength(JSON.stringify(toolResult(r)));
+      return toolResult(agentSized(response, { full, now: new Date(), measure, maxBytes: RESULT_MAX_BYTES }));
     } finally {
       inFlight.delete(call);
     }

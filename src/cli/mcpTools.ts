@@ -2,6 +2,7 @@
 // schema is the action's own zod parameter schema, so an MCP caller sees exactly what the dispatcher accepts.
 import { ACTION_NAMES } from '../core/requests/actionRegistry';
 import { actionInputSchema } from '../core/requests/actionInputSchema';
+import { withFullFlag } from '../core/requests/agentAnswers';
 import type { ActionName } from '../core/requests/requestParams';
 
 /** What each action does, for the agent choosing a tool. Every call answers with the response envelope of docs/contract.md §8. */
@@ -15,7 +16,10 @@ const DESCRIPTIONS: Record<ActionName, string> = {
   listHandoffs:
     'List handoffs, optionally filtered by status (one or several), agent (owned by / assigned to), open (not merged or escalated) ' +
     'or handoffId (one handoff). archived: true also searches the archive, where finished handoffs go after archive.after_days. ' +
-    'Read-only. Answers { count, handoffs } (and archived: how many came from the archive).',
+    'Read-only. Answers a page: { count, handoffs, total, next_cursor } in creation order, at most `limit` (default 50) compact records ' +
+    '(handoff_id, status, owners, claimed_by, summary, age); `full: true` gives the stored records. While next_cursor is there, call again ' +
+    'with cursor: next_cursor (and the same filters) for the next page. Every answer is at most 64 KB: a page that would be larger is cut ' +
+    'and says so (cut_to_fit). One handoff in full: handoffId with full: true.',
   claimHandoff:
     'Claim a queued handoff for `agent` (moves it to in_progress). Refused with reason already_claimed and claimedBy when another agent holds ' +
     'it; expected_rev guards against a stale read. Answers { handoff }.',
@@ -70,7 +74,9 @@ export interface McpTool {
 
 /** The action's parameter schema as JSON Schema, minus `action` (the tool name supplies it). */
 export function toolInputSchema(action: ActionName): McpTool['inputSchema'] {
-  return actionInputSchema(action);
+  const schema = actionInputSchema(action);
+  // The tools' own `full` flag (core/requests/agentAnswers.ts): the action itself always answers full records.
+  return action === 'listHandoffs' ? withFullFlag(schema) : schema;
 }
 
 /** Built once: the schemas do not change while the server runs. */

@@ -91,6 +91,7 @@ export const mergeDriverVerb: Verb = {
   usage: '<base %O> <ours %A> <theirs %B> [<path %P>]',
   summary: 'git merge driver for .agentsync/handoffs.json (register it with `agentsync init --git`); writes the merge into the ours file',
   options: {},
+  workspace: 'found-or-here',
   run: async (ctx, _values, pos) => {
     if (pos.length !== 3 && pos.length !== 4)
       throw new UsageError('expected three files: the base (%O), ours (%A, receives the result) and theirs (%B), then optionally %P');

@@ -72,6 +72,7 @@ export const trackerMergeVerb: Verb = {
   summary:
     "git merge driver for AgentTracker.md (registered by `agentsync init --git`): merges the humans' text, renders the handoffs section from the merged store",
   options: {},
+  workspace: 'found-or-here',
   run: (ctx, _values, pos) => {
     if (pos.length !== 4)
       throw new UsageError('expected four arguments: the base (%O), ours (%A, receives the result), theirs (%B) and the path (%P)');

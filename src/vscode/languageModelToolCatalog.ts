@@ -2,6 +2,7 @@
 // which action each runs, when a model should pick it, and its input schema generated from the action's zod
 // params. No `vscode` import: `npm run schemas` writes contributionOf() into package.json
 // (contributes.languageModelTools), and a unit test fails when package.json drifts from it.
+import { withFullFlag } from '../core/requests/agentAnswers';
 import { actionInputSchema, withOptionalNested, type ObjectJsonSchema } from '../core/requests/actionInputSchema';
 import type { ActionName } from '../core/requests/requestParams';
 
@@ -53,7 +54,9 @@ export const LANGUAGE_MODEL_TOOLS: readonly LanguageModelToolSpec[] = [
       `optionally filtered by status (queued, in_progress, blocked, ready_for_review, approved, merged, escalated; ` +
       `one or several), agent (assigned to that agent), open (true: not merged or escalated) and handoffId (one handoff); ` +
       `archived: true also searches the archive (finished handoffs older than archive.after_days). Read-only. Answers ` +
-      `data.count and data.handoffs. ${ENVELOPE}`,
+      `a page: data.count, data.total, data.handoffs (at most limit, default 50, in creation order, compact: handoff_id, ` +
+      `status, owners, claimed_by, summary, age; full: true for every field) and data.next_cursor while more follow: ` +
+      `call again with cursor set to it. An answer is at most 64 KB. ${ENVELOPE}`,
     userDescription: 'List the AgentSync handoffs of this workspace.',
     icon: '$(list-unordered)',
     changesStore: false,
@@ -134,6 +137,7 @@ export const LANGUAGE_MODEL_TOOLS: readonly LanguageModelToolSpec[] = [
 /** The input schema a tool declares: the action's, with `agent` (and createHandoff's from_agent) optional. */
 export function languageModelToolInputSchema(spec: LanguageModelToolSpec): ObjectJsonSchema {
   const schema = actionInputSchema(spec.action, { optional: ['agent'] });
+  if (spec.action === 'listHandoffs') return withFullFlag(schema);
   return spec.action === 'createHandoff' ? withOptionalNested(schema, 'handoff', 'from_agent') : schema;
 }
 

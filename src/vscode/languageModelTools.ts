@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { displayAgent } from '../core/domain/agentId';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
+import { agentListParams, agentSized } from '../core/requests/agentAnswers';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import { LANGUAGE_MODEL_TOOLS, requestFor, type LanguageModelToolSpec } from './languageModelToolCatalog';
@@ -59,10 +60,13 @@ export async function invokeTool(deps: LanguageModelToolDeps, spec: LanguageMode
     const what = 'No workspace folder here is an AgentSync workspace. Run "AgentSync: Initialize Workspace" (or `agentsync init`) first.';
     return refusal(spec, 'not_initialized', `${what} Nothing was changed.`);
   }
-  const response = await service.dispatcher.dispatch(requestFor(spec, input, deps.me()), { surface: 'lm-tool' });
+  // listHandoffs answers a page of compact records (full: true for the stored ones); every answer is bounded
+  // (core/requests/agentAnswers.ts).
+  const { params, full } = spec.action === 'listHandoffs' ? agentListParams(input) : { params: input, full: true };
+  const response = await service.dispatcher.dispatch(requestFor(spec, params, deps.me()), { surface: 'lm-tool' });
   if (response.ok) deps.log.info(`${spec.name} ok (${response.request_id})`);
   else deps.log.warn(`${spec.name} refused (${response.reason}): ${response.message}`);
-  return response;
+  return { ...agentSized(response, { full, now: new Date() }), request_id: response.request_id };
 }
 
 function describeHandoff(deps: LanguageModelToolDeps, input: ToolInput): string {

@@ -109,7 +109,10 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
               : out.hookSpecificOutput?.additionalContext) ?? '';
         if (vendor === 'claude' || vendor === 'codex') assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
         assert.match(text, new RegExp(`AgentSync briefing for ${vendor}`));
-        assert.match(text, /Claimable by you[^\n]*\n- HO-\d{8}-001 \[queued\] from human: Write the release notes/);
+        assert.match(
+          text,
+          /Claimable by you[^\n]*\n----- BEGIN AGENT DATA -----\n- HO-\d{8}-001 \[queued\] from human: Write the release notes/,
+        );
         // It started the agent's session through the dispatcher (state.json names it).
         const state = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/state.json'), 'utf8')) as unknown;
         assert.ok(JSON.stringify(state).includes(`"agent":"${vendor}"`));

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from './processHarness';
 
@@ -59,5 +60,53 @@ describe('packaging (issue 10)', function () {
     );
     const extra = files.filter((f) => !allowed.test(f));
     assert.deepEqual(extra, [], `files that are not for the VSIX: ${extra.join(', ')}`);
+  });
+
+  it('npm pack then npm install -g of the tarball gives a working agentsync command (--help, a hook run, a verb)', function () {
+    if (process.platform === 'win32') this.skip();
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-npm-pack-'));
+    const npm = (args: string[], cwd: string) => {
+      // --offline: nothing may be fetched, as on a machine without the registry; a private cache keeps it clean.
+      const r = spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund', '--cache', path.join(tmp, 'cache')], {
+        cwd,
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, `npm ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      return r.stdout;
+    };
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], REPO_ROOT)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    const shipped = packed[0].files.map((f) => f.path);
+    for (const f of [
+      'bin/agentsync.js',
+      'dist/cli.js',
+      'dist/hook.js',
+      'dist/mcp.js',
+      'dist/entities.js',
+      'templates/agent-instructions.md',
+      'package.json',
+    ])
+      assert.ok(shipped.includes(f), `${f} is missing from the npm package: ${shipped.join(', ')}`);
+    const extra = shipped.filter((f) => /^(src|test|out|bench|scripts)\//.test(f) || f.endsWith('.map'));
+    assert.deepEqual(extra, [], 'sources, tests or source maps in the npm package');
+    const prefix = path.join(tmp, 'prefix');
+    npm(['install', '-g', '--prefix', prefix, path.join(tmp, packed[0].filename)], tmp);
+    const agentsync = path.join(prefix, 'bin', 'agentsync');
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-npm-ws-'));
+    const cmd = (args: string[], input?: string) => spawnSync(agentsync, args, { cwd: ws, encoding: 'utf8', input });
+    const help = cmd(['--help']);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /usage: agentsync/);
+    assert.equal(cmd(['init']).status, 0);
+    const session = cmd(['hook', 'session-start', '--agent', 'claude'], JSON.stringify({ cwd: ws, hook_event_name: 'SessionStart' }));
+    assert.equal(session.status, 0, session.stderr);
+    assert.match(session.stdout, /additionalContext/);
+    const post = cmd(['hook', 'post-tool-use', '--agent', 'claude'], JSON.stringify({ cwd: ws }));
+    assert.equal(post.status, 0, post.stderr);
+    const list = cmd(['--json', 'list']);
+    assert.equal(list.status, 0, list.stderr);
+    assert.equal((JSON.parse(list.stdout) as { ok: boolean }).ok, true);
   });
 });

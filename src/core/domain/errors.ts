@@ -17,6 +17,7 @@ export const REFUSAL_REASONS = [
   'id_moved',
   'ambiguous_return',
   'not_initialized',
+  'not_a_workspace',
   'not_claimed',
   'handoff_required',
   'unsafe_file',

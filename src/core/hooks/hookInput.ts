@@ -1,8 +1,6 @@
 // What a hook run needs before anything else loads (docs/agentsync-documentation.md, "Hook packs"): its arguments
 // and the workspace it is about. Node built-ins only: the post-tool-use fast path
 // (dist/hook.js) runs this after every tool call of an agent.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 export const HOOK_EVENTS = ['session-start', 'post-tool-use', 'stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -63,13 +61,5 @@ export function inputFolder(input: Record<string, unknown>): string | null {
   return typeof input.cwd === 'string' ? input.cwd : null;
 }
 
-/** The nearest folder at or above `start` that AgentSync was initialized in, or null. */
-export function findWorkspaceRoot(start: string): string | null {
-  let dir = path.resolve(start);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, '.agentsync.json')) || fs.existsSync(path.join(dir, '.agentsync', 'handoffs.json'))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
+/** The workspace a hook is about: the one rule of core/disk/workspaceRoot.ts. */
+export { findWorkspaceRoot } from '../disk/workspaceRoot';

@@ -80,7 +80,13 @@ export const paramSchemas = {
     ...handoffRef,
     status: z.union([statusSchema, z.array(statusSchema).max(7)]).optional(),
     open: z.boolean().optional(),
+    /** A page of at most `limit` handoffs, in creation order (by uid); `next_cursor` in the answer continues it. */
     limit: z.number().int().positive().max(100_000).optional(),
+    /** The `next_cursor` of the previous page: the handoffs created after it (docs/contract.md §8). */
+    cursor: z
+      .string()
+      .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'cursor is the next_cursor of a previous listHandoffs answer')
+      .optional(),
     /** Also search the archive (.agentsync/archive/), where finished handoffs go after archive.after_days. */
     archived: z.boolean().optional(),
   }),
