@@ -124,6 +124,6 @@ function tooLarge(r: ResponseEnvelope, bytes: number, max: number): ResponseEnve
   };
   const { data: _data, ...head } = r;
   const message = typeof r.message === 'string' && r.message.length > 4000 ? `${r.message.slice(0, 3999)}…` : r.message;
-  if (!r.ok) return { ok: false, action: r.action, request_id: r.request_id, timestamp: r.timestamp, reason: r.reason, message, ...note };
+  if (!r.ok) return { ...head, message, ...note };
   return { ...head, data: { ...(id ? { handoff_id: id, status: handoff?.status } : {}), ...note } };
 }

@@ -168,6 +168,12 @@ export class HandoffStore {
    */
   auditRefusal(entry: import('./auditLog').AuditEntry, write: boolean): void {
     if (!isRegularFile(this.layout.handoffsFile)) return;
+    // A refusal because .agentsync is redirected (store_unsafe) must not be logged through that redirection either.
+    try {
+      assertSafeDirectory(this.layout.root, this.layout.dataDir);
+    } catch {
+      return;
+    }
     if (write) this.audit.append([entry]);
     else this.audit.appendReads([entry]);
   }
