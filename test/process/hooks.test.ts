@@ -239,7 +239,14 @@ describe('agentsync init --hooks (process)', function () {
     fs.writeFileSync(path.join(ws, '.claude/settings.json'), userClaude);
     fs.writeFileSync(path.join(ws, '.cursor/hooks.json'), userCursor);
     runCliSync(['--dir', ws, 'init', '--hooks']);
-    const files = ['.claude/settings.json', '.codex/hooks.json', '.cursor/hooks.json', '.github/hooks/agentsync.json'];
+    const files = [
+      '.claude/settings.json',
+      '.codex/hooks.json',
+      '.cursor/hooks.json',
+      '.github/hooks/agentsync.json',
+      '.gemini/settings.json',
+      '.opencode/plugins/agentsync.js',
+    ];
     const first = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
 
     const claude = JSON.parse(first['.claude/settings.json']) as HooksFile;
@@ -265,7 +272,12 @@ describe('agentsync init --hooks (process)', function () {
       },
     ]);
     const codex = JSON.parse(first['.codex/hooks.json']) as HooksFile;
-    assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PostToolUse', 'Stop']);
+    assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PreToolUse', 'PostToolUse', 'Stop']);
+    const gemini = JSON.parse(first['.gemini/settings.json']) as HooksFile;
+    assert.deepEqual(Object.keys(gemini.hooks), ['SessionStart', 'BeforeTool', 'AfterTool', 'AfterAgent']);
+    assert.equal(gemini.hooks.AfterAgent[0].hooks[0].command, 'agentsync hook stop --agent gemini --format gemini');
+    assert.match(first['.opencode/plugins/agentsync.js'], /^\/\/ agentsync:/);
+    assert.match(first['.opencode/plugins/agentsync.js'], /'tool\.execute\.before'/);
 
     const second = JSON.parse(runCliSync(['--dir', ws, '--json', 'init', '--hooks'])) as Record<string, unknown>;
     for (const f of files) assert.equal(fs.readFileSync(path.join(ws, f), 'utf8'), first[f], `${f} unchanged by the second run`);
