@@ -1,8 +1,8 @@
 // agentsync: opencode plugin written by `agentsync init --hooks`; the next run replaces this file (edit a copy under
 // another name instead). It runs `agentsync hook <event> --agent opencode --format opencode` for each of opencode's
 // events: the session-start briefing goes into the system prompt, a radar warning into the edit's result (or the
-// edit is refused), leases are renewed after each tool call, and a stop while holding claimed work is answered with
-// what to do. A failing hook never stops opencode: its message goes to stderr.
+// edit is refused), leases are renewed after each tool call, and a model answer while holding claimed work is
+// followed, once, by what to do. A failing hook never stops opencode: its message goes to stderr.
 import { spawn } from 'node:child_process';
 
 function hook(event, input, directory) {
@@ -62,12 +62,18 @@ export const AgentSync = async ({ client, directory }) => {
       }
       await hook('post-tool-use', { session_id: input.sessionID, cwd: directory, tool: input.tool, args: input.args }, directory);
     },
-    event: async ({ event }) => {
-      if (event.type !== 'session.idle') return;
-      const id = event.properties?.sessionID;
+    // opencode has no stop hook, and `opencode run` exits on session.idle without waiting for plugins' event
+    // handlers. The end of a model text is the last point opencode waits for a plugin before the turn may end: a block
+    // queues the reason as the next prompt, so the loop goes on with it.
+    'experimental.text.complete': async (input) => {
+      const id = input.sessionID;
       if (!id) return;
       const r = await hook('stop', { session_id: id, cwd: directory }, directory);
-      if (typeof r.block === 'string') await client.session.prompt({ path: { id }, body: { parts: [{ type: 'text', text: r.block }] } });
+      if (typeof r.block === 'string') {
+        await client.session.promptAsync({ path: { id }, body: { parts: [{ type: 'text', text: r.block }] } }).catch((e) => {
+          process.stderr.write(`agentsync hook stop: could not send the reminder: ${e?.message ?? e}\n`);
+        });
+      }
     },
   };
 };
