@@ -28,7 +28,7 @@ function workspaceOf(args: HookArgs, input: HookInput): string | null {
 
 function leasesAreDue(root: string, agent: string): boolean {
   try {
-    return leasesDue(fs.readFileSync(path.join(root, '.agentsync', 'handoffs.json'), 'utf8'), agent, Date.now()).length > 0;
+    return leasesDue(fs.readFileSync(path.join(root, '.agentsync', 'handoffs.json')), agent, Date.now()).length > 0;
   } catch {
     return false;
   }

@@ -1,8 +1,7 @@
 // The conflict radar (docs/contract.md §10a; docs/agentsync-documentation.md, "Conflict radar"): before an agent's tool
 // writes a file, the live claims of other agents that list that file. It runs before every tool call, so it reads the
-// store text without schema validation and parses only the records that name the file: in the layout AgentSync writes
-// (src/core/store/storeFormat.ts: one record per block indented by four spaces) a record is cut out by its braces; a
-// file in any other layout is parsed whole.
+// store without schema validation and parses only the records that name the file (storeScan.ts).
+import { recordsContaining } from './storeScan';
 
 export type RadarMode = 'warn' | 'deny' | 'off';
 export const RADAR_MODES: readonly RadarMode[] = ['warn', 'deny', 'off'];
@@ -25,48 +24,14 @@ interface ClaimFields {
   summary?: unknown;
 }
 
-const RECORD_OPEN = '\n    {\n';
-const RECORD_CLOSE = '\n    }';
-
-/** The records around each place `needle` occurs, parsed; null when the text is not in AgentSync's layout. */
-function recordsAround(text: string, needle: string): ClaimFields[] | null {
-  const found: ClaimFields[] = [];
-  const seen = new Set<number>();
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-    const start = text.lastIndexOf(RECORD_OPEN, at);
-    const end = text.indexOf(RECORD_CLOSE, at);
-    if (start < 0 || end < 0) return null;
-    if (seen.has(start)) continue;
-    seen.add(start);
-    try {
-      found.push(JSON.parse(text.slice(start + 1, end + RECORD_CLOSE.length)) as ClaimFields);
-    } catch {
-      return null;
-    }
-  }
-  return found;
-}
-
-function allRecords(text: string): ClaimFields[] {
-  try {
-    const store = JSON.parse(text) as { handoffs?: unknown };
-    return Array.isArray(store.handoffs) ? (store.handoffs as ClaimFields[]) : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Live claims of agents other than `agent` that list one of `files` (workspace-relative, `/`-separated): in progress,
  * held by someone, lease not yet expired.
  */
-export function radarHits(storeText: string, files: readonly string[], agent: string, nowMs: number): RadarHit[] {
+export function radarHits(store: Buffer | string, files: readonly string[], agent: string, nowMs: number): RadarHit[] {
   const hits: RadarHit[] = [];
   for (const file of files) {
-    const needle = JSON.stringify(file);
-    if (!storeText.includes(needle)) continue;
-    const records = recordsAround(storeText, needle) ?? allRecords(storeText);
-    for (const h of records) {
+    for (const h of recordsContaining(store, [JSON.stringify(file)]) as ClaimFields[]) {
       if (!h || h.status !== 'in_progress' || typeof h.claimed_by !== 'string' || h.claimed_by === agent) continue;
       if (!Array.isArray(h.files) || !h.files.includes(file) || typeof h.handoff_id !== 'string') continue;
       const until = typeof h.lease_expires_at === 'string' ? Date.parse(h.lease_expires_at) : NaN;

@@ -1,6 +1,7 @@
 // Which of an agent's leases the post-tool-use hook renews (docs/agentsync-documentation.md, "Hook packs"): only those
 // past half their time, so most tool calls write nothing. Reads the store text without schema validation: it only
 // decides whether to send heartbeats, and every heartbeat then goes through the dispatcher under the lock.
+import { recordsContaining } from './storeScan';
 
 interface LeaseFields {
   handoff_id?: unknown;
@@ -15,18 +16,10 @@ interface LeaseFields {
  * Ids of in-progress handoffs `agent` holds whose lease is at least half used. The lease's start is the later of
  * claimed_at and updated_at (a heartbeat updates the record), so an unrelated update only makes the renewal earlier.
  */
-export function leasesDue(storeText: string, agent: string, nowMs: number): string[] {
-  // Cheap pre-check: no record names this agent as holder, so there is nothing to parse.
-  if (!storeText.includes(`"${agent}"`)) return [];
-  let store: { handoffs?: unknown };
-  try {
-    store = JSON.parse(storeText) as { handoffs?: unknown };
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(store.handoffs)) return [];
+export function leasesDue(store: Buffer | string, agent: string, nowMs: number): string[] {
+  // Only the records that name the agent as holder are parsed (as AgentSync writes the file: `"claimed_by": "<agent>"`).
   const due: string[] = [];
-  for (const h of store.handoffs as LeaseFields[]) {
+  for (const h of recordsContaining(store, [`"claimed_by": ${JSON.stringify(agent)}`]) as LeaseFields[]) {
     if (!h || h.status !== 'in_progress' || h.claimed_by !== agent || typeof h.handoff_id !== 'string') continue;
     const until = typeof h.lease_expires_at === 'string' ? Date.parse(h.lease_expires_at) : NaN;
     if (!Number.isFinite(until)) continue;

@@ -16,9 +16,9 @@ export function workspaceRelative(root: string, base: string, files: readonly st
   return out;
 }
 
-function readOrNull(file: string): string | null {
+function readOrNull(file: string): Buffer | null {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file);
   } catch {
     return null;
   }
@@ -34,7 +34,7 @@ export function radarAnswer(event: HookEvent, vendor: Vendor, input: HookInput, 
   if (event === 'post-tool-use' && dialect.warn.when !== 'after') return null;
   const written = dialect.writes(input);
   if (written.length === 0) return null;
-  const mode = radarModeOf(readOrNull(path.join(root, '.agentsync.json')));
+  const mode = radarModeOf(readOrNull(path.join(root, '.agentsync.json'))?.toString('utf8') ?? null);
   if (mode === 'off') return null;
   if (event === 'post-tool-use' && mode === 'deny') return null; // denied before the tool ran
   const store = readOrNull(path.join(root, '.agentsync', 'handoffs.json'));
