@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/hooks');
-const VENDORS = ['claude', 'codex', 'cursor', 'copilot'] as const;
+const VENDORS = ['claude', 'codex', 'cursor', 'copilot', 'gemini', 'opencode'] as const;
 type Vendor = (typeof VENDORS)[number];
 
 function fixture(vendor: Vendor, name: string, ws: string): string {
@@ -17,6 +17,8 @@ function fixture(vendor: Vendor, name: string, ws: string): string {
 
 /** What a hook printed: the fields the vendors read (each vendor reads some of them). */
 interface HookOut {
+  context?: string;
+  block?: string;
   additional_context?: string;
   additionalContext?: string;
   hookSpecificOutput?: { additionalContext: string; hookEventName: string };
@@ -50,6 +52,8 @@ function hook(
 ): { status: number | null; out: HookOut | null; stdout: string; stderr: string } {
   const env = { ...process.env };
   delete env.AGENTSYNC_AGENT;
+  delete env.COPILOT_CLI; // the Claude pack steps aside under Copilot CLI
+  delete env.COPILOT_HOOK_DIR;
   const r = spawnSync(process.execPath, [CLI, 'hook', event, '--agent', vendor, '--format', vendor], { cwd, input, encoding: 'utf8', env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout.trim() ? (JSON.parse(r.stdout) as HookOut) : null };
 }
@@ -106,8 +110,11 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
             ? out.additional_context
             : vendor === 'copilot'
               ? out.additionalContext
-              : out.hookSpecificOutput?.additionalContext) ?? '';
-        if (vendor === 'claude' || vendor === 'codex') assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
+              : vendor === 'opencode'
+                ? out.context
+                : out.hookSpecificOutput?.additionalContext) ?? '';
+        if (vendor === 'claude' || vendor === 'codex' || vendor === 'gemini')
+          assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
         assert.match(text, new RegExp(`AgentSync briefing for ${vendor}`));
         assert.match(text, /Claimable by you[^\n]*\n- HO-\d{8}-001 \[queued\] from human: Write the release notes/);
         // It started the agent's session through the dispatcher (state.json names it).
@@ -119,12 +126,15 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
         const { ws, id } = workspaceWithClaim(vendor, { requireHandoffOnEndSession: true });
         const first = hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws));
         assert.equal(first.status, 0, first.stderr);
-        const reason = (vendor === 'cursor' ? first.out?.followup_message : first.out?.reason) ?? '';
-        if (vendor !== 'cursor') assert.equal(first.out?.decision, 'block');
+        const reason =
+          (vendor === 'cursor' ? first.out?.followup_message : vendor === 'opencode' ? first.out?.block : first.out?.reason) ?? '';
+        if (vendor !== 'cursor' && vendor !== 'opencode') assert.equal(first.out?.decision, 'block');
         assert.match(reason, new RegExp(`${vendor} still holds ${id}`));
         assert.match(reason, /"action":"completeHandoff"/);
-        // The second stop passes: the vendor's loop flag where it has one (Copilot has none: the marker decides).
-        const second = hook(ws, vendor, 'stop', vendor === 'copilot' ? fixture(vendor, 'stop', ws) : fixture(vendor, 'stop-active', ws));
+        // The second stop passes: the vendor's loop flag where it has one (Copilot's recorded input and opencode have
+        // none: the marker decides).
+        const noFlag = vendor === 'copilot' || vendor === 'opencode';
+        const second = hook(ws, vendor, 'stop', noFlag ? fixture(vendor, 'stop', ws) : fixture(vendor, 'stop-active', ws));
         assert.deepEqual(second.out, {});
         // Nothing in the store changed: the hook only advises.
         assert.equal(request(ws, { action: 'listHandoffs', status: 'in_progress' }).data.count, 1);
