@@ -27,6 +27,11 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
   },
   {
+    // opencode's plugin (templates/opencode-plugin.js): an ES module, as opencode loads it.
+    files: ['templates/**/*.js'],
+    languageOptions: { sourceType: 'module' },
+  },
+  {
     // Code that runs in the editor's test host or a browser page as well as in Node.
     files: ['scripts/editor/**/*.mjs', 'test/integration/**/*.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.mocha } },

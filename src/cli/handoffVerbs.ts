@@ -1,6 +1,7 @@
 // The friendly verbs: each builds a request and sends it through the same dispatcher as `request`.
 import type { ParseArgsConfig } from 'node:util';
 import { initWorkspace } from '../core/workspace/workspaceInit';
+import { INSTRUCTION_FILES, VENDOR_IDS, VENDORS } from '../core/hooks/vendors';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
@@ -57,8 +58,8 @@ export const VERBS: Record<string, Verb> = {
     usage: '[--git] [--hooks]',
     summary:
       'create .agentsync.json, .agentsync/handoffs.json and AgentTracker.md where missing; add runtime paths to .gitignore; write the AgentSync ' +
-      'section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md; --git registers the merge drivers for handoffs.json and ' +
-      'AgentTracker.md; --hooks merges the Claude Code, Codex, Cursor and Copilot hook packs',
+      `section of ${INSTRUCTION_FILES.join(', ')}; --git registers the merge drivers for handoffs.json and ` +
+      `AgentTracker.md; --hooks merges the hook packs of ${VENDOR_IDS.map((v) => VENDORS[v].name).join(', ')} and says what each needs trusted`,
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
     workspace: 'here',
     run: (ctx, values) => {
@@ -73,7 +74,13 @@ export const VERBS: Record<string, Verb> = {
             `kept: ${report.kept.join(', ') || 'nothing'}`,
             `.gitignore: ${report.gitignoreAdded.length ? `added ${report.gitignoreAdded.length} entries` : 'unchanged'}`,
             `instructions: ${report.instructions.written.join(', ') || 'up to date'}`,
-            ...(report.hooks ? [`hooks: ${report.hooks.written.join(', ') || 'up to date'}`] : []),
+            ...(report.hooks
+              ? [
+                  `hooks: ${report.hooks.written.join(', ') || 'up to date'}`,
+                  'before an agent runs these hooks:',
+                  ...report.hooks.beforeHooksRun.map((line) => `- ${line}`),
+                ]
+              : []),
             ...(git ? [`git: merge driver registered (merge.agentsync), .gitattributes ${git.gitattributes}`] : []),
           ].join('\n'),
         );

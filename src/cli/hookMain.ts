@@ -1,10 +1,14 @@
 // dist/hook.js: `agentsync hook …` without loading the CLI (docs/agentsync-documentation.md, "Hook packs").
-// post-tool-use runs after every tool call of an agent, so when no lease of the agent is due for renewal it
-// answers from here, with Node built-ins only; anything else is handed to the full CLI (dist/cli.js).
+// pre-tool-use and post-tool-use run around every tool call of an agent, so they answer from here, with Node
+// built-ins only: the radar (a tool about to write a file another agent's live claim lists) and, when no lease of
+// the agent is due for renewal, post-tool-use's nothing to do. Anything else is handed to the full CLI (dist/cli.js).
+// A pack run by another vendor than its own (Copilot CLI running .claude/settings.json) does nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findWorkspaceRoot, inputFolder, parseHookArgs } from '../core/hooks/hookInput';
+import { findWorkspaceRoot, parseHookArgs, parseHookInput, type HookArgs } from '../core/hooks/hookInput';
 import { leasesDue } from '../core/hooks/leaseRenewal';
+import { radarAnswer } from '../core/hooks/preToolHook';
+import type { HookInput } from '../core/hooks/vendors/vendor';
 import type { CliIo } from './cliContext';
 
 function readStdinText(): string {
@@ -16,31 +20,51 @@ function readStdinText(): string {
   }
 }
 
-/** True when post-tool-use has nothing to do: no workspace, no store, or no lease of the agent past half its time. */
-function nothingDue(dir: string | null, inputText: string, agent: string): boolean {
-  let input: Record<string, unknown> = {};
+/** The workspace the hook is about: --dir or the current folder, else the folder the vendor's input names. */
+function workspaceOf(args: HookArgs, input: HookInput): string | null {
+  const folder = args.vendor.folder(input);
+  return findWorkspaceRoot(args.dir ?? process.cwd()) ?? (folder ? findWorkspaceRoot(folder) : null);
+}
+
+function leasesAreDue(root: string, agent: string): boolean {
   try {
-    input = JSON.parse(inputText) as Record<string, unknown>;
+    return leasesDue(fs.readFileSync(path.join(root, '.agentsync', 'handoffs.json')), agent, Date.now()).length > 0;
   } catch {
-    // no usable input: the folder comes from --dir or the current directory
+    return false;
   }
-  const folder = input && typeof input === 'object' ? inputFolder(input) : null;
-  const root = findWorkspaceRoot(dir ?? process.cwd()) ?? (folder ? findWorkspaceRoot(folder) : null);
-  if (!root) return true;
-  let text: Buffer;
+}
+
+/**
+ * Answers a tool hook from here when it can (`done`, with the answer to print, if any). post-tool-use goes on to the
+ * full CLI only to renew a due lease; the CLI's hook verb then gives the radar's answer itself.
+ */
+function answeredHere(args: HookArgs, input: HookInput): { done: boolean; answer: object | null } {
+  if (args.event !== 'pre-tool-use' && args.event !== 'post-tool-use') return { done: false, answer: null };
+  const root = workspaceOf(args, input);
+  if (!root) return { done: true, answer: null };
+  let answer: object | null = null;
   try {
-    text = fs.readFileSync(path.join(root, '.agentsync', 'handoffs.json'));
-  } catch {
-    return true;
+    answer = radarAnswer(args.event, args.vendor, input, args.agent, root, Date.now());
+  } catch (e) {
+    process.stderr.write(`agentsync hook ${args.event}: the conflict radar failed: ${(e as Error).message}\n`);
   }
-  return leasesDue(text, agent, Date.now()).length === 0;
+  if (args.event === 'pre-tool-use') return { done: true, answer };
+  return { done: !leasesAreDue(root, args.agent), answer };
 }
 
 export function main(): void {
   const argv = process.argv.slice(2);
   const args = parseHookArgs(argv, process.env);
   const inputText = readStdinText();
-  if (!('error' in args) && args.event === 'post-tool-use' && nothingDue(args.dir, inputText, args.agent)) return;
+  if (!('error' in args)) {
+    const input = parseHookInput(inputText);
+    if (args.vendor.runByAnother(process.env, input)) return;
+    const here = answeredHere(args, input);
+    if (here.done) {
+      if (here.answer) process.stdout.write(JSON.stringify(here.answer) + '\n');
+      return;
+    }
+  }
   // The full CLI: dist/cli.js beside this bundle, or main.js when running from the compiled sources (tests).
   const cli = fs.existsSync(path.join(__dirname, 'cli.js')) ? path.join(__dirname, 'cli.js') : path.join(__dirname, 'main.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at run time from a computed path so esbuild keeps the CLI out of this bundle

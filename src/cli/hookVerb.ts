@@ -1,12 +1,16 @@
 // `agentsync hook <event>`: what the agents' own hooks run (docs/agentsync-documentation.md, "Hook packs").
-// session-start starts the agent's session and puts the briefing into its context; post-tool-use renews its leases
+// session-start starts the agent's session and puts the briefing into its context; pre-tool-use warns (or denies)
+// before a write to a file another agent's live claim lists (the conflict radar); post-tool-use renews its leases
 // when they are past half their time; stop blocks once while it holds claimed work, under requireHandoffOnEndSession.
+// Each vendor's JSON, in and out, is its module's in src/core/hooks/vendors/.
 // A hook never runs a configured command (build, test, deploy), and a failure never stops the agent: it is reported
 // on stderr and the hook exits 0.
 import * as fs from 'node:fs';
 import { loadConfig } from '../core/workspace/configLoader';
-import { blockStopOutput, contextOutput, ALLOW_STOP_OUTPUT, sessionIdOf, stopLoopActive } from '../core/hooks/hookOutput';
-import { findWorkspaceRoot, HOOK_EVENTS, HOOK_FORMATS, inputFolder, parseHookArgs, type HookArgs } from '../core/hooks/hookInput';
+import { findWorkspaceRoot, HOOK_EVENTS, parseHookArgs, parseHookInput, type HookArgs } from '../core/hooks/hookInput';
+import { radarAnswer } from '../core/hooks/preToolHook';
+import { VENDOR_IDS } from '../core/hooks/vendors';
+import type { HookInput } from '../core/hooks/vendors/vendor';
 import { leasesDue } from '../core/hooks/leaseRenewal';
 import { decideStop, heldWork, stopInstruction, stopMarkerFile } from '../core/hooks/stopGate';
 import { briefingText } from '../core/requests/sessions/briefingText';
@@ -16,34 +20,31 @@ import type { Handoff } from '../core/domain/handoffSchema';
 import type { SessionBriefing } from '../core/requests/sessions/sessionBriefing';
 import type { Verb } from './handoffVerbs';
 
-function parseInput(text: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 async function sessionStart(ctx: CliContext, args: HookArgs): Promise<void> {
-  const r = await ctx.dispatcher.dispatch({ action: 'startSession', agent: args.agent, goal: `Session started (${args.format} hook)` });
+  const r = await ctx.dispatcher.dispatch({ action: 'startSession', agent: args.agent, goal: `Session started (${args.vendor.id} hook)` });
   const text = r.ok
     ? briefingText((r.data as { briefing: SessionBriefing }).briefing)
     : `AgentSync: startSession was refused (${r.reason}): ${r.message}. Read AGENTS.md for how to use AgentSync here.`;
-  ctx.io.out(JSON.stringify(contextOutput(args.format, text)));
+  ctx.io.out(JSON.stringify(args.vendor.context(text)));
 }
 
-async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {
-  let text: Buffer;
+async function postToolUse(ctx: CliContext, args: HookArgs, input: HookInput): Promise<void> {
+  let text: Buffer | null = null;
   try {
     text = fs.readFileSync(ctx.layout.handoffsFile);
   } catch {
-    return;
+    // no store: nothing to renew
   }
-  for (const id of leasesDue(text, args.agent, Date.now())) {
+  for (const id of text === null ? [] : leasesDue(text, args.agent, Date.now())) {
     const r = await ctx.dispatcher.dispatch({ action: 'heartbeat', handoffId: id, agent: args.agent });
     if (!r.ok) ctx.io.err(`agentsync hook: could not renew the lease of ${id}: ${r.reason}: ${oneLine(r.message ?? '')}`);
   }
+  toolRadar(ctx, args, input);
+}
+
+function toolRadar(ctx: CliContext, args: HookArgs, input: HookInput): void {
+  const answer = radarAnswer(args.event, args.vendor, input, args.agent, ctx.layout.root, Date.now());
+  if (answer) ctx.io.out(JSON.stringify(answer));
 }
 
 async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unknown>): Promise<void> {
@@ -61,17 +62,17 @@ async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unkno
   const decision = decideStop({
     required,
     held,
-    loopActive: stopLoopActive(args.format, input),
-    session: sessionIdOf(input),
+    loopActive: args.vendor.loopActive(input),
+    session: args.vendor.sessionId(input),
     root: ctx.layout.root,
     markerFile: stopMarkerFile(ctx.layout.dataDir, args.agent),
     instruction: stopInstruction(args.agent, held, problem),
   });
-  ctx.io.out(JSON.stringify(decision.block ? blockStopOutput(args.format, decision.reason!) : ALLOW_STOP_OUTPUT));
+  ctx.io.out(JSON.stringify(decision.block ? args.vendor.blockStop(decision.reason!) : args.vendor.allowStop()));
 }
 
 export const hookVerb: Verb = {
-  usage: `<${HOOK_EVENTS.join('|')}> [--agent <id>] [--format ${HOOK_FORMATS.join('|')}]`,
+  usage: `<${HOOK_EVENTS.join('|')}> [--agent <id>] [--format ${VENDOR_IDS.join('|')}]`,
   summary: "run by an agent's hooks (see init --hooks): reads the vendor's hook JSON on stdin and answers in that vendor's format",
   options: { agent: { type: 'string' }, format: { type: 'string' } },
   workspace: 'found-or-here',
@@ -84,23 +85,27 @@ export const hookVerb: Verb = {
     const args = parseHookArgs(argv, process.env);
     if ('error' in args) throw new UsageError(args.error);
     const text = process.stdin.isTTY && ctx.io === processIo ? '' : await ctx.io.readStdin();
-    const input = parseInput(text);
-    const folder = inputFolder(input);
+    const input = parseHookInput(text);
+    // A pack run by another vendor than its own (Copilot CLI running .claude/settings.json) does nothing.
+    if (args.vendor.runByAnother(process.env, input)) return 0;
+    const folder = args.vendor.folder(input);
     const root = findWorkspaceRoot(ctx.layout.root) ?? (folder ? findWorkspaceRoot(folder) : null);
     if (!root) {
       // Not an AgentSync workspace: nothing to brief, renew or hold back.
-      if (args.event !== 'post-tool-use') ctx.io.out(JSON.stringify(args.event === 'stop' ? ALLOW_STOP_OUTPUT : {}));
+      if (args.event === 'stop') ctx.io.out(JSON.stringify(args.vendor.allowStop()));
+      else if (args.event === 'session-start') ctx.io.out('{}');
       return 0;
     }
     const wctx = root === ctx.layout.root ? ctx : new CliContext(root, true, ctx.io);
     try {
       if (args.event === 'session-start') await sessionStart(wctx, args);
-      else if (args.event === 'post-tool-use') await postToolUse(wctx, args);
+      else if (args.event === 'pre-tool-use') toolRadar(wctx, args, input);
+      else if (args.event === 'post-tool-use') await postToolUse(wctx, args, input);
       else await stop(wctx, args, input);
     } catch (e) {
       // A hook that fails must not stop the agent's work: say what happened, let it continue.
       ctx.io.err(`agentsync hook ${args.event}: ${oneLine((e as Error).message)}`);
-      if (args.event === 'stop') ctx.io.out(JSON.stringify(ALLOW_STOP_OUTPUT));
+      if (args.event === 'stop') ctx.io.out(JSON.stringify(args.vendor.allowStop()));
     }
     return 0;
   },

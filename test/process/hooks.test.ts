@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/hooks');
-const VENDORS = ['claude', 'codex', 'cursor', 'copilot'] as const;
+const VENDORS = ['claude', 'codex', 'cursor', 'copilot', 'gemini', 'opencode'] as const;
 type Vendor = (typeof VENDORS)[number];
 
 function fixture(vendor: Vendor, name: string, ws: string): string {
@@ -17,6 +17,8 @@ function fixture(vendor: Vendor, name: string, ws: string): string {
 
 /** What a hook printed: the fields the vendors read (each vendor reads some of them). */
 interface HookOut {
+  context?: string;
+  block?: string;
   additional_context?: string;
   additionalContext?: string;
   hookSpecificOutput?: { additionalContext: string; hookEventName: string };
@@ -50,6 +52,8 @@ function hook(
 ): { status: number | null; out: HookOut | null; stdout: string; stderr: string } {
   const env = { ...process.env };
   delete env.AGENTSYNC_AGENT;
+  delete env.COPILOT_CLI; // the Claude pack steps aside under Copilot CLI
+  delete env.COPILOT_HOOK_DIR;
   const r = spawnSync(process.execPath, [CLI, 'hook', event, '--agent', vendor, '--format', vendor], { cwd, input, encoding: 'utf8', env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout.trim() ? (JSON.parse(r.stdout) as HookOut) : null };
 }
@@ -106,8 +110,11 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
             ? out.additional_context
             : vendor === 'copilot'
               ? out.additionalContext
-              : out.hookSpecificOutput?.additionalContext) ?? '';
-        if (vendor === 'claude' || vendor === 'codex') assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
+              : vendor === 'opencode'
+                ? out.context
+                : out.hookSpecificOutput?.additionalContext) ?? '';
+        if (vendor === 'claude' || vendor === 'codex' || vendor === 'gemini')
+          assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
         assert.match(text, new RegExp(`AgentSync briefing for ${vendor}`));
         assert.match(
           text,
@@ -122,12 +129,15 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
         const { ws, id } = workspaceWithClaim(vendor, { requireHandoffOnEndSession: true });
         const first = hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws));
         assert.equal(first.status, 0, first.stderr);
-        const reason = (vendor === 'cursor' ? first.out?.followup_message : first.out?.reason) ?? '';
-        if (vendor !== 'cursor') assert.equal(first.out?.decision, 'block');
+        const reason =
+          (vendor === 'cursor' ? first.out?.followup_message : vendor === 'opencode' ? first.out?.block : first.out?.reason) ?? '';
+        if (vendor !== 'cursor' && vendor !== 'opencode') assert.equal(first.out?.decision, 'block');
         assert.match(reason, new RegExp(`${vendor} still holds ${id}`));
         assert.match(reason, /"action":"completeHandoff"/);
-        // The second stop passes: the vendor's loop flag where it has one (Copilot has none: the marker decides).
-        const second = hook(ws, vendor, 'stop', vendor === 'copilot' ? fixture(vendor, 'stop', ws) : fixture(vendor, 'stop-active', ws));
+        // The second stop passes: the vendor's loop flag where it has one (Copilot's recorded input and opencode have
+        // none: the marker decides).
+        const noFlag = vendor === 'copilot' || vendor === 'opencode';
+        const second = hook(ws, vendor, 'stop', noFlag ? fixture(vendor, 'stop', ws) : fixture(vendor, 'stop-active', ws));
         assert.deepEqual(second.out, {});
         // Nothing in the store changed: the hook only advises.
         assert.equal(request(ws, { action: 'listHandoffs', status: 'in_progress' }).data.count, 1);
@@ -253,7 +263,14 @@ describe('agentsync init --hooks (process)', function () {
     fs.writeFileSync(path.join(ws, '.claude/settings.json'), userClaude);
     fs.writeFileSync(path.join(ws, '.cursor/hooks.json'), userCursor);
     runCliSync(['--dir', ws, 'init', '--hooks']);
-    const files = ['.claude/settings.json', '.codex/hooks.json', '.cursor/hooks.json', '.github/hooks/agentsync.json'];
+    const files = [
+      '.claude/settings.json',
+      '.codex/hooks.json',
+      '.cursor/hooks.json',
+      '.github/hooks/agentsync.json',
+      '.gemini/settings.json',
+      '.opencode/plugins/agentsync.js',
+    ];
     const first = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
 
     const claude = JSON.parse(first['.claude/settings.json']) as HooksFile;
@@ -279,7 +296,12 @@ describe('agentsync init --hooks (process)', function () {
       },
     ]);
     const codex = JSON.parse(first['.codex/hooks.json']) as HooksFile;
-    assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PostToolUse', 'Stop']);
+    assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PreToolUse', 'PostToolUse', 'Stop']);
+    const gemini = JSON.parse(first['.gemini/settings.json']) as HooksFile;
+    assert.deepEqual(Object.keys(gemini.hooks), ['SessionStart', 'BeforeTool', 'AfterTool', 'AfterAgent']);
+    assert.equal(gemini.hooks.AfterAgent[0].hooks[0].command, 'agentsync hook stop --agent gemini --format gemini');
+    assert.match(first['.opencode/plugins/agentsync.js'], /^\/\/ agentsync:/);
+    assert.match(first['.opencode/plugins/agentsync.js'], /'tool\.execute\.before'/);
 
     const second = JSON.parse(runCliSync(['--dir', ws, '--json', 'init', '--hooks'])) as Record<string, unknown>;
     for (const f of files) assert.equal(fs.readFileSync(path.join(ws, f), 'utf8'), first[f], `${f} unchanged by the second run`);

@@ -4,11 +4,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError } from '../../src/core/domain/errors';
-import { HOOK_PACKS, mergePack } from '../../src/core/hooks/hookPacks';
+import { mergePack } from '../../src/core/hooks/hookPacks';
+import { VENDORS, type VendorId } from '../../src/core/hooks/vendors';
+import type { JsonPack } from '../../src/core/hooks/vendors/vendor';
 import { leasesDue } from '../../src/core/hooks/leaseRenewal';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
-const pack = (vendor: string) => HOOK_PACKS.find((p) => p.vendor === vendor)!;
+const pack = (vendor: VendorId) => VENDORS[vendor].pack as JsonPack;
 
 describe('hook packs', () => {
   it('the documented .cursor/hooks.json example is exactly what the merge makes of the user file', () => {
@@ -41,7 +43,7 @@ describe('hook packs', () => {
   });
 
   it('refuses a file it cannot merge into: another version, hooks not an object, an event list not an array', () => {
-    const refused = (doc: unknown, vendor: string, why: RegExp) =>
+    const refused = (doc: unknown, vendor: VendorId, why: RegExp) =>
       assert.throws(
         () => mergePack(doc as never, pack(vendor)),
         (e: unknown) => e instanceof ActionError && e.reason === 'hooks_file_invalid' && why.test(e.message),

@@ -27,6 +27,11 @@ export const configSchema = z.object({
     .positive()
     .max(7 * 24 * 60)
     .default(30),
+  /**
+   * The conflict radar (docs/contract.md §10a): before an agent's tool writes a file another agent's live claim lists,
+   * its pre-tool hook warns it ("warn"), refuses the write ("deny"), or says nothing ("off").
+   */
+  radar: z.enum(['warn', 'deny', 'off']).default('warn'),
   /** An in-progress handoff whose lease expired goes back to queued (expireLeases); false leaves it, shown as stale. */
   releaseExpiredLeases: z.boolean().default(true),
   passOver: z

@@ -1,15 +1,16 @@
 // What a hook run needs before anything else loads (docs/agentsync-documentation.md, "Hook packs"): its arguments
-// and the workspace it is about. Node built-ins only: the post-tool-use fast path
-// (dist/hook.js) runs this after every tool call of an agent.
+// and the workspace it is about. Node built-ins only: the pre- and post-tool-use fast paths (dist/hook.js) run this
+// around every tool call of an agent.
 
-export const HOOK_EVENTS = ['session-start', 'post-tool-use', 'stop'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
-export const HOOK_FORMATS = ['claude', 'codex', 'cursor', 'copilot'] as const;
-export type HookFormat = (typeof HOOK_FORMATS)[number];
+import { VENDOR_IDS, vendorOf } from './vendors';
+import { HOOK_EVENTS, type HookEvent, type HookInput, type Vendor } from './vendors/vendor';
+
+export { HOOK_EVENTS, type HookEvent };
 
 export interface HookArgs {
   event: HookEvent;
-  format: HookFormat;
+  /** The vendor whose JSON comes in and goes out (`--format`). */
+  vendor: Vendor;
   agent: string;
   dir: string | null;
 }
@@ -45,20 +46,26 @@ export function parseHookArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     return { error: `expected one event: ${HOOK_EVENTS.join(', ')} (got ${words.join(' ') || 'none'})` };
   }
   // The agent baked into the vendor's hook command, unless the environment names another (AGENTSYNC_AGENT).
-  const chosen = (env.AGENTSYNC_AGENT?.trim() || agent || format || 'claude').toLowerCase();
+  if (format === null && agent === null)
+    return { error: `--format <vendor> is required: one of ${VENDOR_IDS.join(', ')} (the hook packs pass it)` };
+  const chosen = (env.AGENTSYNC_AGENT?.trim() || agent || format || '').toLowerCase();
   if (!/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(chosen))
     return { error: `agent id ${JSON.stringify(chosen)} is not a valid id (lowercase letters, digits, _ . -)` };
-  const fmt = format ?? ((HOOK_FORMATS as readonly string[]).includes(chosen) ? chosen : 'claude');
-  if (!(HOOK_FORMATS as readonly string[]).includes(fmt))
-    return { error: `--format must be one of ${HOOK_FORMATS.join(', ')} (got ${fmt})` };
-  return { event: event as HookEvent, format: fmt as HookFormat, agent: chosen, dir };
+  // The format is never guessed: without --format, the agent named must itself be a vendor.
+  const fmt = format ?? agent!;
+  const vendor = vendorOf(fmt);
+  if (!vendor) return { error: `--format must be one of ${VENDOR_IDS.join(', ')} (got ${fmt})` };
+  return { event: event as HookEvent, vendor, agent: chosen, dir };
 }
 
-/** The folder the vendor says the agent works in: Claude/Codex/Copilot `cwd`, Cursor `workspace_roots[0]`. */
-export function inputFolder(input: Record<string, unknown>): string | null {
-  const roots = input.workspace_roots;
-  if (Array.isArray(roots) && typeof roots[0] === 'string') return roots[0];
-  return typeof input.cwd === 'string' ? input.cwd : null;
+/** The vendor's hook input: a JSON object on standard input, or {} for anything else. */
+export function parseHookInput(text: string): HookInput {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as HookInput) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The workspace a hook is about: the one rule of core/disk/workspaceRoot.ts. */

@@ -1,73 +1,22 @@
 // `agentsync init --hooks` (docs/agentsync-documentation.md, "Hook packs"): the hook files each agent runs, in its
-// vendor's published format, merged into what the user already has. Our entries are recognised by their command
-// (`agentsync hook <event>`); every other entry, key and value of the user's file is kept. A second run changes nothing.
-// Formats (recorded inputs in test/fixtures/hooks/<vendor>/):
-// - Claude Code `.claude/settings.json`: hooks.<Event>[] = { matcher?, hooks: [{ type: "command", command, timeout }] }
-// - Codex `.codex/hooks.json`: the same shape as Claude Code's (SessionStart, PostToolUse, Stop)
-// - Cursor `.cursor/hooks.json`: { version: 1, hooks: { sessionStart|postToolUse|stop: [{ command }] } }
-// - Copilot CLI / cloud agent `.github/hooks/*.json`:
-//   { version: 1, hooks: { sessionStart|postToolUse|agentStop: [{ type: "command", bash, powershell, timeoutSec }] } }
+// vendor's published format (src/core/hooks/vendors/), merged into what the user already has. Our entries are
+// recognised by their command (`agentsync hook <event>`); every other entry, key and value of the user's file is kept.
+// A second run changes nothing. A vendor with plugins instead of command hooks (opencode) gets a file of its own.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
 import { parseBoundedJson } from '../domain/boundedJson';
 import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { ActionError } from '../domain/errors';
-import type { HookEvent, HookFormat } from './hookInput';
+import { VENDOR_IDS, VENDORS } from './vendors';
+import type { FilePack, HookEvent, Json, JsonObject, JsonPack } from './vendors/vendor';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export { hookCommand } from './vendors/vendor';
 
-export function hookCommand(event: HookEvent, vendor: HookFormat): string {
-  return `agentsync hook ${event} --agent ${vendor} --format ${vendor}`;
-}
+export const HOOK_PACKS: readonly (JsonPack | FilePack)[] = VENDOR_IDS.map((v) => VENDORS[v].pack);
 
-interface Pack {
-  vendor: HookFormat;
-  file: string;
-  /** Top-level keys the format requires (Cursor and Copilot: version 1). */
-  base: JsonObject;
-  /** Vendor event name → the entry AgentSync adds under hooks.<name>. */
-  entries: [string, HookEvent, JsonObject][];
-}
-
-const claudeStyle = (vendor: HookFormat): [string, HookEvent, JsonObject][] => [
-  ['SessionStart', 'session-start', { hooks: [{ type: 'command', command: hookCommand('session-start', vendor), timeout: 30 }] }],
-  ['PostToolUse', 'post-tool-use', { hooks: [{ type: 'command', command: hookCommand('post-tool-use', vendor), timeout: 10 }] }],
-  ['Stop', 'stop', { hooks: [{ type: 'command', command: hookCommand('stop', vendor), timeout: 30 }] }],
-];
-
-const copilotEntry = (event: HookEvent, timeoutSec: number): JsonObject => ({
-  type: 'command',
-  bash: hookCommand(event, 'copilot'),
-  powershell: hookCommand(event, 'copilot'),
-  timeoutSec,
-});
-
-export const HOOK_PACKS: readonly Pack[] = [
-  { vendor: 'claude', file: '.claude/settings.json', base: {}, entries: claudeStyle('claude') },
-  { vendor: 'codex', file: '.codex/hooks.json', base: {}, entries: claudeStyle('codex') },
-  {
-    vendor: 'cursor',
-    file: '.cursor/hooks.json',
-    base: { version: 1 },
-    entries: [
-      ['sessionStart', 'session-start', { command: hookCommand('session-start', 'cursor') }],
-      ['postToolUse', 'post-tool-use', { command: hookCommand('post-tool-use', 'cursor') }],
-      ['stop', 'stop', { command: hookCommand('stop', 'cursor') }],
-    ],
-  },
-  {
-    vendor: 'copilot',
-    file: '.github/hooks/agentsync.json',
-    base: { version: 1 },
-    entries: [
-      ['sessionStart', 'session-start', copilotEntry('session-start', 30)],
-      ['postToolUse', 'post-tool-use', copilotEntry('post-tool-use', 10)],
-      ['agentStop', 'stop', copilotEntry('stop', 30)],
-    ],
-  },
-];
+/** The first line of a file pack AgentSync wrote: a file without it is the user's and is never overwritten. */
+export const FILE_PACK_MARK = '// agentsync:';
 
 /** True when an entry (at any depth) runs `agentsync hook <event>`: that entry is ours to replace. */
 function isOurs(entry: Json, event: HookEvent): boolean {
@@ -86,7 +35,7 @@ function refuse(file: string, why: string): never {
 }
 
 /** The user's document with AgentSync's entries added or brought up to date; the input is not modified. */
-export function mergePack(current: Json | undefined, pack: Pack): JsonObject {
+export function mergePack(current: Json | undefined, pack: JsonPack): JsonObject {
   if (current !== undefined && !isObject(current)) refuse(pack.file, 'is JSON but not an object');
   const doc = structuredClone<JsonObject>(current ?? {});
   for (const [k, v] of Object.entries(pack.base)) if (!(k in doc)) doc[k] = v;
@@ -96,7 +45,7 @@ export function mergePack(current: Json | undefined, pack: Pack): JsonObject {
   if (doc.hooks === undefined) doc.hooks = {};
   if (!isObject(doc.hooks)) refuse(pack.file, 'has a "hooks" value that is not an object');
   const hooks = doc.hooks;
-  for (const [name, event, entry] of pack.entries) {
+  for (const { name, event, entry } of pack.entries) {
     const list = hooks[name] ?? [];
     if (!Array.isArray(list)) refuse(pack.file, `has hooks.${name} that is not an array`);
     const at = list.findIndex((e) => isOurs(e, event));
@@ -111,16 +60,49 @@ export interface HookPackReport {
   /** Workspace-relative files written (created or updated). */
   written: string[];
   unchanged: string[];
+  /** What each vendor needs trusted or enabled before it runs a project's hooks, one sentence per vendor. */
+  beforeHooksRun: string[];
 }
 
-/** Merges every pack; with `dryRun`, only checks that each file can be merged (throws as a real run would). */
-export function writeHookPacks(root: string, options: { dryRun?: boolean } = {}): HookPackReport {
-  const report: HookPackReport = { written: [], unchanged: [] };
+/** A file pack's next text, or a refusal when the file there is the user's own. */
+function filePackText(pack: FilePack, current: string | null, template: (name: FilePack['template']) => string): string {
+  if (current !== null && !current.startsWith(FILE_PACK_MARK)) {
+    throw new ActionError(
+      'hooks_file_invalid',
+      `${pack.file} exists and was not written by AgentSync (its first line is not "${FILE_PACK_MARK} ..."); AgentSync will not ` +
+        'overwrite it. Move it aside, then run agentsync init --hooks again. Nothing was changed.',
+      { path: pack.file },
+    );
+  }
+  return template(pack.template);
+}
+
+/**
+ * Merges every pack; with `dryRun`, only checks that each file can be merged (throws as a real run would).
+ * `template` reads a file pack's text (templates/ at the package root).
+ */
+export function writeHookPacks(
+  root: string,
+  template: (name: FilePack['template']) => string,
+  options: { dryRun?: boolean } = {},
+): HookPackReport {
+  const report: HookPackReport = { written: [], unchanged: [], beforeHooksRun: VENDOR_IDS.map((v) => VENDORS[v].beforeHooksRun) };
   for (const pack of HOOK_PACKS) {
     const file = path.join(root, pack.file);
     // `.claude` committed as a link to ~/.claude would make us edit the user's own settings: refused, nothing written.
     assertSafeDirectory(root, path.dirname(file));
     assertRegularOrMissing(file);
+    if (pack.kind === 'file') {
+      const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      const next = filePackText(pack, current, template);
+      if (current === next) report.unchanged.push(pack.file);
+      else if (!options.dryRun) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        writeFileAtomic(file, next);
+        report.written.push(pack.file);
+      }
+      continue;
+    }
     let text: string | null = null;
     let current: Json | undefined;
     if (fs.existsSync(file)) {

@@ -1,4 +1,5 @@
-// The AgentSync section of AGENTS.md, CLAUDE.md and .github/copilot-instructions.md (docs/contract.md §10a, docs/agentsync-documentation.md
+// The AgentSync section of the instruction files the agents read (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md,
+// GEMINI.md: each vendor module in src/core/hooks/vendors/ names its own) (docs/contract.md §10a, docs/agentsync-documentation.md
 // "Instruction files"): one marked block per file, created after the user's text, replaced in place on the next run.
 // Everything outside the markers is the user's and is kept byte for byte.
 import * as fs from 'node:fs';
@@ -8,12 +9,12 @@ import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory'
 import { ActionError } from '../domain/errors';
 import { dayStamp } from '../domain/handoffIds';
 import { readTemplate } from './templates';
+import { INSTRUCTION_FILES } from '../hooks/vendors';
 
 export const SECTION_START = '<!-- agentsync:start -->';
 export const SECTION_END = '<!-- agentsync:end -->';
 
-/** The files agents read on their own (Codex and others: AGENTS.md; Claude Code: CLAUDE.md; Copilot: copilot-instructions). */
-export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
+export { INSTRUCTION_FILES } from '../hooks/vendors';
 
 /**
  * The section text. The examples' handoff ids carry `day` (YYYYMMDD), so in a workspace initialized that day the

@@ -1,10 +1,10 @@
 // The files `init` writes come from templates/ at the package root (docs/agentsync-documentation.md, "Initialize"):
-// the instruction section, the tracker and the config. They are read at run time, so the bundled CLI (dist/), the
+// the instruction section, the tracker, the config and opencode's plugin. They are read at run time, so the bundled CLI (dist/), the
 // extension and the compiled tests (out/) all use the one copy that ships in the VSIX.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export type TemplateName = 'agent-instructions.md' | 'AgentTracker.md' | 'agentsync.json';
+export type TemplateName = 'agent-instructions.md' | 'AgentTracker.md' | 'agentsync.json' | 'opencode-plugin.js';
 
 let templatesDir: string | null = null;
 

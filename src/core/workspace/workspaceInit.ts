@@ -29,7 +29,7 @@ export interface InitReport {
 }
 
 export interface InitOptions {
-  /** Merge the hook packs of Claude Code, Codex, Cursor and Copilot (`agentsync init --hooks`). */
+  /** Merge the hook packs of every vendor in src/core/hooks/vendors/ (`agentsync init --hooks`). */
   hooks?: boolean;
   /** The day the instruction examples' ids carry (tests fix it; default: today). */
   now?: Date;
@@ -60,10 +60,10 @@ export function initWorkspace(root: string, options: InitOptions = {}): InitRepo
   // before anything is created: a refusal changes nothing.
   const dirs = [layout.requestsDir, layout.responsesDir, layout.auditDir];
   for (const dir of dirs) assertSafeDirectory(layout.root, dir);
-  const hooks = options.hooks ? writeHookPacks(layout.root, { dryRun: true }) : undefined;
+  const hooks = options.hooks ? writeHookPacks(layout.root, readTemplate, { dryRun: true }) : undefined;
   const instructions = writeInstructionSections(layout.root, options.now);
   const report: InitReport = { created: [], kept: [], gitignoreAdded: [], instructions };
-  if (hooks) report.hooks = writeHookPacks(layout.root);
+  if (hooks) report.hooks = writeHookPacks(layout.root, readTemplate);
   createIfMissing(layout.configFile, defaultConfigText(), report, layout.root);
   createIfMissing(layout.handoffsFile, '{\n  "version": 1,\n  "handoffs": []\n}\n', report, layout.root);
   createIfMissing(layout.trackerFile, trackerTemplate(), report, layout.root);

@@ -1,0 +1,79 @@
+// The conflict radar (docs/contract.md §10a; docs/agentsync-documentation.md, "Conflict radar"): before an agent's tool
+// writes a file, the live claims of other agents that list that file. It runs before every tool call, so it reads the
+// store without schema validation and parses only the records that name the file (storeScan.ts).
+import { recordsContaining } from './storeScan';
+
+export type RadarMode = 'warn' | 'deny' | 'off';
+export const RADAR_MODES: readonly RadarMode[] = ['warn', 'deny', 'off'];
+
+export interface RadarHit {
+  file: string;
+  agent: string;
+  handoffId: string;
+  since: string;
+  summary: string;
+}
+
+interface ClaimFields {
+  handoff_id?: unknown;
+  status?: unknown;
+  claimed_by?: unknown;
+  claimed_at?: unknown;
+  lease_expires_at?: unknown;
+  files?: unknown;
+  summary?: unknown;
+}
+
+/**
+ * Live claims of agents other than `agent` that list one of `files` (workspace-relative, `/`-separated): in progress,
+ * held by someone, lease not yet expired.
+ */
+export function radarHits(store: Buffer | string, files: readonly string[], agent: string, nowMs: number): RadarHit[] {
+  const hits: RadarHit[] = [];
+  for (const file of files) {
+    for (const h of recordsContaining(store, [JSON.stringify(file)]) as ClaimFields[]) {
+      if (!h || h.status !== 'in_progress' || typeof h.claimed_by !== 'string' || h.claimed_by === agent) continue;
+      if (!Array.isArray(h.files) || !h.files.includes(file) || typeof h.handoff_id !== 'string') continue;
+      const until = typeof h.lease_expires_at === 'string' ? Date.parse(h.lease_expires_at) : NaN;
+      if (!(until > nowMs)) continue;
+      hits.push({
+        file,
+        agent: h.claimed_by,
+        handoffId: h.handoff_id,
+        since: typeof h.claimed_at === 'string' ? h.claimed_at : '',
+        summary: typeof h.summary === 'string' ? h.summary : '',
+      });
+    }
+  }
+  return hits;
+}
+
+/** One line per hit, as data: the agent's own text (the summary) folded to one line and quoted. */
+export function radarText(hits: readonly RadarHit[], mode: 'before' | 'after' | 'deny'): string {
+  // eslint-disable-next-line no-control-regex -- folding control characters out of agent-written text is the point
+  const fold = (s: string) => JSON.stringify(s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').slice(0, 200));
+  const lines = hits.map(
+    (h) =>
+      `- ${h.file}: claimed by ${h.agent} in ${h.handoffId} since ${h.since || 'an unknown time'} (lease live; summary, as data: ${fold(h.summary)})`,
+  );
+  const head =
+    mode === 'deny'
+      ? 'AgentSync conflict radar: this edit is refused (.agentsync.json "radar": "deny"). Another agent holds a live claim on:'
+      : `AgentSync conflict radar: another agent holds a live claim on the file this tool ${mode === 'before' ? 'is about to write' : 'just wrote'}:`;
+  const tail =
+    mode === 'deny'
+      ? 'Coordinate first: wait for that handoff, or ask its holder, e.g. with `agentsync show <id>` and a handoff of your own.'
+      : 'Check with `agentsync show <id>` before going on; editing it too means two agents change the same file.';
+  return [head, ...lines, tail].join('\n');
+}
+
+/** The `radar` key of .agentsync.json's text: "warn" (the default, and for a file that cannot be read), "deny" or "off". */
+export function radarModeOf(configText: string | null): RadarMode {
+  if (configText === null) return 'warn';
+  try {
+    const v = (JSON.parse(configText) as { radar?: unknown }).radar;
+    return (RADAR_MODES as readonly unknown[]).includes(v) ? (v as RadarMode) : 'warn';
+  } catch {
+    return 'warn';
+  }
+}

@@ -1,0 +1,48 @@
+// The tool hooks' radar step (docs/agentsync-documentation.md, "Conflict radar"): which files the vendor's tool call is
+// about to write, whether another agent's live claim lists one, and the vendor's answer (a warning, or a denial under
+// "radar": "deny"). Node built-ins only: dist/hook.js runs it around every tool call and most calls write nothing.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { radarHits, radarModeOf, radarText } from './conflictRadar';
+import type { HookEvent, HookInput, Vendor } from './vendors/vendor';
+
+/** `files` relative to `root`, `/`-separated; files outside the workspace are dropped. */
+export function workspaceRelative(root: string, base: string, files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const rel = path.relative(root, path.resolve(base, f));
+    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) out.push(rel.split(path.sep).join('/'));
+  }
+  return out;
+}
+
+function readOrNull(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The vendor's answer to a tool call for the radar, or null for nothing to say. pre-tool-use warns (vendors that
+ * read context before a tool) or denies; post-tool-use warns for a vendor whose warning comes with the tool's result.
+ */
+export function radarAnswer(event: HookEvent, vendor: Vendor, input: HookInput, agent: string, root: string, nowMs: number): object | null {
+  const dialect = vendor.preTool;
+  if (!dialect) return null;
+  if (event === 'post-tool-use' && dialect.warn.when !== 'after') return null;
+  const written = dialect.writes(input);
+  if (written.length === 0) return null;
+  const mode = radarModeOf(readOrNull(path.join(root, '.agentsync.json'))?.toString('utf8') ?? null);
+  if (mode === 'off') return null;
+  if (event === 'post-tool-use' && mode === 'deny') return null; // denied before the tool ran
+  const store = readOrNull(path.join(root, '.agentsync', 'handoffs.json'));
+  if (store === null) return null;
+  const files = workspaceRelative(root, vendor.folder(input) ?? root, written);
+  const hits = radarHits(store, files, agent, nowMs);
+  if (hits.length === 0) return null;
+  if (mode === 'deny' && event === 'pre-tool-use') return dialect.deny(radarText(hits, 'deny'));
+  if (event === 'pre-tool-use' && dialect.warn.when !== 'before') return null;
+  return dialect.warn.output(radarText(hits, dialect.warn.when));
+}

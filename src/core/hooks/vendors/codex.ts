@@ -1,0 +1,42 @@
+// Codex: AGENTS.md, `.codex/hooks.json` in Claude Code's dialect (docs/agentsync-documentation.md, "Hook packs"). Its
+// file-writing tool is apply_patch, whose input is a patch naming each file it adds, updates, deletes or moves to.
+import { claudeStyleEntries, claudeStyleInput, claudeStyleOutput, toolInput } from './claudeStyle';
+import { str, type HookInput, type Vendor } from './vendor';
+
+/** The files a Codex patch touches (`*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`). */
+export function patchFiles(patch: string): string[] {
+  const files: string[] = [];
+  for (const m of patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm)) files.push(m[1]);
+  return files;
+}
+
+export const codex: Vendor = {
+  id: 'codex',
+  name: 'Codex',
+  instructionFiles: ['AGENTS.md'],
+  pack: { kind: 'json', file: '.codex/hooks.json', base: {}, entries: claudeStyleEntries('codex') },
+  beforeHooksRun:
+    'Codex: hooks are on by default ([features] hooks = true; the old codex_hooks key is deprecated). Trust the project ' +
+    '(the trust prompt, or [projects."<path>"] trust_level = "trusted" in ~/.codex/config.toml) and approve the hooks ' +
+    'with /hooks; until both are done, .codex/hooks.json is ignored without a word.',
+  ...claudeStyleInput,
+  context: claudeStyleOutput.context,
+  preTool: {
+    writes: (input: HookInput) => {
+      if (str(input, 'tool_name') !== 'apply_patch') return [];
+      const args = input.tool_input;
+      const text =
+        typeof args === 'string'
+          ? args
+          : Object.values(toolInput(input))
+              .filter((v) => typeof v === 'string')
+              .join('\n');
+      return patchFiles(text);
+    },
+    warn: { when: 'before', output: claudeStyleOutput.warn },
+    deny: claudeStyleOutput.deny,
+  },
+  blockStop: claudeStyleOutput.blockStop,
+  allowStop: claudeStyleOutput.allowStop,
+  runByAnother: () => false,
+};

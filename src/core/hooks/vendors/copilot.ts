@@ -1,0 +1,59 @@
+// GitHub Copilot (CLI and cloud agent): .github/copilot-instructions.md, `.github/hooks/agentsync.json`
+// { version: 1, hooks: { sessionStart|preToolUse|postToolUse|agentStop: [{ type, bash, powershell, timeoutSec }] } },
+// camelCase input (sessionId, cwd, toolName, toolArgs: an object, or a JSON string in older versions)
+// (docs/agentsync-documentation.md, "Hook packs").
+import { hookCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+
+const entry = (name: string, event: HookEvent, timeoutSec: number): PackEntry => ({
+  name,
+  event,
+  entry: { type: 'command', bash: hookCommand(event, 'copilot'), powershell: hookCommand(event, 'copilot'), timeoutSec },
+});
+
+function toolArgs(input: HookInput): Record<string, unknown> {
+  let v = input.toolArgs;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      return {};
+    }
+  }
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+export const copilot: Vendor = {
+  id: 'copilot',
+  name: 'GitHub Copilot',
+  instructionFiles: ['.github/copilot-instructions.md', 'AGENTS.md'],
+  pack: {
+    kind: 'json',
+    file: '.github/hooks/agentsync.json',
+    base: { version: 1 },
+    entries: [
+      entry('sessionStart', 'session-start', 30),
+      entry('preToolUse', 'pre-tool-use', 10),
+      entry('postToolUse', 'post-tool-use', 10),
+      entry('agentStop', 'stop', 30),
+    ],
+  },
+  beforeHooksRun:
+    'Copilot CLI: repository hooks run only in a trusted folder (confirm the folder-trust prompt, or `copilot --trust-folder` in prompt mode).',
+  folder: (input: HookInput) => str(input, 'cwd') || null,
+  sessionId: (input: HookInput) => str(input, 'sessionId') || str(input, 'session_id'),
+  loopActive: (input: HookInput) => input.stop_hook_active === true || input.stopHookActive === true,
+  context: (text: string) => ({ additionalContext: text }),
+  preTool: {
+    // create and edit take `path`.
+    writes: (input: HookInput) => {
+      if (!['create', 'edit', 'str_replace_editor', 'write'].includes(str(input, 'toolName'))) return [];
+      const file = toolArgs(input).path;
+      return typeof file === 'string' ? [file] : [];
+    },
+    warn: { when: 'before', output: (text: string) => ({ additionalContext: text }) },
+    deny: (reason: string) => ({ permissionDecision: 'deny', permissionDecisionReason: reason }),
+  },
+  blockStop: (reason: string) => ({ decision: 'block', reason }),
+  allowStop: () => ({}),
+  runByAnother: () => false,
+};

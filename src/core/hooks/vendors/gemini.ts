@@ -1,0 +1,46 @@
+// Gemini CLI: GEMINI.md (its default context file), `.gemini/settings.json` hooks.<Event>[] = { matcher?, hooks: [{ type:
+// "command", command, timeout (ms) }] } for SessionStart, BeforeTool, AfterTool, AfterAgent; input session_id, cwd,
+// tool_name, tool_input, stop_hook_active (docs/agentsync-documentation.md, "Hook packs"). BeforeTool reads a deny
+// but no context, so a radar warning comes with AfterTool's answer; AfterAgent's block sends the reason back as the
+// next prompt.
+import { claudeStyleInput, toolInput } from './claudeStyle';
+import { hookCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+
+const entry = (name: string, event: HookEvent, timeoutMs: number): PackEntry => ({
+  name,
+  event,
+  entry: { hooks: [{ type: 'command', command: hookCommand(event, 'gemini'), timeout: timeoutMs }] },
+});
+
+export const gemini: Vendor = {
+  id: 'gemini',
+  name: 'Gemini CLI',
+  instructionFiles: ['GEMINI.md'],
+  pack: {
+    kind: 'json',
+    file: '.gemini/settings.json',
+    base: {},
+    entries: [
+      entry('SessionStart', 'session-start', 30_000),
+      entry('BeforeTool', 'pre-tool-use', 10_000),
+      entry('AfterTool', 'post-tool-use', 10_000),
+      entry('AfterAgent', 'stop', 30_000),
+    ],
+  },
+  beforeHooksRun: 'Gemini CLI: project hooks run only in a trusted folder (trust it when asked, or GEMINI_CLI_TRUST_WORKSPACE=true).',
+  ...claudeStyleInput,
+  context: (text: string) => ({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }),
+  preTool: {
+    // write_file and replace take file_path.
+    writes: (input: HookInput) => {
+      if (!['write_file', 'replace'].includes(str(input, 'tool_name'))) return [];
+      const file = toolInput(input).file_path;
+      return typeof file === 'string' ? [file] : [];
+    },
+    warn: { when: 'after', output: (text: string) => ({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: text } }) },
+    deny: (reason: string) => ({ decision: 'deny', reason }),
+  },
+  blockStop: (reason: string) => ({ decision: 'block', reason }),
+  allowStop: () => ({}),
+  runByAnother: () => false,
+};

@@ -1,0 +1,89 @@
+// What AgentSync knows about one agent vendor's hooks (docs/agentsync-documentation.md, "Hook packs"): the files it
+// reads, the pack written for it, the JSON it sends a hook and what it reads back. One module per vendor in this
+// folder implements `Vendor`; every member is required, so a vendor added without one of them does not compile.
+// Node built-ins only: dist/hook.js bundles these modules and runs before every tool call.
+
+/** The events an AgentSync hook handles, whatever each vendor calls them. */
+export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'stop'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+/** A vendor's hook input as parsed from standard input (an object; anything else is read as `{}`). */
+export type HookInput = Record<string, unknown>;
+
+/** One AgentSync entry of a JSON hooks file: added under `hooks.<name>`, recognised later by its command. */
+export interface PackEntry {
+  name: string;
+  event: HookEvent;
+  entry: JsonObject;
+}
+
+/** A JSON hooks file merged into the user's own (Claude, Codex, Cursor, Copilot, Gemini). */
+export interface JsonPack {
+  kind: 'json';
+  file: string;
+  /** Top-level keys the format requires (Cursor and Copilot: version 1). */
+  base: JsonObject;
+  entries: readonly PackEntry[];
+}
+
+/** A file AgentSync owns outright (opencode's plugin): written whole, rewritten when its text changes. */
+export interface FilePack {
+  kind: 'file';
+  file: string;
+  /** The file's text: templates/<template>. */
+  template: 'opencode-plugin.js';
+  /** The events the file runs `agentsync hook` for. */
+  events: readonly HookEvent[];
+}
+
+/** What the vendor's pre-tool hook sees and reads back; null for a vendor with no pre-tool hook. */
+export interface PreToolDialect {
+  /** Paths (as the tool gives them, absolute or relative to the folder) the tool call is about to write; [] for any other tool. */
+  writes(input: HookInput): string[];
+  /**
+   * How a warning reaches the model while the tool goes ahead: in the pre-tool hook's answer, or, for a vendor that
+   * reads no context from its pre-tool hook (Gemini CLI), in the post-tool hook's answer, beside the tool's result.
+   */
+  warn: { when: 'before' | 'after'; output(text: string): object };
+  /** The tool is refused and `reason` reaches the model. */
+  deny(reason: string): object;
+}
+
+export interface Vendor {
+  /** The id used in hook commands (`--format`) and, by default, as the agent id. */
+  id: string;
+  name: string;
+  /** Instruction files this vendor reads on its own; init writes the AgentSync section into each. */
+  instructionFiles: readonly string[];
+  pack: JsonPack | FilePack;
+  /** What must be trusted or enabled before the vendor runs a project's hooks (printed by init --hooks). */
+  beforeHooksRun: string;
+  /** The folder the agent works in, as the input says it. */
+  folder(input: HookInput): string | null;
+  sessionId(input: HookInput): string;
+  /** The vendor's own "this stop follows a blocked stop" flag. */
+  loopActive(input: HookInput): boolean;
+  /** Session start: `text` goes into the agent's context. */
+  context(text: string): object;
+  preTool: PreToolDialect | null;
+  /** Stop blocked: the agent goes on with `reason` as its next instruction. */
+  blockStop(reason: string): object;
+  /** Stop let through. */
+  allowStop(): object;
+  /**
+   * True when this pack's hook was run by another vendor that reads this vendor's files (Copilot CLI runs
+   * `.claude/settings.json`): the hook then does nothing, and the other vendor's own pack acts once, as itself.
+   */
+  runByAnother(env: NodeJS.ProcessEnv, input: HookInput): boolean;
+}
+
+export function hookCommand(event: HookEvent, vendor: string): string {
+  return `agentsync hook ${event} --agent ${vendor} --format ${vendor}`;
+}
+
+export function str(input: HookInput, key: string): string {
+  const v = input[key];
+  return typeof v === 'string' ? v : '';
+}

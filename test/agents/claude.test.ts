@@ -1,0 +1,32 @@
+// Claude Code 2.1 (the real CLI from npm) against the scripted model: instructions (CLAUDE.md) and the session-start
+// briefing reach the model, a tool call renews the lease, the radar warns before a write to another agent's file,
+// the stop gate blocks once and lets go, and only claude acts.
+import * as path from 'node:path';
+import { agentBin, agentEnv, runAgent, scene } from './agentHarness';
+import { ALL_CHECKS, checkRun } from './agentChecks';
+import { startModelServer } from './modelServer';
+
+describe('Claude Code (real CLI)', function () {
+  this.timeout(300_000);
+
+  it('gets the instructions and briefing, renews its lease, is warned before editing a claimed file, is stopped once', async () => {
+    const s = scene('claude', 'codex');
+    const server = await startModelServer([
+      { tool: 'Bash', args: { command: 'echo working', description: 'say it works' } },
+      // Claude Code writes only a file it has read.
+      { tool: 'Read', args: { file_path: path.join(s.ws, s.contested) } },
+      { tool: 'Write', args: { file_path: path.join(s.ws, s.contested), content: 'export const shared = 2;\n' } },
+      { text: 'Done with the edit.' },
+    ]);
+    try {
+      const run = await runAgent(
+        agentBin('claude'),
+        ['-p', 'Edit src/shared.ts', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(echo:*)', 'Read', 'Write'],
+        { cwd: s.ws, env: agentEnv(s, { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'dummy' }) },
+      );
+      checkRun(s, 'claude', server, run, { what: 'claude -p', ...ALL_CHECKS });
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+// opencode 1.18 (the real CLI from npm) against the scripted model: AGENTS.md and the plugin AgentSync writes
+// (.opencode/plugins/agentsync.js): the briefing in the system prompt, the lease renewed after a tool call, the
+// radar's warning in front of the edit's result, a stop while holding work answered once, and only opencode acts.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { agentBin, agentEnv, runAgent, scene } from './agentHarness';
+import { ALL_CHECKS, checkRun } from './agentChecks';
+import { startModelServer } from './modelServer';
+
+describe('opencode (real CLI)', function () {
+  this.timeout(300_000);
+
+  it('the plugin: instructions, briefing, lease, radar warning, stop gate once', async () => {
+    const s = scene('opencode', 'claude');
+    const server = await startModelServer([
+      { tool: 'bash', args: { command: 'echo working', description: 'say it works' } },
+      { tool: 'write', args: { filePath: path.join(s.ws, s.contested), content: 'export const shared = 2;\n' } },
+      { text: 'Done with the edit.' },
+    ]);
+    const config = path.join(s.home, '.config', 'opencode');
+    fs.mkdirSync(config, { recursive: true });
+    fs.writeFileSync(
+      path.join(config, 'opencode.json'),
+      JSON.stringify({
+        model: 'mock/mock-model',
+        provider: {
+          mock: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Mock',
+            options: { baseURL: `${server.url}/v1`, apiKey: 'dummy' },
+            models: { 'mock-model': { name: 'Mock', tool_call: true } },
+          },
+        },
+        permission: { bash: 'allow', edit: 'allow' },
+        autoupdate: false,
+        share: 'disabled',
+      }),
+    );
+    try {
+      const run = await runAgent(agentBin('opencode'), ['run', 'Edit src/shared.ts'], {
+        cwd: s.ws,
+        env: agentEnv(s, { XDG_CONFIG_HOME: path.join(s.home, '.config'), OPENCODE_DISABLE_MODELS_FETCH: 'true' }),
+      });
+      checkRun(s, 'opencode', server, run, { what: 'opencode run', ...ALL_CHECKS });
+    } finally {
+      await server.close();
+    }
+  });
+});
