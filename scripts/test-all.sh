@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs what is missing (npm packages; Debian Chromium,
-# Node 24 and code-server for the editor tests), builds, lints and checks formatting, then runs unit, process and editor tests.
+# Node 24 and code-server for the editor tests; the agents' CLIs for test/agents), builds, lints and checks formatting, then runs unit, process, editor and agent tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
@@ -18,7 +18,7 @@ status=$?
 if [ "$status" -eq 0 ]; then
   run npm run lint || { status=1; checks=$((checks + 1)); echo "lint: the findings above fail the run (npm run lint)"; }
   run npm run format:check || { status=1; checks=$((checks + 1)); echo "format: the files above are not formatted (npm run format)"; }
-  run npm run test:node && run npm run test:editor
+  run npm run test:node && run npm run test:editor && run npm run test:agents
   tests=$?
   if [ "$tests" -ne 0 ]; then status=$tests; fi
 fi
