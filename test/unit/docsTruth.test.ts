@@ -47,4 +47,21 @@ describe('the docs say what the code does', () => {
     }
     assert.match(read(DOC), /npm pack` then `npm install -g \.\/agentsync-\*\.tgz`/);
   });
+
+  it('README links the upgrade notes; they name the editor command as the manifest has it, and the old id as gone', () => {
+    assert.match(read('README.md'), /\[docs\/upgrading\.md\]\(docs\/upgrading\.md\)/);
+    const notes = read('docs/upgrading.md');
+    const manifest = JSON.parse(read('package.json')) as Manifest;
+    const commands = new Set(manifest.contributes.commands.map((c) => c.command));
+    assert.match(notes, /`agentsync\.returnHandoff`.*is now \*\*`agentsync\.requestRevision`\*\*/s);
+    assert.ok(commands.has('agentsync.requestRevision') && commands.has('agentsync.returnToOriginator'));
+    assert.ok(!commands.has('agentsync.returnHandoff'));
+    for (const heading of [
+      '## What moves, and what stays',
+      '## `requireHandoffOnEndSession`',
+      '## For orchestrators that drive the drop zone',
+    ]) {
+      assert.ok(notes.includes(heading), heading);
+    }
+  });
 });
