@@ -274,6 +274,7 @@ describe('sessions in a real git repository', function () {
   it('requireHandoffOnEndSession: a handoff carrying its own no_handoff_reason needs no note; one holding only the reason is refused', async () => {
     const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true } });
     ws.makeChanges();
+    ok(await ws.send({ action: 'listHandoffs' })); // the first request rebuilds the derived files (docs/contract.md §2)
     const before = ws.bytes();
     const bare = await ws.send({ action: 'endSession', agent: 'codex', summary: 'done', handoff: { no_handoff_reason: 'docs only' } });
     assert.deepEqual([bare.ok, bare.reason], [false, 'invalid_request']);
