@@ -5,13 +5,14 @@
   'use strict';
   const vscode = acquireVsCodeApi();
   const root = /** @type {HTMLElement} */ (document.getElementById('dashboard'));
-  const ACTION_LABELS = { claim: 'Claim', start: 'Start', complete: 'Complete', approve: 'Approve', skip: 'Skip' };
+  const ACTION_LABELS = { claim: 'Claim', start: 'Start', complete: 'Complete', approve: 'Approve', skip: 'Skip', assign: 'Assign…' };
   const ACTION_HINTS = {
     claim: 'take it: it becomes in progress, held by you',
     start: 'start a session from it',
     complete: 'report it done (or blocked) and send it on',
     approve: 'accept the reviewed work',
     skip: 'park it as blocked, with a reason, for a human to route',
+    assign: 'nobody could be routed to it: a human picks its owners',
   };
 
   /** An element with attributes and children (strings become text nodes). */

@@ -180,6 +180,10 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
   // The demo (scripts/editor/serve-demo.mjs) sets this so a first-time visitor lands on the Handoffs view, not the Explorer.
   if (process.env.AGENTSYNC_DEMO_SHOW_VIEW === '1') void vscode.commands.executeCommand('workbench.view.extension.agentsync');
+  // And opens a file another agent holds, so its tab shows the ⇄ badge and the one-time warning (demoScene.mjs).
+  const demoFile = process.env.AGENTSYNC_DEMO_OPEN_FILE;
+  const demoRoot = vscode.workspace.workspaceFolders?.[0];
+  if (demoFile && demoRoot) void vscode.window.showTextDocument(vscode.Uri.joinPath(demoRoot.uri, demoFile), { preview: false });
 
   const activationMs = performance.now() - started;
   log.info(

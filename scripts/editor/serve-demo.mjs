@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, SERVER_MAIN, startEditorServer, workbenchUrl } from './server.mjs';
+import { prepareDemoScene } from './demoScene.mjs';
 
 const { values: opt } = parseArgs({
   options: { workspace: { type: 'string' }, port: { type: 'string' }, minutes: { type: 'string', default: '120' } },
@@ -31,6 +32,8 @@ if (!workspace) {
   ownWorkspace = true;
   const demo = join(REPO_ROOT, 'demo/workspace');
   if (existsSync(demo)) cpSync(demo, workspace, { recursive: true });
+  // Every feature in the first minute: git with a changed file, a stale handoff, another agent's claim, a chain.
+  if (existsSync(demo)) prepareDemoScene(workspace);
 }
 
 // A first-time visitor should land on AgentSync: no welcome page or walkthrough (user and machine settings of this
@@ -53,6 +56,7 @@ for (const dir of [join(serverDir, 'ud/User'), join(serverDir, 'sd/data/Machine'
   writeFileSync(join(dir, 'settings.json'), settings);
 }
 process.env.AGENTSYNC_DEMO_SHOW_VIEW = '1';
+if (ownWorkspace) process.env.AGENTSYNC_DEMO_OPEN_FILE = 'src/auth/session.ts'; // Claude's claim: the ⇄ badge
 
 const server = await startEditorServer({ port: opt.port ? Number(opt.port) : undefined, tmpDir: serverDir });
 const url = workbenchUrl({ port: server.port, folder: workspace, extensionDevelopmentPath: REPO_ROOT });

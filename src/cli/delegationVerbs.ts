@@ -4,7 +4,7 @@ import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError } from './cliContext';
 import { handoffLine } from './handoffFormat';
 import type { Verb } from './handoffVerbs';
-import { agentOf, list, one, resultOf } from './verbArgs';
+import { agentOf, list, madeLine, one, quietOption, resultOf } from './verbArgs';
 
 function optionalId(positionals: string[]): string | undefined {
   if (positionals.length > 1) throw new UsageError('expected at most one handoff id');
@@ -14,9 +14,10 @@ function optionalId(positionals: string[]): string | undefined {
 export const passVerb: Verb = {
   usage:
     '[<handoff-id>] --agent <id> (--to <agent> | --message "[pass_over: <agent>] ...") [--reason <text>] [--summary <text>] [--notes <text>] ' +
-    '[--files <f1,f2>] [--no-return]',
+    '[--files <f1,f2>] [--no-return] [--quiet]',
   summary:
     'pass work to another agent, who returns it to you (passOver); with a handoff id the work continues that handoff, without one it is new',
+  details: ['--quiet prints only the id of the handoff made, e.g. id=$(agentsync pass … --quiet)'],
   options: {
     agent: { type: 'string', short: 'a' },
     to: { type: 'string' },
@@ -26,6 +27,7 @@ export const passVerb: Verb = {
     message: { type: 'string' },
     files: { type: 'string', multiple: true },
     'no-return': { type: 'boolean' },
+    ...quietOption,
   },
   run: async (ctx, v, pos) => {
     if (v.to === undefined && v.message === undefined)
@@ -45,7 +47,10 @@ export const passVerb: Verb = {
         ...(files ? { files } : {}),
         ...(v['no-return'] ? { return_required: false } : {}),
       }),
-      (r) => `passed ${handoffLine(r.data!.handoff as Handoff)}`,
+      (r) => {
+        const h = r.data!.handoff as Handoff;
+        return madeLine(v, h.handoff_id, () => `passed ${handoffLine(h)}`);
+      },
     );
   },
 };

@@ -7,7 +7,7 @@ import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine, tagLine } from './handoffFormat';
 import type { TagOutcome } from '../core/requests/actions/noteTags';
-import { agentOf, list, one, resultOf, rev, type Values } from './verbArgs';
+import { agentOf, list, madeLine, one, quietOption, resultOf, rev, type Values } from './verbArgs';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -90,8 +90,9 @@ export const VERBS: Record<string, Verb> = {
   create: {
     usage:
       '--from <agent> (--to <a>[,<b>] | --caps <c1,c2>) --summary <text> [--mode single|shared|auto] [--notes <text>] [--files <f1,f2>] [--task ' +
-      '<id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>]',
+      '<id>] [--branch <b>] [--commit <sha>] [--priority low|medium|high] [--skip-reason <text>] [--quiet]',
     summary: 'create a handoff (mode defaults to single for one --to, shared for two, auto with --caps)',
+    details: ['--quiet prints only the new handoff id, e.g. id=$(agentsync create … --quiet)'],
     options: {
       from: { type: 'string' },
       to: { type: 'string', multiple: true },
@@ -106,6 +107,7 @@ export const VERBS: Record<string, Verb> = {
       priority: { type: 'string' },
       'skip-reason': { type: 'string' },
       ...agentOpt,
+      ...quietOption,
     },
     run: async (ctx, v) => {
       const to = list(v.to);
@@ -130,7 +132,10 @@ export const VERBS: Record<string, Verb> = {
       };
       return ctx.report(
         await ctx.dispatcher.dispatch({ action: 'createHandoff', ...(v.agent ? { agent: v.agent } : {}), handoff }),
-        (r) => `created ${handoffLine(r.data!.handoff as Handoff)}${tagLine(r.data!.tag as TagOutcome | undefined)}`,
+        (r) => {
+          const h = r.data!.handoff as Handoff;
+          return madeLine(v, h.handoff_id, () => `created ${handoffLine(h)}${tagLine(r.data!.tag as TagOutcome | undefined)}`);
+        },
       );
     },
   },

@@ -36,10 +36,24 @@ export function rev(values: Values): number | undefined {
 /** --result <report.json | ->: the completion report, parsed; undefined when the flag is absent. */
 export async function resultOf(ctx: CliContext, raw: string | boolean | string[] | undefined): Promise<unknown> {
   if (typeof raw !== 'string') return undefined;
-  const text = raw === '-' ? await ctx.io.readStdin() : fs.readFileSync(raw, 'utf8');
+  let text: string;
+  try {
+    text = raw === '-' ? await ctx.io.readStdin() : fs.readFileSync(raw, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `--result ${raw}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give a JSON report file, or - for standard input`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (e) {
     throw new UsageError(`--result is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** --quiet: a verb that makes a handoff prints only its id, for a shell variable (`id=$(agentsync create … --quiet)`). */
+export const quietOption = { quiet: { type: 'boolean', short: 'q' } } as const;
+
+export function madeLine(values: Values, id: string, full: () => string): string {
+  return values.quiet ? id : full();
 }

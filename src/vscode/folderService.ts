@@ -89,6 +89,9 @@ export class FolderService implements vscode.Disposable {
     } catch (e) {
       problem = (e as Error).message;
     }
+    // The editor opening the folder is a start (docs/contract.md §2): out-of-date derived files are rebuilt, under the
+    // lock, off this turn. After the first read, so a large store is never read here whole.
+    if (snapshot && initialized) void this.store.repairAtStart();
     const config = loaded.config ?? DEFAULT_CONFIG;
     const prev = this.lastView;
     const same = prev && prev.config === config && prev.problem === problem && prev.initialized === initialized;

@@ -115,6 +115,18 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
     );
     choice = leave ? await askOwnership(service, me, title, true) : { kind: 'none' };
   }
+  // A handoff is what the user described: with Next work left empty, its summary is asked for again (never the session
+  // summary in its place); Escape there writes nothing, and "No handoff" or `skip` leave none.
+  const handoffSummary =
+    choice.kind === 'assign'
+      ? nextWork ||
+        (await askText({
+          title,
+          prompt: 'Next work was left empty: what should the receiver do? (the handoff summary)',
+          requiredMessage: 'Say what the receiver should do, or press Escape (nothing is written) and choose No handoff.',
+          maxLength: LIMITS.summary,
+        }))
+      : '';
   const notes =
     choice.kind === 'assign'
       ? await askText({
@@ -125,10 +137,11 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
         })
       : '';
 
-  const request: Record<string, unknown> = { action: 'endSession', agent: me, summary, ...(nextWork ? { nextWork } : {}) };
+  const next = nextWork || handoffSummary;
+  const request: Record<string, unknown> = { action: 'endSession', agent: me, summary, ...(next ? { nextWork: next } : {}) };
   if (choice.kind === 'assign') {
     request.handoff = {
-      summary: nextWork || summary,
+      summary: handoffSummary,
       notes,
       owner_mode: choice.owner_mode,
       ...(choice.to_agents ? { to_agents: choice.to_agents } : {}),

@@ -140,6 +140,24 @@ describe('Dashboard buttons', () => {
     assert.deepEqual([last.status, last.agent, last.reason], ['blocked', 'human', 'skipped: not for this sprint']);
   });
 
+  it('Assign on the Blocked/Stale card of work nobody could be routed to: the picked agent owns it, queued', async () => {
+    const r = await cli(['create', '--from', 'codex', '--caps', 'gpu_training', '--summary', 'Dashboard assign target', '--json']);
+    assert.equal(r.code, 0, r.stderr || r.stdout);
+    const h = findHandoff('Dashboard assign target');
+    assert.deepEqual([h.status, h.to_agents], ['blocked', []]);
+    const shown = await rendered(`${h.handoff_id} with Assign`, (x) => cardOf(x.model, h.handoff_id)?.actions.includes('assign') === true);
+    assert.deepEqual(cardOf(shown.model, h.handoff_id)!.actions, ['assign']);
+    const prompts = answerPrompts({ pick: 'Codex' });
+    try {
+      await clickWebview(button('assign', h.handoff_id));
+      await waitFor('assigned on disk', () => findHandoff('Dashboard assign target').status === 'queued');
+      assert.deepEqual(prompts.remaining, []);
+    } finally {
+      prompts.restore();
+    }
+    assert.deepEqual(findHandoff('Dashboard assign target').to_agents, ['codex']);
+  });
+
   it('follows an outside write to handoffs.json: latency to the page drawing it, n = 20', async () => {
     const a = await api();
     const h = await created('Dashboard latency probe');

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { LastSessionRecord, SessionRecord } from '../../src/core/requests/sessions/sessionState';
 import { findHandoff, runWithAnswers, withCommands, workspaceRoot } from './helpers';
@@ -108,6 +109,25 @@ describe('session commands', () => {
       assert.deepEqual(result.data?.hotFiles, ['README.md', 'src/auth/token.ts']);
       assert.equal(state().lastSession.handoffId, h.handoff_id);
       assert.match(read('AgentTracker.md'), /Team notes live here\./);
+    });
+
+    it('Next work left empty: the handoff summary is asked for again, never taken from the session summary', async () => {
+      const { result, log } = await runWithAnswers<RequestResponse>(
+        'agentsync.endSession',
+        [],
+        { input: 'Token refresh tidied' },
+        { input: '' },
+        { pick: ['src/auth/token.ts'] },
+        { pick: 'single' },
+        { pick: 'Claude' },
+        { input: 'Re-run the refresh load test' },
+        { input: 'The retry path changed' },
+      );
+      assert.equal(result.ok, true, JSON.stringify(result));
+      assert.equal(log.asked[5], 'input: Next work was left empty: what should the receiver do? (the handoff summary)');
+      const h = result.data?.handoff as Handoff;
+      assert.deepEqual([h.summary, h.notes, h.to_agents], ['Re-run the refresh load test', 'The retry path changed', ['claude']]);
+      assert.equal(state().lastSession.nextWork, 'Re-run the refresh load test');
     });
 
     it('or a skip with its reason, recorded as no_handoff_reason', async () => {

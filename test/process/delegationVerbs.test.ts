@@ -95,6 +95,9 @@ describe('agentsync pass / return (issue 9)', function () {
     const plain = json(ws, ['return', notPassed.body.data.handoff.handoff_id, '--agent', 'bob']);
     assert.equal(plain.run.code, 1);
     assert.equal(plain.body.reason, 'RETURN_CONTEXT_LOST');
+    const noReport = runCliIn(ws, ['return', notPassed.body.data.handoff.handoff_id, '--agent', 'bob', '--result', 'no-such-report.json']);
+    assert.equal(noReport.code, 2, noReport.stderr);
+    assert.match(noReport.stderr, /--result no-such-report\.json: cannot read it \(ENOENT\); give a JSON report file/);
     assert.notEqual(before, '', 'store existed');
   });
 });

@@ -100,6 +100,18 @@ describe('dashboard model', () => {
     assert.deepEqual(cardActions(held, 'codex', null), ['complete'], 'held by someone else');
   });
 
+  it('Assign on the Blocked/Stale card of work nobody could be routed to (as in the tree), not on a skipped or owned one', () => {
+    const unroutable = h(2, { status: 'blocked', to_agents: [], owner_mode: 'auto', required_capabilities: ['gpu_training'] });
+    assert.deepEqual(cardActions(unroutable, 'human', null), ['assign']);
+    const blockedCard = dashboardModel(input([unroutable])).folders[0].groups.find((g) => g.group === 'blockedStale')!;
+    assert.deepEqual(
+      blockedCard.cards.map((c) => [c.handoffId, c.actions]),
+      [['HO-20260222-002', ['assign']]],
+    );
+    assert.deepEqual(cardActions({ ...unroutable, no_handoff_reason: 'docs only' }, 'human', null), [], 'a recorded skip');
+    assert.deepEqual(cardActions({ ...unroutable, to_agents: ['codex'] }, 'human', null), [], 'it has an owner');
+  });
+
   it('active sessions and leases, mine marked, an expired lease flagged', () => {
     const state = {
       activeSessions: {

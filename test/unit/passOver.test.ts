@@ -170,6 +170,23 @@ describe('passOver', () => {
     assert.equal(ws.stored(h.handoff_id).status, 'in_progress');
   });
 
+  it('returning (or passing back) work nobody claimed says to claim it first, and changes nothing', async () => {
+    const ws = new TestWorkspace();
+    const r = await pass(ws, 'alice', 'audit');
+    const id = (r.data!.handoff as Handoff).handoff_id;
+    const back = await ws.dispatch({ action: 'returnHandoff', handoffId: id, agent: 'audit', result: report });
+    assert.equal(back.reason, 'illegal_transition');
+    assert.match(
+      back.message!,
+      new RegExp(`${id} is queued: nobody has claimed it\\. Claim it first .*agentsync claim ${id} --agent audit`),
+    );
+    const passedBack = await pass(ws, 'audit', 'alice', id);
+    assert.equal(passedBack.reason, 'illegal_transition');
+    assert.match(passedBack.message!, /Claim it first/);
+    assert.equal(ws.stored(id).status, 'queued');
+    assert.equal(ws.storedHandoffs().length, 1);
+  });
+
   it('a passer who is not involved in the work being passed on is refused (not_assigned)', async () => {
     const ws = new TestWorkspace();
     const h = await claimed(ws, 'alice', 'audit');

@@ -358,6 +358,21 @@ describe('sessions in a real git repository', function () {
     assert.ok(ws.tracker().includes('  - skipped: exploratory spike, nothing to hand over'));
   });
 
+  it('requireHandoffOnEndSession: a handoff carrying its own no_handoff_reason needs no note; one holding only the reason is refused', async () => {
+    const ws = new RepoWorkspace({ config: { requireHandoffOnEndSession: true } });
+    ws.makeChanges();
+    ok(await ws.send({ action: 'listHandoffs' })); // the first request rebuilds the derived files (docs/contract.md §2)
+    const before = ws.bytes();
+    const bare = await ws.send({ action: 'endSession', agent: 'codex', summary: 'done', handoff: { no_handoff_reason: 'docs only' } });
+    assert.deepEqual([bare.ok, bare.reason], [false, 'invalid_request']);
+    assert.deepEqual(ws.bytes(), before, 'nothing written');
+    const { notes: _notes, ...noNotes } = handoffBody;
+    const r = ok(
+      await ws.send({ action: 'endSession', agent: 'codex', summary: 'done', handoff: { ...noNotes, no_handoff_reason: 'docs only' } }),
+    );
+    assert.equal((r.data!.handoff as Handoff).no_handoff_reason, 'docs only');
+  });
+
   it('requireHandoffOnEndSession with no hot files, and the flag off with hot files: the session ends without a handoff', async () => {
     const clean = new RepoWorkspace({ config: { requireHandoffOnEndSession: true } });
     const a = ok(await clean.send({ action: 'endSession', agent: 'codex', summary: 'read only' }));

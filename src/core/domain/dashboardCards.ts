@@ -6,10 +6,10 @@ import type { AgentSyncConfig } from './configSchema';
 import { buildAttentionTree, chainedUnder } from './attentionTree';
 import { ATTENTION_GROUP_LABELS, ATTENTION_GROUPS, showsWhenEmpty, staleReason, type AttentionGroup } from './handoffAttention';
 import { LIMITS, type Handoff } from './handoffSchema';
-import { allowsMove } from './lifecycle';
+import { allowsMove, awaitsAssignment } from './lifecycle';
 
 /** The buttons of a card, in the order drawn. */
-export const CARD_ACTIONS = ['claim', 'start', 'complete', 'approve', 'skip'] as const;
+export const CARD_ACTIONS = ['claim', 'start', 'complete', 'approve', 'skip', 'assign'] as const;
 export type CardAction = (typeof CARD_ACTIONS)[number];
 
 export interface DashboardCard {
@@ -68,6 +68,8 @@ export function cardActions(h: Handoff, me: string, mySessionHandoff: string | n
   if (allowsMove(h.status, 'complete')) out.push('complete');
   if (allowsMove(h.status, 'approve')) out.push('approve');
   if (h.status === 'queued' && allowsMove(h.status, 'block')) out.push('skip');
+  // Work nobody could be routed to: the tree's Assign Handoff… (a human picks the owners).
+  if (awaitsAssignment(h)) out.push('assign');
   return out;
 }
 

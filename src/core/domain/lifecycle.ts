@@ -114,3 +114,12 @@ export function assertAuthority(h: Handoff, authority: Authority, agent: string,
     },
   );
 }
+
+/**
+ * What the editor offers Assign on (tree, list, dashboard card): blocked because routing found nobody (no owner), not
+ * a skipped handoff. The assignHandoff action itself also takes any queued handoff, for a human who reassigns on
+ * purpose (CLI `assign`).
+ */
+export function awaitsAssignment(h: Handoff): boolean {
+  return h.status === 'blocked' && h.to_agents.length === 0 && h.no_handoff_reason === null;
+}

@@ -70,6 +70,9 @@ export class RequestDispatcher {
   }
 
   async dispatch(raw: unknown, ctx: DispatchContext = {}): Promise<RequestResponse> {
+    // The first request of a process (a CLI verb, the drop zone, MCP, the editor) starts it: stale derived files are
+    // rebuilt first (docs/contract.md §2). Later requests find the promise settled.
+    await this.store.repairAtStart();
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       return this.refuse(
         ctx,

@@ -5,6 +5,7 @@ import { appendLines, assertRegularOrMissing, writeFileAtomic, type AtomicWriteO
 import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
 import { renderTrackerFile, type TrackerSectionProof } from './trackerFile';
+import { contentHash } from './storeStamp';
 import type { Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
@@ -53,12 +54,31 @@ export function writeStateSummary(
 }
 
 /**
- * True when state.json names another store than `storeHash`: the last write's rebuild was cut off (or git changed
- * the store). A workspace with no state.json yet has never been rendered here and is left as it is.
+ * Why the derived files are not what `storeHash`'s store renders, or null when they are: state.json names another
+ * store (the last rebuild was cut off, or git changed the store), or is gone while the tracker stays; AgentTracker.md
+ * is gone, or is not the file the last render wrote (edited by hand, or by a session section since). A workspace with
+ * neither file has never been rendered here and is left as it is.
  */
-export function derivedFilesStale(layout: WorkspaceLayout, storeHash: string): boolean {
-  const named = readStateFile(layout.stateFile).storeHash;
-  return typeof named === 'string' && named !== storeHash;
+export function derivedFilesOutOfDate(layout: WorkspaceLayout, storeHash: string): string | null {
+  const trackerBytes = readRegularBytes(layout.trackerFile);
+  if (!fs.existsSync(layout.stateFile)) return trackerBytes ? '.agentsync/state.json is missing' : null;
+  const state = readStateFile(layout.stateFile);
+  if (typeof state.storeHash === 'string' && state.storeHash !== storeHash) return '.agentsync/state.json names another store';
+  if (!trackerBytes) return 'AgentTracker.md is missing';
+  const proof = state.trackerSection as { sha256?: unknown } | undefined;
+  if (typeof proof?.sha256 === 'string' && proof.sha256 !== contentHash(trackerBytes))
+    return 'AgentTracker.md changed since it was rendered';
+  return null;
+}
+
+function readRegularBytes(file: string): Buffer | null {
+  assertRegularOrMissing(file);
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    return null;
+  }
 }
 
 /** Rebuilds the tracker section and state.json from the store (a crash or a failure cut off the last rebuild). */

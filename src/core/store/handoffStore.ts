@@ -12,7 +12,7 @@ import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory'
 import { LedgerFile } from './ledgerFile';
 import { StoreSnapshot } from './storeSnapshot';
 import { StoreTransaction } from './storeTransaction';
-import { appendMissingDecisions, derivedFilesStale, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
+import { appendMissingDecisions, derivedFilesOutOfDate, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
 import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from '../git/gitActivity';
 import { storageError } from '../disk/storageErrors';
 import { isStamped, stampStore } from './storeStamp';
@@ -86,6 +86,9 @@ export class HandoffStore {
   private reportedConfigProblem: string | null = null;
   private queue: Pending[] = [];
   private preparedDir = false;
+  /** repairAtStart found the derived files out of date: the next batch checks again under the lock and rebuilds them. */
+  private startCheckWanted = false;
+  private startRepair: Promise<void> | null = null;
   private flushing = false;
   private listeners: ((snapshot: StoreSnapshot) => void)[] = [];
 
@@ -225,6 +228,7 @@ export class HandoffStore {
         try {
           if (!this.preparedDir) this.coldStart();
           this.recoverJournal();
+          if (this.startCheckWanted) this.rebuildIfStale();
           snapshot = this.load();
         } catch (e) {
           // git unlinked the store between our wait and our read: wait for its new file, within the same bound.
@@ -341,14 +345,40 @@ export class HandoffStore {
   }
 
   private rebuildIfStale(afterCrash = false): void {
+    this.startCheckWanted = false;
     this.bestEffort('the derived files', () => {
       const snapshot = this.load();
       const hash = this.cachedHash();
-      if (!hash || !(afterCrash || derivedFilesStale(this.layout, hash))) return;
+      const why = hash && (afterCrash ? 'a writer was cut off' : derivedFilesOutOfDate(this.layout, hash));
+      if (!hash || !why) return;
       const problems = rebuildDerivedFiles(this.layout, snapshot.handoffs, { storeHash: hash, beforeRename: () => this.assertGitIdle() });
       for (const problem of problems) this.logger.warn(problem);
-      if (problems.length === 0) this.logger.info('rebuilt AgentTracker.md and state.json from handoffs.json');
+      if (problems.length === 0) this.logger.info(`rebuilt AgentTracker.md and state.json from handoffs.json (${why})`);
     });
+  }
+
+  /**
+   * At start (every request surface's first request, `watch`, the editor opening a folder): derived files a crash,
+   * git or a hand left out of date are rebuilt now, under the lock, not on the next write. Checked without the lock
+   * first (a read of state.json and the tracker), so a current workspace pays no lock; a store that cannot be read,
+   * or a folder this user cannot write (a read-only checkout), is left to the request to report.
+   */
+  repairAtStart(): Promise<void> {
+    this.startRepair ??= this.repairIfOutOfDate();
+    return this.startRepair;
+  }
+
+  private async repairIfOutOfDate(): Promise<void> {
+    try {
+      this.load();
+      const hash = this.cachedHash();
+      if (!hash || !derivedFilesOutOfDate(this.layout, hash)) return;
+      fs.accessSync(this.layout.dataDir, fs.constants.W_OK);
+    } catch {
+      return;
+    }
+    this.startCheckWanted = true;
+    await this.transact(() => undefined).catch((e: Error) => this.logger.warn(`could not rebuild the derived files: ${e.message}`));
   }
 
   /**

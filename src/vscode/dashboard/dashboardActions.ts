@@ -1,4 +1,4 @@
-// A dashboard button press, done the way the tree does it: Claim, Complete and Approve run the tree's own commands;
+// A dashboard button press, done the way the tree does it: Claim, Complete, Approve and Assign run the tree's own commands;
 // Start and Skip send one request through the folder's dispatcher. The answer is the refusal text to show on the
 // card (the same text the VS Code message shows), or null when it worked or was cancelled.
 import * as vscode from 'vscode';
@@ -16,6 +16,7 @@ const TREE_COMMANDS: Partial<Record<CardAction, string>> = {
   claim: 'agentsync.claimHandoff',
   complete: 'agentsync.completeHandoff',
   approve: 'agentsync.approveHandoff',
+  assign: 'agentsync.assignHandoff',
 };
 
 /** A command's answer (see commandRunner.ts): a core response, `{ cancelled }`, an internal error, or undefined. */

@@ -15,13 +15,7 @@ export interface AssignInput {
   expected_rev?: number;
 }
 
-/**
- * What the editor offers Assign on: blocked because routing found nobody (no owner), not a skipped handoff. The
- * action itself also takes any queued handoff, for a human who reassigns on purpose (CLI `assign`).
- */
-export function awaitsAssignment(h: Handoff): boolean {
-  return h.status === 'blocked' && h.to_agents.length === 0 && h.no_handoff_reason === null;
-}
+export { awaitsAssignment } from '../../domain/lifecycle';
 
 export function assignHandoff(tx: StoreTransaction, ctx: ActionContext, p: AssignInput): { handoff: Handoff } {
   const h = requireHandoff(tx, p.ref);

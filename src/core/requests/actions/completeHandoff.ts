@@ -2,7 +2,8 @@
 // A passed-over handoff (return_to set) also sends its result back to the originator.
 import { checkReport } from '../../domain/completionReport';
 import { applyStatusChange, type ActionContext } from '../../store/handoffMutation';
-import { assertAuthority, findMove } from '../../domain/lifecycle';
+import { assertAuthority, findMove, legalTargets } from '../../domain/lifecycle';
+import { ActionError } from '../../domain/errors';
 import { checkRevision, requireHandoff } from './findHandoff';
 import { createReturnHandoff } from './returnToOriginator';
 import { applyOnReturn, type NotifyMarker } from './returnPolicy';
@@ -15,6 +16,14 @@ export function completeHandoff(
   p: { ref: string; result?: CompletionResult; expected_rev?: number; note?: string | null },
 ): { handoff: Handoff; returned?: Handoff | null; notify?: NotifyMarker | null } {
   const h = requireHandoff(tx, p.ref);
+  // Work nobody holds yet (returnHandoff and a pass back to return_to come here too): say the step that is missing.
+  if (h.status === 'queued')
+    throw new ActionError(
+      'illegal_transition',
+      `${h.handoff_id} is queued: nobody has claimed it. Claim it first (claimHandoff, or ` +
+        `\`agentsync claim ${h.handoff_id} --agent ${ctx.agent}\`), then complete or return it.`,
+      { from: h.status, to: 'ready_for_review', legal: legalTargets(h.status) },
+    );
   const stops = p.result !== undefined && p.result.decision !== 'PROCEED';
   const to = stops ? 'blocked' : 'ready_for_review';
   const move = findMove(h.status, h.status === 'in_progress' ? to : 'ready_for_review');
