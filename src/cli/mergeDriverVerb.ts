@@ -14,7 +14,7 @@ import { okResponse, refusal } from '../core/domain/responseEnvelope';
 import { mergeContext, wrongPath } from './mergeSides';
 import { recordMovedIds, type MovedId } from '../core/store/movedIds';
 import { FileLock } from '../core/disk/fileLock';
-import { assertSafeDirectory } from '../core/workspace/safeDirectory';
+import { assertSafeDirectory } from '../core/disk/safeDirectory';
 
 class InputError extends Error {}
 
