@@ -8,7 +8,7 @@ import { LIMITS, type OwnerMode } from '../core/domain/handoffSchema';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import type { FolderService } from './folderService';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { askText, pickMany, pickOne, type Choice } from './prompts';
 
 export type Ownership =
