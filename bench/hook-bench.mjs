@@ -1,4 +1,4 @@
-// post-tool-use hook benchmark (issue 8): `agentsync hook post-tool-use` runs after every tool call of an agent, so
+// post-tool-use hook benchmark: `agentsync hook post-tool-use` runs after every tool call of an agent, so
 // its wall time is compared with `node -e 0`, the floor of any Node command, in the same run, paired (each round
 // runs both, in alternating order). Workspace: `agentsync init`, 500 handoffs, one claimed by claude with a fresh
 // lease (nothing due: the common case). Input: the recorded Claude Code PostToolUse JSON on stdin.

@@ -1,4 +1,4 @@
-// The delegation error codes of seed 000 §9, as AgentSync answers them: `reason` is the code's name, `code` is
+// The delegation error codes (docs/contract.md §6), as AgentSync answers them: `reason` is the code's name, `code` is
 // E0xx (docs/agentsync-documentation.md, "Pass-over delegation"). E030 CONFIG_INVALID lives with the config
 // (configSchema.ts), which raises it for every section that fails closed.
 import { ActionError } from './errors';

@@ -181,7 +181,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
     handoff = created.handoff;
     tag = created.tag;
   } else if (skip && hot.length > 0) {
-    // The skip is recorded in a record's no_handoff_reason (seed 004: "recorded in artifact"), naming the changed files.
+    // The skip is recorded in a record's no_handoff_reason (docs/contract.md §10, End Session), naming the changed files.
     const input = {
       from_agent: ctx.agent,
       owner_mode: 'single' as const,
