@@ -1,6 +1,7 @@
 // The delegation error codes (docs/contract.md §6), as AgentSync answers them: `reason` is the code's name, `code` is
-// E0xx (docs/agentsync-documentation.md, "Pass-over delegation"). E030 CONFIG_INVALID lives with the config
-// (configSchema.ts), which raises it for every section that fails closed.
+// E0xx (docs/agentsync-documentation.md, "Pass-over delegation"); the numbers of those answered as refusals are in
+// errors.ts (PROTOCOL_REFUSALS). E030 CONFIG_INVALID is raised by the config (configSchema.ts) for every section
+// that fails closed.
 import { ActionError, PROTOCOL_REFUSALS } from './errors';
 
 /** The delegation codes: the ones answered as refusals (their numbers are in errors.ts), and the two timeouts. */
