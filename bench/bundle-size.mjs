@@ -1,4 +1,4 @@
-// Bundle sizes (issue 10): builds every bundle of esbuild.mjs as the VSIX does (--production), in memory, with
+// Bundle sizes: builds every bundle of esbuild.mjs as the VSIX does (--production), in memory, with
 // esbuild's metafile, and prints each bundle's size and what fills it, by package and by file. dist/extension.js
 // has a budget: the exit status is 1 when it is over EXTENSION_BUDGET (test/process/bundleSize.test.ts checks it).
 // Usage: node bench/bundle-size.mjs [--top N] [--json]

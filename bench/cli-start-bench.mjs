@@ -1,4 +1,4 @@
-// CLI start-up benchmark (issue 10): agents call `agentsync` in loops, so its wall time is compared with `node -e 0`,
+// CLI start-up benchmark: agents call `agentsync` in loops, so its wall time is compared with `node -e 0`,
 // the floor of any Node command, in the same run and paired (each round runs both, in alternating order).
 // Commands: `agentsync list` and `agentsync claim <id>` (claim and release alternate on one handoff, so every claim
 // finds it queued; the release runs between rounds, unmeasured), on a store of 1 handoff and one of 1,000 open ones.

@@ -1,4 +1,4 @@
-// Drop-zone benchmark (issue 3, docs/contract.md §8): a real `agentsync watch` child on a 1,000-handoff store.
+// Drop-zone benchmark (docs/contract.md §8, §12): a real `agentsync watch` child on a 1,000-handoff store.
 //   1. request.json → result.json latency, one writer, sequential (AgentSync 0.3's single drop zone)
 //   2. requests/ → responses/<id>.json latency, one writer, sequential
 //   3. throughput with 8 writer processes × 125 requests into requests/ (requests/s, lost)

@@ -9,7 +9,8 @@ import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardVi
 import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
 import { FolderService } from './vscode/folderService';
 import { FolderServices } from './vscode/folderServices';
-import { registerHandoffCommands, type CommandDeps } from './vscode/handoffCommands';
+import { registerHandoffCommands } from './vscode/handoffCommands';
+import type { CommandDeps } from './vscode/commandDeps';
 import { addHandoffNote } from './vscode/handoffNoteFlow';
 import { HandoffTreeProvider } from './vscode/handoffTreeProvider';
 import { registerHistoryDocument } from './vscode/historyDocument';

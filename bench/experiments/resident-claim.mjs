@@ -1,4 +1,4 @@
-// An option for issue 10, not the product: what `agentsync claim` would cost if a warm process that already holds
+// An option for CLI start-up time, not the product: what `agentsync claim` would cost if a warm process that already holds
 // the core answered it over a local socket, the client being plain Node with built-ins only. It times the client
 // process paired with `node -e 0` (alternating), on a store of 1,000 open handoffs, claim and release alternating.
 // usage: npx tsc -p . && node bench/experiments/resident-claim.mjs [--rounds N]

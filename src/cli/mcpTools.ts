@@ -10,7 +10,7 @@ const DESCRIPTIONS: Record<ActionName, string> = {
   createHandoff:
     'Create a handoff: work one agent leaves for another. `handoff` holds from_agent, owner_mode (single: one to_agents entry; shared: several; ' +
     'auto: routed by required_capabilities), summary, and optionally notes, files (workspace-relative), task_id, branch, commit, priority, phase ' +
-    'and request (seed 003: feature, spec_path, constraints, instructions, expected_output). A [pass_over: x] … Reason: … or [return_to: y] tag ' +
+    'and request (feature, spec_path, constraints, instructions, expected_output). A [pass_over: x] … Reason: … or [return_to: y] tag ' +
     "in the summary or notes acts like that pass or return; the answer's `tag` says whether it was accepted. Answers { handoff } with its id " +
     '(HO-YYYYMMDD-NNN).',
   listHandoffs:

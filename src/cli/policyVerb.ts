@@ -1,4 +1,4 @@
-// `agentsync policy list | set-pair | set-default | set-subagent | reset` (seed 001's `pass-over set-pair`): reads
+// `agentsync policy list | set-pair | set-default | set-subagent | reset` (docs/contract.md §6, Policies): reads
 // and edits the passOver section of .agentsync.json through core/passOverPolicyFile.ts, which checks the result as
 // the loader does and refuses an invalid one (docs/agentsync-documentation.md, "agentsync policy").
 import { loadConfig } from '../core/workspace/configLoader';

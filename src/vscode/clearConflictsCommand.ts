@@ -2,7 +2,7 @@
 // chose. The rule (humans only, audited) is the core's clearConflicts action; an agent identity is refused there.
 import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { resolveHandoff } from './handoffTarget';
 
 export const CLEAR_CONFLICTS_COMMAND = 'agentsync.clearConflicts';

@@ -6,7 +6,7 @@ import { displayAgent } from '../core/domain/agentId';
 import type { CompletionResult } from '../core/domain/handoffSchema';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { askAgents } from './handoffNoteFlow';
 import { resolveHandoff } from './handoffTarget';
 import { askText } from './prompts';

@@ -6,18 +6,12 @@ import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
 import { askCompletionReport } from './completionReportPrompt';
 import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
-import type { FolderServices } from './folderServices';
+import type { CommandDeps } from './commandDeps';
 import { allowsEscalate, allowsVerb, resolveHandoff, type HandoffTarget } from './handoffTarget';
 import { listHandoffs } from './listHandoffsCommand';
 import { askText } from './prompts';
 import { passOverCommand } from './passOverCommand';
 import { CLEAR_CONFLICTS_COMMAND, clearConflictsCommand } from './clearConflictsCommand';
-
-export interface CommandDeps {
-  services: FolderServices;
-  log: vscode.LogOutputChannel;
-  me: () => string;
-}
 
 const MAX_REASON = 2_000;
 

@@ -1,4 +1,4 @@
-// The questions that make a handoff (seed 004 "targeted handoff notes"): owner mode, targets or
+// The questions that make a handoff (docs/contract.md §10, handoff notes): owner mode, targets or
 // capabilities, summary, note. Used by Add Handoff Note and by End Session; nothing is written until the
 // caller sends the finished draft as one createHandoff request.
 import * as path from 'node:path';
@@ -8,7 +8,7 @@ import { LIMITS, type OwnerMode } from '../core/domain/handoffSchema';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import type { FolderService } from './folderService';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { askText, pickMany, pickOne, type Choice } from './prompts';
 
 export type Ownership =

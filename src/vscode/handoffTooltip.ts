@@ -45,7 +45,7 @@ function header(md: vscode.MarkdownString, h: Handoff): void {
   md.appendMarkdown('\n\n');
 }
 
-/** Seed 003's request side: what the receiver was asked to do. */
+/** The request side (docs/contract.md §6): what the receiver was asked to do. */
 function request(md: vscode.MarkdownString, h: Handoff): void {
   if (!h.request && !h.phase) return;
   const r = h.request ?? {};

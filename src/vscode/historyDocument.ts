@@ -6,7 +6,7 @@ import { renderHandoffHistory } from '../core/store/handoffHistoryText';
 import { registerCommand } from './commandRunner';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { resolveHandoff } from './handoffTarget';
 
 export const HISTORY_SCHEME = 'agentsync-history';

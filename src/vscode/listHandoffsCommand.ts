@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { awaitsAssignment } from '../core/requests/actions/assignHandoff';
 import { returnsToOriginator } from '../core/requests/actions/returnHandoff';
 import { isTerminal, type Handoff } from '../core/domain/handoffSchema';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { allowsEscalate, allowsVerb, handoffChoice, type HandoffTarget } from './handoffTarget';
 import { pickOne, type Choice } from './prompts';
 

@@ -3,7 +3,7 @@
 import { displayAgent } from '../core/domain/agentId';
 import type { RequestResponse } from '../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { resolveHandoff } from './handoffTarget';
 import { askText, pickOne, type Choice } from './prompts';
 

@@ -10,7 +10,7 @@ import { reportResponse, registerCommand } from './commandRunner';
 import { ensureCommandConsent } from './commandConsentPrompt';
 import { dispatchEndSession } from './endSessionDispatch';
 import type { FolderService } from './folderService';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { handoffChoice } from './handoffTarget';
 import { askOwnership, type Ownership } from './handoffNoteFlow';
 import { askText, pickMany, pickOne, type Choice } from './prompts';

@@ -1,72 +1,14 @@
-// The Handoffs tree's nodes (each with a `kind`) and how a level is built from a folder's view.
+// How each level of the Handoffs tree is built from a folder's view; the nodes' shapes are in treeNodeTypes.ts (re-exported here).
 // Grouping, chains and staleness come from the core (attentionTree, handoffAttention); this file only arranges them.
 // A level is built from what its parent node carries: no store read and no file call per node.
-import type { FolderService } from './folderService';
-import { ATTENTION_GROUPS, showsWhenEmpty, staleReason, type AttentionGroup } from '../core/domain/handoffAttention';
-import { buildAttentionTree, chainedUnder, type AttentionGroupIndex } from '../core/domain/attentionTree';
-import type { AgentSyncConfig } from '../core/domain/configSchema';
-import type { Handoff, Todo } from '../core/domain/handoffSchema';
+import { ATTENTION_GROUPS, showsWhenEmpty, staleReason } from '../core/domain/handoffAttention';
+import { buildAttentionTree, chainedUnder } from '../core/domain/attentionTree';
+import type { Handoff } from '../core/domain/handoffSchema';
 import { notices } from './treeNotices';
+import type { FolderService } from './folderService';
+import type { ConflictNode, FileNode, FolderNode, GroupNode, HandoffNode, TodoNode, TreeContext, TreeNode } from './treeNodeTypes';
 
-export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
-
-interface NodeBase {
-  id: string;
-  service: FolderService;
-  parent?: TreeNode;
-}
-export interface FolderNode extends NodeBase {
-  kind: 'folder';
-}
-export interface GroupNode extends NodeBase {
-  kind: 'group';
-  group: AttentionGroup;
-  handoffs: Handoff[];
-  /** The group's rows and chains, indexed once per render of the folder. */
-  index: AttentionGroupIndex;
-  config: AgentSyncConfig;
-}
-export interface HandoffNode extends NodeBase {
-  kind: 'handoff';
-  handoff: Handoff;
-  /** Why it is stale, or null. */
-  stale: string | null;
-  /** Open handoffs passed on or returned from this one (parent_uid), in any group, shown beneath it. */
-  chained: readonly Handoff[];
-  index: AttentionGroupIndex;
-  config: AgentSyncConfig;
-}
-export interface FileNode extends NodeBase {
-  kind: 'file';
-  path: string;
-  handoff: Handoff;
-}
-export interface TodoNode extends NodeBase {
-  kind: 'todo';
-  todo: Todo;
-  handoff: Handoff;
-}
-/** What a git merge of the store could not decide on its own (docs/contract.md §3 `conflicts`), until a human clears it. */
-export interface ConflictNode extends NodeBase {
-  kind: 'conflict';
-  conflict: HandoffConflict;
-  handoff: Handoff;
-}
-export interface InfoNode extends NodeBase {
-  kind: 'info';
-  message: string;
-  detail?: string;
-  tone: 'info' | 'warning' | 'error';
-  command?: { command: string; title: string; arguments?: unknown[] };
-}
-export type TreeNode = FolderNode | GroupNode | HandoffNode | FileNode | TodoNode | ConflictNode | InfoNode;
-
-export interface TreeContext {
-  me: string;
-  identityProblem: string | null;
-  trusted: boolean;
-  now: Date;
-}
+export type * from './treeNodeTypes';
 
 /** A folder's top level: notices, then the groups (the three named ones always, the others when not empty). */
 export function folderChildren(service: FolderService, ctx: TreeContext, parent?: FolderNode): TreeNode[] {

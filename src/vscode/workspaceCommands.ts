@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { initWorkspace, type InitReport } from '../core/workspace/workspaceInit';
 import { registerCommand } from './commandRunner';
-import type { CommandDeps } from './handoffCommands';
+import type { CommandDeps } from './commandDeps';
 import { openRecord } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
 import { offerMergeDriver, type MergeDriverOutcome } from './mergeDriverPrompt';

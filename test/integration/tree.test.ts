@@ -132,7 +132,7 @@ describe('Handoffs tree', () => {
     }
   });
 
-  it('the tooltip of a passed handoff shows its request (seed 003: phase, feature, spec, constraints, instructions)', async () => {
+  it('the tooltip of a passed handoff shows its request (docs/contract.md §6: phase, feature, spec, constraints, instructions)', async () => {
     const a = await api();
     const pass = {
       action: 'passOver',

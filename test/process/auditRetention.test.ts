@@ -28,7 +28,7 @@ function workspaceWithMonths(retention: number | null): WorkspaceLayout {
   return layout;
 }
 
-describe('audit retention (issue 9)', () => {
+describe('audit retention (docs/contract.md §9)', () => {
   for (const [retention, kept] of [
     [60, [monthsAgo(0), monthsAgo(1)]],
     [null, [monthsAgo(0), monthsAgo(1), monthsAgo(5), monthsAgo(14)]],

@@ -1,4 +1,4 @@
-// The CLI loads only what a verb needs (issue 10): `list` and `claim` start without the folder watcher and the Node
+// The CLI loads only what a verb needs: `list` and `claim` start without the folder watcher and the Node
 // module it brings (internal/fs/watchers), which a running `watch` loads, and without child_process, which
 // git's callers load when they start git (`init --git`); and the HTML entity decoder, which
 // the bundle loads on first use, is still there when a tracker needs it. The CLI runs as a real process; a
@@ -51,7 +51,7 @@ async function modulesOfRunningWatch(ws: string): Promise<string[]> {
   return modulesIn(stderr);
 }
 
-describe('CLI start-up: each verb loads what it needs (issue 10)', function () {
+describe('CLI start-up: each verb loads what it needs', function () {
   this.timeout(120_000);
   let ws: string;
   let id: string;

@@ -1,4 +1,4 @@
-// The seeds' Alice → Audit → Alice cycle through the drop zone (issue 9), answered by a running `agentsync watch`:
+// The Alice → Audit → Alice cycle (docs/contract.md §6) through the drop zone (§8), answered by a running `agentsync watch`:
 // each agent only writes request files into .agentsync/requests/ and reads its answer from .agentsync/responses/.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -42,7 +42,7 @@ const report = {
   issues: [],
 };
 
-describe('alice → audit → alice through the drop zone, under agentsync watch (issue 9)', function () {
+describe('alice → audit → alice through the drop zone, under agentsync watch (docs/contract.md §6, §8)', function () {
   this.timeout(120_000);
   let dir: string;
   let watcher: Child | undefined;

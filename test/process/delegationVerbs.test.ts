@@ -1,4 +1,4 @@
-// `agentsync pass`, `return` and `assign` (issue 9) as a user runs them: the real CLI as a child process, the
+// `agentsync pass`, `return` and `assign` (docs/contract.md §6, §8) as a user runs them: the real CLI as a child process, the
 // store on disk, each verb going through the dispatcher's action of the same meaning.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -20,7 +20,7 @@ function json(ws: string, args: string[], input?: string): { run: CliRun; body: 
 
 const report = { status: 'complete', decision: 'PROCEED', context_summary: 'reviewed, two nits', findings: {}, issues: [] };
 
-describe('agentsync pass / return (issue 9)', function () {
+describe('agentsync pass / return (docs/contract.md §6)', function () {
   this.timeout(120_000);
   let ws: string;
 
@@ -102,7 +102,7 @@ describe('agentsync pass / return (issue 9)', function () {
   });
 });
 
-describe('agentsync assign (issue 9)', function () {
+describe('agentsync assign (docs/contract.md §5, §8)', function () {
   this.timeout(120_000);
   let ws: string;
 

@@ -22,7 +22,7 @@ function filesBelow(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).sort();
 }
 
-describe('symlinked folders in .agentsync are refused, nothing is written outside (issue 7, item 13)', function () {
+describe('symlinked folders in .agentsync are refused, nothing is written outside (docs/contract.md §12)', function () {
   this.timeout(120_000);
   let ws: string;
   let outside: string;

@@ -1,4 +1,4 @@
-// `agentsync watch` as real processes (issue 3): 8 writer processes × 125 requests into requests/ while two
+// `agentsync watch` as real processes (docs/contract.md §8, §12): 8 writer processes × 125 requests into requests/ while two
 // watchers answer them → 1,000 responses and exactly 1,000 handoffs; the same with one watcher killed -9 while it
 // holds claims, then restarted. Plus --once, and a clean stop on SIGTERM/SIGINT.
 import { strict as assert } from 'node:assert';

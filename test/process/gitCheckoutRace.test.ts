@@ -1,4 +1,4 @@
-// Issue 7 item 2: git replacing handoffs.json under a running writer. Real git, real disk: a stream of createHandoff
+// Nothing lost (docs/contract.md §12) while git replaces handoffs.json under a running writer. Real git, real disk: a stream of createHandoff
 // requests runs through a HandoffStore while `git checkout -f` switches 200 times between two branches whose stores
 // hold different records. A loss is any of, checked after every checkout once two more requests have been answered:
 //   - the store lacks a record of the checked-out branch's commit (an empty or older store was written over git's:

@@ -1,4 +1,4 @@
-// Issue 7 item 12, as a user meets it: a repository commits `.agentsync.json` with `commands.build: ["sh","-c",...]`
+// docs/contract.md §12 (a repository runs nothing), as a user meets it: a repository commits `.agentsync.json` with `commands.build: ["sh","-c",...]`
 // and a drop-zone request asking for `health`. In a fresh `git clone`, nothing may run until the local user runs
 // `agentsync trust` (recorded outside the repository), and a change to the commands needs a new trust. Real CLI
 // processes, real git, the real MCP client; AGENTSYNC_TRUST_FILE keeps the user's own trust records out of it.

@@ -1,4 +1,4 @@
-// `agentsync mcp` under hostile or broken clients (issue 7, item 15): an over-size message gets a JSON-RPC error
+// `agentsync mcp` under hostile or broken clients (docs/contract.md §8): an over-size message gets a JSON-RPC error
 // and the server keeps serving (also past the SDK's 10 MiB buffer, where it used to exit 0 in silence); a client
 // that closes its end (EPIPE) ends the server cleanly; `findings` over 64 KiB is refused on every surface.
 import * as assert from 'node:assert/strict';
@@ -89,7 +89,7 @@ function listCall(id: number): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'listHandoffs', arguments: {} } }) + '\n';
 }
 
-describe('agentsync mcp: message size cap, broken clients, findings limit (issue 7, item 15)', function () {
+describe('agentsync mcp: message size cap, broken clients, findings limit (docs/contract.md §8)', function () {
   this.timeout(120_000);
   let dir: string;
   let layout: WorkspaceLayout;

@@ -1,4 +1,4 @@
-// What the VSIX ships (issue 10): the production extension bundle stays within its size budget, and the package
+// What the VSIX ships: the production extension bundle stays within its size budget, and the package
 // holds what the extension loads, the CLI it documents and the files package.json names, nothing else (no
 // sources, tests, compiled tests, source maps, benches or the test editor). Real tools: esbuild through
 // bench/bundle-size.mjs and `vsce ls`, run as child processes on this checkout.
@@ -21,7 +21,7 @@ interface SizeReport {
   bundles: { bundle: string; bytes: number; packages: { name: string; bytes: number }[] }[];
 }
 
-describe('packaging (issue 10)', function () {
+describe('packaging', function () {
   this.timeout(120_000);
 
   it('dist/extension.js, built for the VSIX (--production), is at most 400 KB', () => {

@@ -1,4 +1,4 @@
-// Timeouts of passed work as a black-box tester would try them (seed 000 §9): a real `agentsync request` per step,
+// Timeouts of passed work as a black-box tester would try them (docs/contract.md §6): a real `agentsync request` per step,
 // a real short `timeout_ms` override (1500 ms) and a real wait, with no special call to make the timeout happen; and
 // under `agentsync watch`, the store itself changes on disk without any request at all.
 import * as assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ describe('pass timeouts through `agentsync request` (real clock)', function () {
   beforeEach(() => {
     ws = tempWorkspace('timeouts');
     runCliSync(['--dir', ws, 'init']);
-    configureAgents(ws); // the seeds' agents: init configures codex, claude and copilot only
+    configureAgents(ws); // alice, audit and the others: init configures codex, claude and copilot only
   });
   afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
 

@@ -1,4 +1,4 @@
-// `agentsync policy` and the fail-closed policy as a user meets them (issue 9): the real CLI as a child process,
+// `agentsync policy` and the fail-closed policy as a user meets them (docs/contract.md §6): the real CLI as a child process,
 // .agentsync.json on disk, passes sent through `agentsync request`.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -7,7 +7,7 @@ import { configureAgents, runCliIn, runCliSync, tempWorkspace } from './processH
 
 const passRequest = JSON.stringify({ action: 'passOver', agent: 'alice', to: 'audit', reason: 'code_review', summary: 'review login' });
 
-describe('agentsync policy (issue 9)', function () {
+describe('agentsync policy (docs/contract.md §6)', function () {
   this.timeout(120_000);
   let ws: string;
   let configFile: string;

@@ -100,7 +100,7 @@ export function auditLines(layout: WorkspaceLayout): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** The seeds' agents (alice, audit, tester, bob, scout) configured, plus a named human reviewer. */
+/** The agents of the delegation examples (alice, audit, tester, bob, scout) configured, plus a named human reviewer. */
 export function configureAgents(ws: string): void {
   const file = path.join(ws, '.agentsync.json');
   const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;

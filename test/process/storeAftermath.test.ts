@@ -1,4 +1,4 @@
-// Real CLI processes on real disk and real git (issue 7 items 6 and 11):
+// Real CLI processes on real disk and real git (docs/contract.md §12):
 // - a writer SIGKILLed right after renaming handoffs.json into place (test seam env var) loses no accepted action:
 //   the next writer appends its audit lines from the journal, once each, and rebuilds AgentTracker.md and state.json;
 // - `list` and `show` in an initialized, committed repository leave `git status --porcelain` empty.

@@ -1,4 +1,4 @@
-// Agent text printed by the CLI must not reach the terminal as control sequences (issue 7, item 14): an OSC 52
+// Agent text printed by the CLI must not reach the terminal as control sequences: an OSC 52
 // clipboard write, a screen clear and a C1 CSI in a summary, notes, reason or request file name come out as
 // visible escapes; --json output stays JSON that parses back to the same text. The CLI runs as a real process.
 import * as assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ function assertNoRawControls(out: { stdout: string; stderr: string }, what: stri
   assert.equal(m, null, `${what} printed a raw control U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')}: ${JSON.stringify(all)}`);
 }
 
-describe('CLI output escapes control characters in agent text (issue 7, item 14)', function () {
+describe('CLI output escapes control characters in agent text', function () {
   this.timeout(120_000);
   let ws: string;
   let id: string;

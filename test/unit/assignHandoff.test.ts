@@ -1,4 +1,4 @@
-// assignHandoff (issue 9): a human gives a handoff routing blocked (no agent has the capabilities) to named agents.
+// assignHandoff (docs/contract.md §5, §8): a human gives a handoff routing blocked (no agent has the capabilities) to named agents.
 import * as assert from 'node:assert/strict';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';

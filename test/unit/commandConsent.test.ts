@@ -1,4 +1,4 @@
-// Configured commands run only with the local user's consent (issue 7 item 12): a SHA-256 of the workspace and its
+// Configured commands run only with the local user's consent (docs/contract.md §7, §12): a SHA-256 of the workspace and its
 // commands, recorded outside the repository; `health` never deploys; concurrent requests never overlap their runs.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 7 item 3: once handoffs.json is renamed into place the change has happened, so the answer is ok even when
+// Once handoffs.json is renamed into place the change has happened, so the answer is ok even when
 // the stamp, the ledger, the derived files or the audit then fail; those failures are logged and repaired later.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,7 +13,7 @@ const create = (request_id: string, summary = 'after the rename') => ({
   handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary },
 });
 
-describe('after the store rename the answer is the truth (issue 7 item 3)', () => {
+describe('after the store rename the answer is the truth (docs/contract.md §8)', () => {
   after(removeTempDirs);
 
   it('the stamp path is a folder: ok, stored once, audited, tracker updated; a retry is a replay, not a duplicate', async () => {

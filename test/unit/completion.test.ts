@@ -144,7 +144,7 @@ describe('return for revision and maxAttempts (docs/contract.md §4)', () => {
   });
 });
 
-describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
+describe('decisions.md and state.json (docs/contract.md §2)', () => {
   after(removeTempDirs);
 
   it('a line is appended when a handoff is merged, with the report summary and decision', async () => {
@@ -161,7 +161,7 @@ describe('decisions.md and state.json (seed 004, risks 6 and 7)', () => {
     await ws.dispatch({ action: 'transitionHandoff', handoffId: ID, agent: 'codex', to: 'merged' });
     const text = ws.readText(ws.layout.decisionsFile)!;
     const lines = text.split('\n').filter(Boolean);
-    // The seed's task_id and notes follow the six documented columns (a `|` or line break in them cannot add a cell).
+    // task_id and notes follow the six documented columns (a `|` or line break in them cannot add a cell).
     assert.equal(
       lines[lines.length - 1],
       `${ts} | ${ID} | codex | Fixed \\| tested ready | PROCEED | merged | AS-210 | Check regression risk.`,

@@ -1,4 +1,4 @@
-// The completion report through the dispatcher (docs/contract.md §6, seed 000 §9, seed 003): over the limits → E012
+// The completion report through the dispatcher (docs/contract.md §6): over the limits → E012
 // CONTEXT_OVERFLOW, missing or misshapen fields → E021 INVALID_WORK_OUTPUT, and `findings` checked against the shape
 // of the handoff's phase. Every refusal changes nothing.
 import { strict as assert } from 'node:assert';
@@ -65,7 +65,7 @@ describe('completion report: E012 CONTEXT_OVERFLOW and E021 INVALID_WORK_OUTPUT'
     assert.equal(ws.stored(id).status, 'in_progress', 'nothing was returned');
   });
 
-  it('the report echoes task_id and phase (seed 003); an echo that names another task or phase is E021', async () => {
+  it('the report echoes task_id and phase (docs/contract.md §6); an echo that names another task or phase is E021', async () => {
     const wrongTask = await complete(completionReport('PROCEED', { task_id: 'AS-999' }));
     assert.deepEqual([wrongTask.res.reason, wrongTask.res.field], ['INVALID_WORK_OUTPUT', 'result.task_id'], JSON.stringify(wrongTask.res));
     assert.match(String(wrongTask.res.message), /is task "AS-210"/);
@@ -88,7 +88,7 @@ describe('completion report: E012 CONTEXT_OVERFLOW and E021 INVALID_WORK_OUTPUT'
   });
 });
 
-/** Seed 003's own example findings, one per phase. */
+/** Full example findings, one per phase. */
 const SEED_FINDINGS = {
   research: {
     existing_implementations: [{ file: 'src/lib/auth.ts', description: 'Basic session utils', relevance: 'high' }],
@@ -122,11 +122,11 @@ const SEED_FINDINGS = {
   },
 } as const;
 
-describe('completion report: findings checked against the shape of the phase (seed 003)', () => {
+describe('completion report: findings checked against the shape of the phase (docs/contract.md §6)', () => {
   after(removeTempDirs);
 
   for (const [phase, findings] of Object.entries(SEED_FINDINGS)) {
-    it(`seed 003's ${phase} findings are accepted for a ${phase} handoff`, async () => {
+    it(`complete example ${phase} findings are accepted for a ${phase} handoff`, async () => {
       const { res } = await complete(completionReport('PROCEED', { findings }), { phase: phase as Handoff['phase'] });
       assert.equal(res.ok, true, JSON.stringify(res));
     });

@@ -1,4 +1,4 @@
-// Delegation as the seeds describe it (docs/contract.md §6, issue 9), every step through the real dispatcher:
+// Delegation as docs/contract.md §6 describes it, every step through the real dispatcher:
 // a pass back to return_to is the return, who reviews returned work, the stored policy governing lease and return.
 import * as assert from 'node:assert/strict';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
@@ -7,7 +7,7 @@ import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const report = { status: 'complete', decision: 'PROCEED', context_summary: 'auth reviewed: two issues fixed', findings: {}, issues: [] };
 
-/** One hop of a seed chain: `from` passes the current work to `to`; `to` claims it when the pass is accepted. */
+/** One hop of a delegation chain: `from` passes the current work to `to`; `to` claims it when the pass is accepted. */
 async function hop(ws: TestWorkspace, from: string, to: string, current: Handoff | undefined, extra: Record<string, unknown> = {}) {
   const r = await ws.dispatch({
     action: 'passOver',
@@ -25,7 +25,7 @@ async function hop(ws: TestWorkspace, from: string, to: string, current: Handoff
   return { r, next: c.data!.handoff as Handoff };
 }
 
-/** Walks a seed chain (`alice → audit → alice`); returns the last response, and the responses before it all succeed. */
+/** Walks a delegation chain (`alice → audit → alice`); returns the last response, and the responses before it all succeed. */
 async function walk(ws: TestWorkspace, agents: string[]): Promise<RequestResponse> {
   let current: Handoff | undefined;
   let last: RequestResponse | undefined;
@@ -38,7 +38,7 @@ async function walk(ws: TestWorkspace, agents: string[]): Promise<RequestRespons
   return last!;
 }
 
-describe('delegation: the seeds’ examples through the dispatcher', () => {
+describe('delegation: the examples of docs/contract.md §6 through the dispatcher', () => {
   after(removeTempDirs);
 
   const refused: [string[], string, string, RegExp][] = [

@@ -1,4 +1,4 @@
-// Issue 7 item 8: a full disk or a read-only checkout. Real file systems, not mocks: a 512 KiB tmpfs filled up and
+// A full disk or a read-only checkout. Real file systems, not mocks: a 512 KiB tmpfs filled up and
 // the same tmpfs remounted read-only (mount needs root / CAP_SYS_ADMIN, which this test machine has).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,7 @@ function tempFilesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.tmp'));
 }
 
-describe('disk full and read-only checkouts (issue 7 item 8)', () => {
+describe('disk full and read-only checkouts', () => {
   let mountPoint: string;
   let root: string;
   let dispatcher: RequestDispatcher;

@@ -14,7 +14,7 @@ interface Manifest {
 }
 
 describe('the docs say what the code does', () => {
-  it('"Every command is in the Command Palette": none is hidden there, and before init only Initialize, Refresh and Install agentsync Command in PATH are offered', () => {
+  it('"Every command is in the Command Palette": none is hidden, and before init only Initialize, Refresh, Install are offered', () => {
     assert.match(read(DOC), /Every command is in the Command Palette/);
     const manifest = JSON.parse(read('package.json')) as Manifest;
     const palette = new Map(manifest.contributes.menus.commandPalette.map((e) => [e.command, e.when]));

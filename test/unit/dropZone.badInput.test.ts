@@ -1,4 +1,4 @@
-// Bad input in the drop zone (docs/contract.md §8, issue 3): every case gets a response that says what was wrong (or, when it
+// Bad input in the drop zone (docs/contract.md §8): every case gets a response that says what was wrong (or, when it
 // cannot be answered, is moved to requests/rejected/ with a note), and handoffs.json stays byte-identical.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';

@@ -36,7 +36,7 @@ describe('handoffs.json schema (docs/contract.md §3)', () => {
   after(removeTempDirs);
 
   describe('accepts', () => {
-    it('the plan example record of seed 004 as written', () => {
+    it('the example record of the original plan, as written', () => {
       const snap = StoreSnapshot.parse(SEED_EXAMPLE_STORE);
       assert.equal(snap.handoffs.length, 1);
       const h = snap.handoffs[0];

@@ -72,6 +72,88 @@ function violations(files: ReadonlyMap<string, string>): string[] {
   return found;
 }
 
+/** The src/-relative file a relative specifier names (`x.ts` or `x/index.ts`), or null when it names none. */
+function resolveImport(files: ReadonlyMap<string, string>, fromFile: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), spec));
+  for (const candidate of [`${target}.ts`, `${target}/index.ts`, target])
+    if (candidate.endsWith('.ts') && files.has(candidate)) return candidate;
+  return null;
+}
+
+/**
+ * Every import circle among the given files, each as `a.ts -> b.ts -> a.ts` starting from its first file by name.
+ * `import type` counts: a type-only circle is erased at run time, but the two files still cannot be read, moved or
+ * layered apart, and that is what this rule is for (each circle docs/architecture.md forbids was type-only).
+ */
+function importCircles(files: ReadonlyMap<string, string>): string[] {
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const targets = specifiersOf(text)
+      .map((spec) => resolveImport(files, file, spec))
+      .filter((t): t is string => t !== null);
+    edges.set(file, [...new Set(targets)].sort());
+  }
+  // Tarjan's strongly connected components: every file of a component reaches every other.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1 || (edges.get(file) ?? []).includes(file)) components.push(component);
+  };
+  for (const file of [...files.keys()].sort()) if (!index.has(file)) visit(file);
+  // Name each component by one concrete circle through its first file, found breadth-first within the component.
+  return components
+    .map((component) => {
+      const members = new Set(component);
+      const start = [...component].sort()[0];
+      const cameFrom = new Map<string, string>();
+      const queue = [start];
+      let closing: string | undefined;
+      while (queue.length > 0 && closing === undefined) {
+        const file = queue.shift()!;
+        for (const next of edges.get(file) ?? []) {
+          if (!members.has(next)) continue;
+          if (next === start) {
+            closing = file;
+            break;
+          }
+          if (!cameFrom.has(next)) {
+            cameFrom.set(next, file);
+            queue.push(next);
+          }
+        }
+      }
+      const route = [start];
+      for (let file = closing!; file !== start; file = cameFrom.get(file)!) route.splice(1, 0, file);
+      const others = component.length - route.length;
+      const circle = [...route, start].map((f) => `src/${f}`).join(' -> ');
+      return others > 0 ? `${circle} (and ${others} more file(s) in the same circle)` : circle;
+    })
+    .sort();
+}
+
 function readSources(srcDir: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string): void => {
@@ -93,6 +175,28 @@ describe('import direction (docs/architecture.md)', () => {
     const files = readSources(SRC);
     assert.ok(files.size > 100, `expected the whole src/ tree, read ${files.size} files from ${SRC}`);
     assert.deepEqual(violations(files), []);
+  });
+
+  it('no import circle among the files of src/, type-only imports included', () => {
+    assert.deepEqual(importCircles(readSources(SRC)), []);
+  });
+
+  it('names each import circle, through type-only imports and index files too', () => {
+    const files = new Map([
+      ['vscode/a.ts', "import type { B } from './b';"],
+      ['vscode/b.ts', "import { c } from './c';"],
+      ['vscode/c.ts', "export { a } from './a';"],
+      ['vscode/d.ts', "import { a } from './a';"],
+      ['core/store/x.ts', "import { y } from './y';"],
+      ['core/store/y/index.ts', "const x = require('../x');"],
+      ['cli/self.ts', "import { self } from './self';"],
+      ['cli/lone.ts', "import { z } from 'zod';"],
+    ]);
+    assert.deepEqual(importCircles(files), [
+      'src/cli/self.ts -> src/cli/self.ts',
+      'src/core/store/x.ts -> src/core/store/y/index.ts -> src/core/store/x.ts',
+      'src/vscode/a.ts -> src/vscode/b.ts -> src/vscode/c.ts -> src/vscode/a.ts',
+    ]);
   });
 
   it('every src/core folder is a layer with a rank', () => {

@@ -1,4 +1,4 @@
-// Tags in a handoff note (docs/contract.md §6, seed 001): `[pass_over: x]` … `Reason: …` and `[return_to: y]` in a note made
+// Tags in a handoff note (docs/contract.md §6): `[pass_over: x]` … `Reason: …` and `[return_to: y]` in a note made
 // with createHandoff (the editor's Add Handoff Note, endSession's handoff) act like the same tags in a passOver /
 // returnHandoff message. An accepted tag makes the note that action's record; a refused one leaves the note stored as
 // written, and the answer's `tag` says what was refused and why.

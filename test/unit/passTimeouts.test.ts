@@ -1,4 +1,4 @@
-// Timeouts of passed work (seed 000 §9, docs/contract.md §6) with the store's controllable clock, all through the dispatcher:
+// Timeouts of passed work (docs/contract.md §6) with the store's controllable clock, all through the dispatcher:
 // a receiver whose lease lapses → E010 SUBAGENT_TIMEOUT, work nobody claims within timeout_ms → E022 RETURN_TIMEOUT.
 // The pass is escalated with the code in its history and a queued handoff carries it back to its origin. No special
 // call is needed: the next write, a read, or expireLeases sweeps it.

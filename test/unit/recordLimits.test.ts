@@ -1,6 +1,7 @@
-// Issue 7 item 1: no ordinary action may write a record the store's own schema refuses, or every later read on a
-// fresh clone (no validated-store stamp) answers store_invalid. Each case either fits the limit (a composed reason
-// is bounded) or is refused alone with record_invalid / a named limit, leaving the store as it was.
+// Every string and list has a maximum size (docs/contract.md §3): no ordinary action may write a record the store's
+// own schema refuses, or every later read on a fresh clone (no validated-store stamp) answers store_invalid. Each
+// case either fits the limit (a composed reason is bounded) or is refused alone with record_invalid / a named limit,
+// leaving the store as it was.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { LIMITS, type Handoff } from '../../src/core/domain/handoffSchema';
@@ -17,7 +18,7 @@ function longest(h: Handoff): number {
   return Math.max(...h.state_history.map((e) => (e.reason ?? '').length));
 }
 
-describe('records within the schema limits (issue 7 item 1)', () => {
+describe('records within the schema limits (docs/contract.md §3)', () => {
   after(removeTempDirs);
 
   it('create with a 2,000-character skip reason: the composed history reason is bounded, a fresh clone reads it', async () => {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REFUSAL_REASONS } from '../../src/core/domain/errors';
+import { ActionError, isProtocolRefusal, PROTOCOL_REFUSALS, REFUSAL_REASONS } from '../../src/core/domain/errors';
 import { okResponse, refusal } from '../../src/core/domain/responseEnvelope';
 
 const DOC = path.resolve(__dirname, '../../../docs/agentsync-documentation.md');
@@ -45,6 +45,44 @@ describe('refusal reasons', () => {
 
   it('the list has no duplicates', () => {
     assert.equal(new Set(REFUSAL_REASONS).size, REFUSAL_REASONS.length);
+  });
+});
+
+describe('the case of a reason (docs/contract.md §8)', () => {
+  it("AgentSync's own reasons are lower snake_case; a protocol code's is its UPPER_SNAKE_CASE name, with an E0xx number", () => {
+    const offRule = REFUSAL_REASONS.filter((r) =>
+      isProtocolRefusal(r) ? !/^[A-Z]+(?:_[A-Z]+)*$/.test(r) || !/^E0\d\d$/.test(PROTOCOL_REFUSALS[r]) : !/^[a-z]+(?:_[a-z]+)*$/.test(r),
+    );
+    assert.deepEqual(offRule, []);
+  });
+
+  it('a protocol refusal carries its code first wherever it is raised, even when the raiser leaves it out', () => {
+    for (const reason of Object.keys(PROTOCOL_REFUSALS) as (keyof typeof PROTOCOL_REFUSALS)[]) {
+      const e = new ActionError(reason, 'refused', { key: 'passOver' });
+      assert.deepEqual(Object.entries(e.details), [
+        ['code', PROTOCOL_REFUSALS[reason]],
+        ['key', 'passOver'],
+      ]);
+    }
+    assert.deepEqual(new ActionError('permission_denied', 'refused', { path: 'x' }).details, { path: 'x' }, 'an own reason gets no code');
+  });
+
+  it('the only reasons that differ in case alone are the documented pair permission_denied (the file system) and PERMISSION_DENIED (E013)', () => {
+    const lower = new Set(REFUSAL_REASONS.filter((r) => !isProtocolRefusal(r)));
+    assert.deepEqual(
+      Object.keys(PROTOCOL_REFUSALS).filter((name) => lower.has(name.toLowerCase() as never)),
+      ['PERMISSION_DENIED'],
+    );
+    const doc = fs.readFileSync(DOC, 'utf8');
+    assert.match(doc, /\| `permission_denied` \| [^\n]*not `PERMISSION_DENIED`/, 'the doc row says which is which');
+  });
+
+  it('docs/contract.md states the rule in one line', () => {
+    const contract = fs.readFileSync(path.resolve(__dirname, '../../../docs/contract.md'), 'utf8');
+    const rule = contract.split('\n').filter((line) => line.includes('**The case of a reason.**'));
+    assert.equal(rule.length, 1);
+    assert.match(rule[0], /lower snake_case/);
+    assert.match(rule[0], /UPPER_SNAKE_CASE/);
   });
 });
 

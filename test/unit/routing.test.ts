@@ -7,7 +7,7 @@ import type { RequestResponse } from '../../src/core/requests/requestDispatcher'
 import { makeHandoff } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
-/** The plan's capability matrix (seed 004). */
+/** The original plan's capability matrix (docs/contract.md §5 routes by such a map). */
 const PLAN_CAPABILITIES = {
   codex: ['code_patch', 'test_authoring', 'shell_checks'],
   copilot: ['inline_refactor', 'pr_review'],

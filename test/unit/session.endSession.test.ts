@@ -1,4 +1,4 @@
-// Sessions in a REAL git repository (issue 3, docs/contract.md §10): hot files (unstaged, staged, untracked) relative to the
+// Sessions in a REAL git repository (docs/contract.md §10): hot files (unstaged, staged, untracked) relative to the
 // workspace folder even when it is a subfolder of the repository; requireHandoffOnEndSession on and off; another
 // agent's In Progress line survives; sessions from claimed handoffs; replays; status and staleness.
 import { strict as assert } from 'node:assert';

@@ -1,4 +1,4 @@
-// The extension's exports are the integration suite's seam, never a public API (issue 12).
+// The extension's exports are the integration suite's seam, never a public API.
 import * as assert from 'node:assert/strict';
 import { TEST_SEAM_ENV, testSeam } from '../../src/vscode/testSeam';
 

@@ -1,4 +1,4 @@
-// The `## Agent Handoffs` section of AgentTracker.md (docs/contract.md §11): the seed's exact format, the humans' text
+// The `## Agent Handoffs` section of AgentTracker.md (docs/contract.md §11): its exact format, the humans' text
 // kept byte for byte, CRLF files, a missing section appended; on disk through the store as well.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';

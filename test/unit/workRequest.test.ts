@@ -1,4 +1,4 @@
-// Seed 003's request side (docs/contract.md §6): createHandoff and passOver take `request: { feature?, spec_path?, constraints?,
+// The request side (docs/contract.md §6): createHandoff and passOver take `request: { feature?, spec_path?, constraints?,
 // instructions?, expected_output? }` and `phase`, stored on the record and shown in AgentTracker.md; the previous
 // hop's context_summary reaches the next handoff as previous_findings. Through the dispatcher, on disk.
 import { strict as assert } from 'node:assert';
@@ -8,7 +8,7 @@ import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { completionReport } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
-/** Seed 003's research request, as AgentSync takes it (task_id, phase and files are the handoff's own fields). */
+/** A research request, as AgentSync takes it (task_id, phase and files are the handoff's own fields). */
 const RESEARCH = {
   feature: 'jwt-authentication',
   spec_path: 'specs/auth/requirements.md',
@@ -17,7 +17,7 @@ const RESEARCH = {
   expected_output: 'structured_findings',
 };
 
-describe('the request side of the handoff protocol (seed 003)', () => {
+describe('the request side of the handoff protocol (docs/contract.md §6)', () => {
   after(removeTempDirs);
 
   it('passOver stores the request, infers the phase from expected_output, and the tracker shows it', async () => {
@@ -96,7 +96,7 @@ describe('the request side of the handoff protocol (seed 003)', () => {
     ['a spec_path outside the workspace', { request: { spec_path: '../secrets.md' } }, 'request.spec_path', /could escape the workspace/],
     ['an unknown request field', { request: { feature: 'x', deadline: 'friday' } }, 'request.deadline', /unknown field\(s\) "deadline"/],
     [
-      'an expected_output outside seed 003’s four',
+      'an expected_output outside the four',
       { request: { expected_output: 'essay' } },
       'request.expected_output',
       /request\.expected_output: /,

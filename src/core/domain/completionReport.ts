@@ -1,4 +1,4 @@
-// The receiver's completion report (`result`, seed 003's response): over the limits it is E012 CONTEXT_OVERFLOW,
+// The receiver's completion report (`result`, docs/contract.md §6): over the limits it is E012 CONTEXT_OVERFLOW,
 // missing or misshapen fields are E021 INVALID_WORK_OUTPUT (docs/agentsync-documentation.md, "The completion report").
 // Checked wherever a report arrives: completeHandoff, returnHandoff, and a pass back to the work's return_to.
 import type { z } from 'zod';
@@ -80,7 +80,7 @@ export function checkReport(result: CompletionResult | undefined, h: Handoff): v
   if (problems.length) {
     throw invalidOutput(
       'result.findings',
-      `result.findings is not a ${phase} report: ${problems.join('; ')}. A ${phase} report has ${PHASE_SHAPE_HINT[phase]} (seed 003).`,
+      `result.findings is not a ${phase} report: ${problems.join('; ')}. A ${phase} report has ${PHASE_SHAPE_HINT[phase]}.`,
       { phase },
     );
   }

@@ -60,7 +60,7 @@ export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema
 export const RESTRICTIVE_SECTIONS = ['passOver', 'agentCapabilities', 'requireHandoffOnEndSession'] as const;
 export type RestrictiveSection = (typeof RESTRICTIVE_SECTIONS)[number];
 
-/** Why a restrictive section cannot be used: the sentence, the key path it is about, and the seed 000 §9 code. */
+/** Why a restrictive section cannot be used: the sentence, the key path it is about, and the delegation code (docs/contract.md §6). */
 export interface SectionProblem {
   message: string;
   /** The key path in .agentsync.json, e.g. `passOver.pairs.alice->audit.enabeld`. */
@@ -80,7 +80,7 @@ export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({});
 const REFUSAL_OF = { E030: 'CONFIG_INVALID', E031: 'PREFERENCE_CONFLICT' } as const;
 
 /**
- * E030 CONFIG_INVALID or E031 PREFERENCE_CONFLICT (seed 000 §9): an action governed by a broken restrictive section
+ * E030 CONFIG_INVALID or E031 PREFERENCE_CONFLICT (docs/contract.md §6): an action governed by a broken restrictive section
  * is refused until it is fixed, naming the key path (docs/agentsync-documentation.md, "Configuration").
  */
 export function assertSectionUsable(config: AgentSyncConfig, section: RestrictiveSection): void {

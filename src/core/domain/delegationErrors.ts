@@ -1,18 +1,20 @@
-// The delegation error codes of seed 000 §9, as AgentSync answers them: `reason` is the code's name, `code` is
-// E0xx (docs/agentsync-documentation.md, "Pass-over delegation"). E030 CONFIG_INVALID lives with the config
-// (configSchema.ts), which raises it for every section that fails closed.
-import { ActionError } from './errors';
+// The delegation error codes (docs/contract.md §6), as AgentSync answers them: `reason` is the code's name, `code` is
+// E0xx (docs/agentsync-documentation.md, "Pass-over delegation"); the numbers of those answered as refusals are in
+// errors.ts (PROTOCOL_REFUSALS). E030 CONFIG_INVALID is raised by the config (configSchema.ts) for every section
+// that fails closed.
+import { ActionError, PROTOCOL_REFUSALS } from './errors';
 
+/** The delegation codes: the ones answered as refusals (their numbers are in errors.ts), and the two timeouts. */
 export const DELEGATION_CODES = {
-  INVALID_SUBAGENT: 'E001',
-  CHAIN_DEPTH_EXCEEDED: 'E002',
-  CYCLE_DETECTED: 'E003',
-  DISABLED_PAIR: 'E004',
+  INVALID_SUBAGENT: PROTOCOL_REFUSALS.INVALID_SUBAGENT,
+  CHAIN_DEPTH_EXCEEDED: PROTOCOL_REFUSALS.CHAIN_DEPTH_EXCEEDED,
+  CYCLE_DETECTED: PROTOCOL_REFUSALS.CYCLE_DETECTED,
+  DISABLED_PAIR: PROTOCOL_REFUSALS.DISABLED_PAIR,
   SUBAGENT_TIMEOUT: 'E010',
-  CONTEXT_OVERFLOW: 'E012',
-  PERMISSION_DENIED: 'E013',
-  RETURN_CONTEXT_LOST: 'E020',
-  INVALID_WORK_OUTPUT: 'E021',
+  CONTEXT_OVERFLOW: PROTOCOL_REFUSALS.CONTEXT_OVERFLOW,
+  PERMISSION_DENIED: PROTOCOL_REFUSALS.PERMISSION_DENIED,
+  RETURN_CONTEXT_LOST: PROTOCOL_REFUSALS.RETURN_CONTEXT_LOST,
+  INVALID_WORK_OUTPUT: PROTOCOL_REFUSALS.INVALID_WORK_OUTPUT,
   RETURN_TIMEOUT: 'E022',
 } as const;
 
@@ -22,5 +24,5 @@ export type DelegationCode = keyof typeof DELEGATION_CODES;
 export type DelegationRefusal = Exclude<DelegationCode, 'SUBAGENT_TIMEOUT' | 'RETURN_TIMEOUT'>;
 
 export function delegationError(name: DelegationRefusal, message: string, details: Record<string, unknown> = {}): ActionError {
-  return new ActionError(name, message, { code: DELEGATION_CODES[name], ...details });
+  return new ActionError(name, message, details); // ActionError puts the code first
 }

@@ -1,6 +1,10 @@
 // One error type for every refusal: a machine code from a closed list, a message that says what to do, and details.
-/** Every reason a refusal can carry; docs/agentsync-documentation.md "Refusal reasons" lists the same set (a unit test keeps them equal). */
-export const REFUSAL_REASONS = [
+/**
+ * The case of a reason (docs/contract.md §8): AgentSync's own reasons are lower snake_case; a code of the delegation
+ * protocol (docs/contract.md §6) is answered by its protocol name in UPPER_SNAKE_CASE, always with its number in
+ * `code`. Agents already match those names, so they stay as they are.
+ */
+const AGENTSYNC_REASONS = [
   'invalid_json',
   'invalid_request',
   'unknown_action',
@@ -23,16 +27,6 @@ export const REFUSAL_REASONS = [
   'unsafe_file',
   'cancelled',
   'commands_untrusted',
-  'CONFIG_INVALID',
-  'PREFERENCE_CONFLICT',
-  'CHAIN_DEPTH_EXCEEDED',
-  'CYCLE_DETECTED',
-  'DISABLED_PAIR',
-  'INVALID_SUBAGENT',
-  'PERMISSION_DENIED',
-  'RETURN_CONTEXT_LOST',
-  'INVALID_WORK_OUTPUT',
-  'CONTEXT_OVERFLOW',
   'store_invalid',
   'record_invalid',
   'store_missing',
@@ -52,16 +46,42 @@ export const REFUSAL_REASONS = [
   'internal_error',
 ] as const;
 
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+/** The delegation protocol's codes that are answered as refusals, and their numbers; E010 and E022 are history entries, never refusals. */
+export const PROTOCOL_REFUSALS = {
+  INVALID_SUBAGENT: 'E001',
+  CHAIN_DEPTH_EXCEEDED: 'E002',
+  CYCLE_DETECTED: 'E003',
+  DISABLED_PAIR: 'E004',
+  CONTEXT_OVERFLOW: 'E012',
+  PERMISSION_DENIED: 'E013',
+  RETURN_CONTEXT_LOST: 'E020',
+  INVALID_WORK_OUTPUT: 'E021',
+  CONFIG_INVALID: 'E030',
+  PREFERENCE_CONFLICT: 'E031',
+} as const;
+
+export type ProtocolRefusal = keyof typeof PROTOCOL_REFUSALS;
+export type RefusalReason = (typeof AGENTSYNC_REASONS)[number] | ProtocolRefusal;
+
+/** Every reason a refusal can carry; docs/agentsync-documentation.md "Refusal reasons" lists the same set (a unit test keeps them equal). */
+export const REFUSAL_REASONS: readonly RefusalReason[] = [...AGENTSYNC_REASONS, ...(Object.keys(PROTOCOL_REFUSALS) as ProtocolRefusal[])];
+
+export function isProtocolRefusal(reason: string): reason is ProtocolRefusal {
+  return Object.hasOwn(PROTOCOL_REFUSALS, reason);
+}
 
 export class ActionError extends Error {
+  /** The answer's details; a protocol refusal's always begin with its `code` (`E0xx`), wherever it is raised. */
+  readonly details: Record<string, unknown>;
+
   constructor(
     readonly reason: RefusalReason,
     message: string,
-    readonly details: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ActionError';
+    this.details = isProtocolRefusal(reason) ? { code: PROTOCOL_REFUSALS[reason], ...details } : details;
   }
 }
 

@@ -63,9 +63,9 @@ export const conflictSchema = z.strictObject({
   at: isoTimeSchema,
 });
 
-/** The receiver's completion report (docs/contract.md §6, seed 003). */
+/** The receiver's completion report (docs/contract.md §6). */
 export const completionResultSchema = z.strictObject({
-  // Echoes of the request (seed 003's response schema); checked against the handoff when given (completionReport.ts).
+  // Echoes of the request (docs/contract.md §6); checked against the handoff when given (completionReport.ts).
   task_id: shortText.nullable().optional(),
   phase: phaseSchema.optional(),
   status: z.enum(['complete', 'partial', 'blocked']),
@@ -115,7 +115,7 @@ export const passOverPolicySchema = z.strictObject({
 
 export const handoffSchema = z
   .strictObject({
-    // The plan's fields (seed 004), names unchanged.
+    // The original plan's fields, names unchanged (docs/contract.md §3).
     handoff_id: handoffIdSchema,
     task_id: shortText.nullable().default(null),
     from_agent: agentIdSchema,
@@ -147,11 +147,11 @@ export const handoffSchema = z
     chain: z.array(agentIdSchema).max(LIMITS.chain).optional(),
     reason: z.string().max(LIMITS.reason).nullable().optional(),
     phase: phaseSchema.nullable().optional(),
-    /** What the receiver is asked to do (seed 003's request side): feature, spec_path, constraints, instructions, expected_output. */
+    /** What the receiver is asked to do (the request side, docs/contract.md §6): feature, spec_path, constraints, instructions, expected_output. */
     request: workRequestSchema.optional(),
     priority: z.enum(['low', 'medium', 'high']).nullable().optional(),
     result: completionResultSchema.nullable().optional(),
-    /** The previous hop's context_summary, handed to the next agent in a chain (seed 003). */
+    /** The previous hop's context_summary, handed to the next agent in a chain (docs/contract.md §6). */
     previous_findings: z.string().max(20_000).nullable().optional(),
     todos: z.array(todoSchema).max(LIMITS.todos).optional(),
     /** The pass-over policy resolved when the work was passed (inline override included); governs its lease and return (docs/contract.md §6). */

@@ -1,4 +1,4 @@
-// Agent text tags (seed 001): `[pass_over: audit]` … `Reason: code_review`, and `[return_to: alice]`.
+// Agent text tags (docs/contract.md §6): `[pass_over: audit]` … `Reason: code_review`, and `[return_to: alice]`.
 import { normalizeAgentId } from './agentId';
 
 export interface PassOverTag {

@@ -1,4 +1,4 @@
-// Pass-over policy resolution (docs/contract.md §6, seed 000 §5.4; docs/agentsync-documentation.md, "Pass-over policies"):
+// Pass-over policy resolution (docs/contract.md §6, Policies; docs/agentsync-documentation.md, "Pass-over policies"):
 // inline override > pair > subagent > defaults > built-in, except that an override may not loosen a restriction.
 import { assertSectionUsable, type AgentSyncConfig, type PassOverPolicy } from './configSchema';
 import { ActionError } from './errors';

@@ -1,4 +1,4 @@
-// When passed-over work times out (seed 000 §9; docs/agentsync-documentation.md, "Timeouts"): a receiver whose lease
+// When passed-over work times out (docs/contract.md §6; docs/agentsync-documentation.md, "Timeouts"): a receiver whose lease
 // lapses is E010 SUBAGENT_TIMEOUT, work nobody claims within its timeout_ms is E022 RETURN_TIMEOUT. Pure functions
 // over the records, so the sweep (actions/timeOutPasses.ts) and the cheap "is anything due?" check agree.
 import type { AgentSyncConfig } from './configSchema';

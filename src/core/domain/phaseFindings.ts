@@ -1,4 +1,4 @@
-// The shape of a report's `findings` in each protocol phase (seed 003, "Phase-specific findings";
+// The shape of a report's `findings` in each protocol phase (docs/contract.md §6;
 // docs/agentsync-documentation.md, "The completion report"). Known keys are checked, extra keys are kept: findings
 // are the receiver's data, but a validate report that does not say which checks passed is no validate report.
 import * as z from 'zod';

@@ -52,7 +52,7 @@ export function renderHandoffLines(h: Handoff): string[] {
   return lines;
 }
 
-/** Seed 003's request side in one line (phase, feature, spec, expected output, constraints, instructions), or null. */
+/** The request side (docs/contract.md §6) in one line (phase, feature, spec, expected output, constraints, instructions), or null. */
 function requestLine(h: Handoff): string | null {
   const r = h.request;
   const parts = [

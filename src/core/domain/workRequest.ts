@@ -1,4 +1,4 @@
-// The request side of the handoff protocol (seed 003, docs/agentsync-documentation.md "The request side"): what the
+// The request side of the handoff protocol (docs/contract.md §6, docs/agentsync-documentation.md "The request side"): what the
 // receiver is asked to do, stored on the handoff as `request`, and the protocol phase that decides the report's shape.
 import * as z from 'zod';
 import { ActionError } from './errors';
@@ -8,7 +8,7 @@ export const PHASES = ['research', 'write', 'validate', 'parallel'] as const;
 export type Phase = (typeof PHASES)[number];
 export const phaseSchema = z.enum(PHASES);
 
-/** Each phase's expected output (seed 003's request schema pairs them one to one). */
+/** Each phase's expected output, one to one (docs/agentsync-documentation.md, "The request side"). */
 export const EXPECTED_OUTPUT_OF: Readonly<Record<Phase, string>> = {
   research: 'structured_findings',
   write: 'files_changed',

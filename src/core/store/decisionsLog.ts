@@ -1,6 +1,6 @@
-// decisions.md: one line when a handoff reaches merged or escalated (seed 004, risk 7: "agent, task_id, outcome,
-// notes"). The columns of docs/agentsync-documentation.md ("Audit log and decisions") come first, in their order, so
-// readers of the six-column lines still work; the seed's task_id and notes follow.
+// decisions.md: one line when a handoff reaches merged or escalated (docs/contract.md §2), with the agent, task_id,
+// outcome and notes. The columns of docs/agentsync-documentation.md ("Audit log and decisions") come first, in their order, so
+// readers of the six-column lines still work; task_id and notes follow.
 import type { Handoff } from '../domain/handoffSchema';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the purpose

@@ -9,6 +9,7 @@ import { contentHash } from './storeStamp';
 import type { Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
+import type { DerivedWriteOptions } from './derivedWriteOptions';
 
 /** A derived file's text, or null when it does not exist yet; refuses symlinks and special files. */
 function readRegularFile(file: string): string | null {
@@ -26,18 +27,6 @@ export function editTrackerFile(layout: WorkspaceLayout, edit: (text: string) =>
   const text = readRegularFile(layout.trackerFile) ?? '# Agent Tracker\n\n';
   const next = edit(text);
   if (next !== text) writeFileAtomic(layout.trackerFile, next, options);
-}
-
-/** `beforeRename` lets the store skip the rename while git is replacing files (see gitActivity.ts). */
-export interface DerivedWriteOptions {
-  /** The SHA-256 of the store bytes these files are derived from, kept in state.json to tell when they are stale. */
-  storeHash?: string;
-  /**
-   * The store as this process read it from disk, before the batch changed it: when state.json says the derived files
-   * were written from exactly that store, the tracker's section is its rendering, and each block is reused.
-   */
-  loaded?: { hash: string; handoffs: readonly Handoff[] };
-  beforeRename?: () => void;
 }
 
 /** `previous`: state.json as the caller already read it (it is read once per write). */

@@ -7,7 +7,7 @@ import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
 import { contentHash } from './storeStamp';
 import { adoptRenderedSection, detectEol, renderHandoffsSectionParts, SECTION_FORMAT, spliceHandoffs } from '../domain/trackerRenderer';
 import type { Handoff } from '../domain/handoffSchema';
-import type { DerivedWriteOptions } from './derivedFiles';
+import type { DerivedWriteOptions } from './derivedWriteOptions';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
 /**

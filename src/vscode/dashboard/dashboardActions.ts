@@ -6,7 +6,7 @@ import { displayAgent } from '../../core/domain/agentId';
 import { MAX_SKIP_REASON, skipReason, type CardAction } from '../../core/domain/dashboardCards';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { reportResponse, showError } from '../commandRunner';
-import type { CommandDeps } from '../handoffCommands';
+import type { CommandDeps } from '../commandDeps';
 import { resolveHandoff } from '../handoffTarget';
 import { askText, PromptCancelled } from '../prompts';
 import type { CardActionRequest } from './dashboardMessages';

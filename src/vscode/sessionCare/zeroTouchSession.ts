@@ -13,7 +13,7 @@ import { zeroTouchRoute } from '../../core/requests/sessions/zeroTouchRouting';
 import { zeroTouchSummary } from '../../core/requests/sessions/zeroTouchSummary';
 import { reportResponse } from '../commandRunner';
 import type { FolderService } from '../folderService';
-import type { CommandDeps } from '../handoffCommands';
+import type { CommandDeps } from '../commandDeps';
 import { dispatchEndSession } from '../endSessionDispatch';
 import { folderOf, type SessionAutomation, type SessionCommandArgs } from '../sessionCommands';
 import type { TrustState } from '../trustState';

@@ -1,9 +1,10 @@
-// Handoff records for tests: the plan's own example (seed 004, copied verbatim) and a builder for a record
+// Handoff records for tests: the original plan's example, copied verbatim (docs/agentsync-documentation.md
+// shows it under "The handoff record"), and a builder for a record
 // sitting in any lifecycle status with a plausible history.
 import { newUid } from '../../../src/core/domain/handoffIds';
 import type { Handoff, HandoffStatus } from '../../../src/core/domain/handoffSchema';
 
-/** The "Data Model (source of truth)" block of seed 004_…, byte for byte. */
+/** The original plan's example store, byte for byte. */
 export const SEED_EXAMPLE_STORE = `{
   "version": 1,
   "handoffs": [
@@ -31,7 +32,7 @@ export const SEED_EXAMPLE_STORE = `{
   ]
 }`;
 
-/** The "Human View in AgentTracker.md" lines of seed 004_… (and docs/contract.md §11) for that record. */
+/** The tracker lines of that record (docs/contract.md §11). */
 export const SEED_EXAMPLE_TRACKER_LINES = [
   '- [ ] HO-20260221-001 | from: Codex | to: Claude,Copilot | mode: shared | status: queued',
   '  - task: AS-210 | files: `src/auth/session.ts`, `tests/auth/session.test.ts`',
@@ -96,7 +97,7 @@ export function handoffIn(status: HandoffStatus, overrides: Partial<Handoff> = {
   });
 }
 
-/** A minimal valid completion report (seed 003). */
+/** A minimal valid completion report (docs/contract.md §6). */
 export function completionReport(
   decision: 'PROCEED' | 'STOP' | 'CLARIFY' = 'PROCEED',
   extra: Record<string, unknown> = {},

@@ -1,4 +1,4 @@
-// A handoff note that carries a tag (seed 001: `[pass_over: audit]` … `Reason: code_review`, or `[return_to: alice]`)
+// A handoff note that carries a tag (docs/contract.md §6: `[pass_over: audit]` … `Reason: code_review`, or `[return_to: alice]`)
 // is acted on like the same tag in a passOver / returnHandoff `message` (docs/agentsync-documentation.md, "Tags in a
 // handoff note"). An accepted tag makes the note that action's record; a refused one leaves the note stored as written
 // and the answer's `tag` says what was refused and why.

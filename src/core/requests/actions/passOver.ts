@@ -1,4 +1,4 @@
-// passOver: agent A hands work to B, with return to A and loop prevention (docs/contract.md §6, seeds 000/001).
+// passOver: agent A hands work to B, with return to A and loop prevention (docs/contract.md §6).
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
 import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../../domain/configSchema';
 import { delegationError } from '../../domain/delegationErrors';
@@ -28,7 +28,7 @@ export interface PassOverInput {
   /** The completion report, used when the pass goes back to the work's return_to (that pass is the return). */
   result?: CompletionResult;
   expected_rev?: number;
-  /** Seed 003's request side: the phase and what the receiver is asked to do. */
+  /** The request side (docs/contract.md §6): the phase and what the receiver is asked to do. */
   phase?: Phase | null;
   request?: WorkRequest;
   /** Fields of a handoff note that carries the pass as a tag (noteTags.ts): the note's task, branch, commit, priority. */
@@ -94,8 +94,8 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     );
   }
   const parent = p.handoffId ? requireHandoff(tx, p.handoffId) : undefined;
-  // A pass back to the work's return_to is the return (seed 001: "alice → audit → alice, return to origin is OK";
-  // docs/agentsync-documentation.md, "Pass over and return"): same effect as returnHandoff, report included.
+  // A pass back to the work's return_to is the return (docs/contract.md §6;
+  // docs/agentsync-documentation.md, "Pass-over delegation"): same effect as returnHandoff, report included.
   if (parent?.return_to && parent.return_to === to && from !== to && !isTerminal(parent.status)) {
     const back = returnHandoff(tx, ctx, { ref: parent.handoff_id, result: p.result, note: summary || null, expected_rev: p.expected_rev });
     return { handoff: back.returned ?? back.handoff, returned: back.returned, completed: back.handoff, notify: back.notify };

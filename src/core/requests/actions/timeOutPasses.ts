@@ -1,4 +1,4 @@
-// Hands timed-out passed work back to its origin (seed 000 §9, docs/agentsync-documentation.md "Timeouts"): the pass
+// Hands timed-out passed work back to its origin (docs/contract.md §6, docs/agentsync-documentation.md "Timeouts"): the pass
 // is escalated with E010 SUBAGENT_TIMEOUT or E022 RETURN_TIMEOUT in its history, and a queued handoff to its
 // return_to explains what happened and what to do. Run before every write request, by expireLeases, and when a
 // read finds something due (requestDispatcher.ts), so a user sees it without asking for it.

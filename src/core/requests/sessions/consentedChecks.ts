@@ -6,7 +6,7 @@ import { stableStringify } from '../../domain/stableJson';
 import type { ActionError } from '../../domain/errors';
 import { runOneAtATime } from './checkRunQueue';
 import { runHealthChecks, type HealthKey, type HealthOptions, type HealthReport } from './healthChecks';
-import type { SessionEnv } from './sessionActions';
+import type { SessionEnv } from './sessionEnv';
 
 /** `health` is read-only (its MCP description says so): it builds and tests; only endSession runs commands.deploy. */
 export const HEALTH_ACTION_CHECKS: readonly HealthKey[] = ['build', 'test'];

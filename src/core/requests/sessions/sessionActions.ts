@@ -16,7 +16,7 @@ import { readMovedIds, toldPatch, untoldMoves } from '../../store/movedIds';
 import { checkWorkspaceRelative } from '../../domain/workspacePath';
 import { readGitInfo, type GitInfo } from '../../git/gitStatus';
 import { sessionBriefing } from './sessionBriefing';
-import { HEALTH_CHECKS, type HealthOptions, type HealthReport } from './healthChecks';
+import { HEALTH_CHECKS, type HealthReport } from './healthChecks';
 import { runHealthAction, runSessionEndChecks } from './consentedChecks';
 import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
 import {
@@ -29,16 +29,8 @@ import {
 } from './sessionTrackerSections';
 import type { AgentSyncConfig } from '../../domain/configSchema';
 import type { ParamsOf } from '../requestParams';
+import type { SessionEnv } from './sessionEnv';
 import type { StoreTransaction } from '../../store/storeTransaction';
-import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
-
-/** What a session action may use; `prepare` builds it before the store lock is taken. */
-export interface SessionEnv {
-  layout: WorkspaceLayout;
-  config: AgentSyncConfig;
-  /** How health checks run for this request: cancellation, progress, or skipped (the editor in an untrusted folder). */
-  healthOptions?: HealthOptions;
-}
 
 export interface EndSessionPrepared extends SessionEnv {
   git: GitInfo;
@@ -189,7 +181,7 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
     handoff = created.handoff;
     tag = created.tag;
   } else if (skip && hot.length > 0) {
-    // The skip is recorded in a record's no_handoff_reason (seed 004: "recorded in artifact"), naming the changed files.
+    // The skip is recorded in a record's no_handoff_reason (docs/contract.md §10, End Session), naming the changed files.
     const input = {
       from_agent: ctx.agent,
       owner_mode: 'single' as const,

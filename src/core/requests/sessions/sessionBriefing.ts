@@ -1,5 +1,5 @@
 // What startSession hands an agent to begin with (docs/contract.md §10a; docs/agentsync-documentation.md, "startSession"):
-// its open and claimable handoffs, returns waiting for it, the latest decisions.md lines (seed 004 asks every
+// its open and claimable handoffs, returns waiting for it, the latest decisions.md lines (docs/contract.md §10a: for every
 // agent to read them at session start), other agents' active leases and the files those agents are working on.
 import * as fs from 'node:fs';
 import { leaseExpired } from '../../domain/handoffAttention';

@@ -9,7 +9,7 @@ import { activeSessionsOf, lastSessionOf, sessionFields } from './sessionState';
 import { readLastSession } from './sessionTrackerSections';
 import type { ActionContext } from '../../store/handoffMutation';
 import type { StoreTransaction } from '../../store/storeTransaction';
-import type { SessionEnv } from './sessionActions';
+import type { SessionEnv } from './sessionEnv';
 
 function readTrackerText(file: string): string | null {
   try {
