@@ -281,6 +281,32 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     // The human output names the revocation too.
     const text = runCliIn(a, ['sync']).stdout;
     assert.match(text, new RegExp(`REVOKED: claimHandoff ${two} by claude`));
+    // So does claude's next briefing, once; the session-start hook puts it first in the agent's context.
+    const briefing = cli(a, ['request', '-'], JSON.stringify({ action: 'startSession', agent: 'claude', goal: 'go on' }));
+    assert.deepEqual(
+      (briefing.data!.sync_revoked as { handoff_id: string }[]).map((r) => r.handoff_id),
+      [two],
+    );
+    const next = cli(a, ['request', '-'], JSON.stringify({ action: 'startSession', agent: 'claude', goal: 'again' }));
+    assert.equal(next.data!.sync_revoked, undefined, 'told once');
+  });
+
+  it('a heartbeat before half the lease reaches nothing; past half it renews through the remote', async () => {
+    const a = server.clone('a');
+    const cfg = path.join(a, '.agentsync.json');
+    fs.writeFileSync(cfg, JSON.stringify({ sync: { remote: 'origin' }, leaseMinutes: 0.1 }));
+    const id = cli(a, ['request', '-'], create('leased')).data!.handoff!.handoff_id;
+    assert.equal(cli(a, ['claim', id, '--agent', 'claude']).ok, true);
+    const commits = server.remoteLog().length;
+    const beat = (): Answer => cli(a, ['request', '-'], JSON.stringify({ action: 'heartbeat', handoffId: id, agent: 'claude' }));
+    const early = beat();
+    assert.equal(early.ok, true, JSON.stringify(early));
+    assert.equal(early.data!.renewed, false);
+    assert.equal(server.remoteLog().length, commits, 'no push before half the lease');
+    await new Promise((r) => setTimeout(r, 3200)); // past half of a 6 s lease
+    const late = beat();
+    assert.equal(late.data!.renewed, true, JSON.stringify(late));
+    assert.equal(server.remoteLog().length, commits + 1);
   });
 
   it('agentsync sync --status tells without contacting the remote; sync --status with sync off says so', async () => {

@@ -60,6 +60,7 @@ interface Pending extends BatchWork {
 /** What a write may carry beside its work (docs/contract.md §13): the request itself, and who wants its sync outcome. */
 export interface TransactOptions {
   request?: Record<string, unknown>;
+  agent?: string;
   onSync?: (outcome: SyncOutcome) => void;
 }
 
