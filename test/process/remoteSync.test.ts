@@ -218,6 +218,24 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     );
   });
 
+  it('killed right after its push: the retry with the same request_id is answered from the shared state, not applied twice', () => {
+    const a = server.clone('a');
+    const request = create('killed after push', { request_id: 'killed-after-push-1' });
+    const killed = spawnSync(process.execPath, [CLI, '--dir', a, '--json', 'request', '-'], {
+      input: request,
+      encoding: 'utf8',
+      env: { ...process.env, AGENTSYNC_TEST_CRASH_AFTER_PUSH: '1' },
+    });
+    assert.equal(killed.signal, 'SIGKILL');
+    assert.equal(killed.stdout, '', 'no answer was given');
+    assert.equal(server.remoteLog().length, 1, 'the push happened');
+    assert.equal(storeBytes(a), null, 'the local store was not written yet');
+    const retry = cli(a, ['request', '-'], request);
+    assert.equal(retry.ok, true, JSON.stringify(retry));
+    assert.equal(server.remoteLog().length, 1, 'nothing applied twice');
+    assert.deepEqual(ids(a), [retry.data!.handoff!.handoff_id]);
+  });
+
   it('the remote stopped: remote_unreachable, and the store byte-identical', async () => {
     const a = server.clone('a');
     const created = cli(a, ['request', '-'], create('before the outage'));

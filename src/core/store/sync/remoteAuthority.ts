@@ -123,6 +123,8 @@ export class RemoteAuthority implements StateAuthority {
         return { kind: 'moved', why: pushed.detail };
       }
     }
+    // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
+    if (tx.changed && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
     this.host.adopt(tx);
     const at = this.host.now().toISOString();
