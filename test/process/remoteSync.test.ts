@@ -353,6 +353,32 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.equal(storeBytes(a), null);
   });
 
+  it('a committed sync.remote that is a URL (ext::) is refused as CONFIG_INVALID; nothing runs, nothing is written', () => {
+    const a = server.clone('a');
+    const marker = path.join(path.dirname(a), 'pwned');
+    fs.writeFileSync(path.join(a, '.agentsync.json'), JSON.stringify({ sync: { remote: `ext::sh -c touch% ${marker}` } }));
+    const made = cli(a, ['request', '-'], create('url remote'));
+    assert.equal(made.reason, 'CONFIG_INVALID', JSON.stringify(made));
+    assert.match(String(made.message), /sync/);
+    assert.equal(fs.existsSync(marker), false);
+    assert.equal(storeBytes(a), null);
+  });
+
+  it("a clone's remote.<name>.uploadpack / receivepack naming a program is not run", () => {
+    // A path remote runs upload-pack and receive-pack locally: the clone's config could name any program for them.
+    const a = server.clone('a');
+    const marker = path.join(path.dirname(a), 'ran');
+    const script = path.join(path.dirname(a), 'evil.sh');
+    fs.writeFileSync(script, `#!/bin/sh\ntouch ${marker}\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
+    git(a, ['remote', 'set-url', 'origin', path.join(server.base, 'shared.git')]);
+    git(a, ['config', 'remote.origin.uploadpack', script]);
+    git(a, ['config', 'remote.origin.receivepack', script]);
+    const made = cli(a, ['request', '-'], create('path remote'));
+    assert.equal(made.ok, true, JSON.stringify(made));
+    assert.equal(fs.existsSync(marker), false, 'the configured program never ran');
+    assert.equal(server.remoteLog().length, 1);
+  });
+
   it('a remote that wants credentials is remote_auth at once, never a prompt', async () => {
     const a = server.clone('a');
     const httpServer = http.createServer((_req, res) => {
