@@ -327,6 +327,25 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.equal(server.remoteLog().length, commits + 1);
   });
 
+  it('reads are local and say when they last heard from the remote; --fresh and "fresh": true fetch first', () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    cli(b, ['sync']);
+    const made = cli(a, ['request', '-'], create('seen later'));
+    const id = made.data!.handoff!.handoff_id;
+    const stale = cli(b, ['list']);
+    assert.equal(stale.data!.count, 0, 'a plain read does not fetch');
+    const fetchedBefore = (stale.data!.sync as { fetched_at: string }).fetched_at;
+    assert.ok(fetchedBefore, 'the read says when this clone last heard from the remote');
+    const fresh = cli(b, ['--fresh', 'list']);
+    assert.equal(fresh.data!.count, 1);
+    assert.ok((fresh.data!.sync as { fetched_at: string }).fetched_at > fetchedBefore);
+    cli(a, ['claim', id, '--agent', 'claude']);
+    const field = cli(b, ['request', '-'], JSON.stringify({ action: 'listHandoffs', fresh: true }));
+    const records = field.data!.handoffs as { handoff_id: string; claimed_by?: string }[];
+    assert.equal(records[0].claimed_by, 'claude');
+  });
+
   it('agentsync sync --status tells without contacting the remote; sync --status with sync off says so', async () => {
     const a = server.clone('a');
     cli(a, ['request', '-'], create('status'));
