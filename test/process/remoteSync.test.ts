@@ -236,6 +236,25 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.deepEqual(ids(a), [retry.data!.handoff!.handoff_id]);
   });
 
+  it('turning sync on: records only one clone held join the shared state on its first contact, none lost', () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    fs.writeFileSync(path.join(b, '.agentsync.json'), '{}');
+    const before = cli(b, ['request', '-'], create('made before sync was on'));
+    const seeded = cli(a, ['request', '-'], create('seeded by a'));
+    assert.equal(before.data!.handoff!.handoff_id, seeded.data!.handoff!.handoff_id, 'the same id on two clones: the case to solve');
+    fs.writeFileSync(path.join(b, '.agentsync.json'), JSON.stringify({ sync: { remote: 'origin' } }));
+    assert.equal(cli(b, ['sync']).ok, true);
+    cli(a, ['sync']);
+    const summaries = (ws: string) =>
+      (JSON.parse(storeBytes(ws)!.toString()) as { handoffs: { summary: string; handoff_id: string }[] }).handoffs
+        .map((h) => h.summary)
+        .sort();
+    assert.deepEqual(summaries(a), ['made before sync was on', 'seeded by a']);
+    assert.deepEqual(storeBytes(a), storeBytes(b));
+    assert.equal(new Set(ids(a)).size, 2, 'distinct ids');
+  });
+
   it('the remote stopped: remote_unreachable, and the store byte-identical', async () => {
     const a = server.clone('a');
     const created = cli(a, ['request', '-'], create('before the outage'));

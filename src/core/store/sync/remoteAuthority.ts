@@ -40,6 +40,8 @@ export class RemoteAuthority implements StateAuthority {
   private offline = false;
   private head: string | null = null;
   private shared: Map<string, LedgerEntry> = new Map();
+  /** Records of this clone added to the shared state at its first contact (they must be pushed). */
+  private joined = 0;
 
   constructor(
     private readonly host: AuthorityHost,
@@ -80,6 +82,8 @@ export class RemoteAuthority implements StateAuthority {
       // No shared state yet: the first write seeds it with this clone's store.
       snapshot = (await this.host.localBase()).snapshot;
     }
+    // This clone's first contact with a shared state another clone seeded: its own records join it, nothing is lost.
+    this.joined = blobs.handoffs && this.state.read().commit === null ? await this.joinLocalRecords(snapshot) : 0;
     this.shared = parseSharedLedger(blobs.ledger);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
@@ -100,7 +104,7 @@ export class RemoteAuthority implements StateAuthority {
     const { remote, ref } = this.config;
     if (this.offline) return this.decideOffline(tx, works, changedBy);
     let commit = this.head;
-    if (tx.changed) {
+    if (tx.changed || this.joined > 0) {
       commit = this.ref.write(
         this.head,
         Buffer.concat(tx.snapshot.serializeChunks()),
@@ -124,7 +128,7 @@ export class RemoteAuthority implements StateAuthority {
       }
     }
     // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
-    if (tx.changed && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
+    if (commit !== this.head && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
     this.host.adopt(tx);
     const at = this.host.now().toISOString();
@@ -156,6 +160,30 @@ export class RemoteAuthority implements StateAuthority {
     const outcome: SyncOutcome = { confirmed: true, remote, ref, commit, attempts: this.attempt };
     for (const w of works) w.onSync?.(outcome);
     return { kind: 'decided' };
+  }
+
+  /**
+   * Adds the records only this clone holds (created before sync was turned on, or on a branch) to the shared state, so
+   * that taking the shared state loses none. A record whose id the shared state already gives to another handoff gets
+   * the next free id of its day (it was never published through the remote); records both hold stay the shared ones.
+   */
+  private async joinLocalRecords(shared: StoreSnapshot): Promise<number> {
+    let local: StoreSnapshot;
+    try {
+      local = (await this.host.localBase()).snapshot;
+    } catch {
+      return 0; // no readable local store: nothing to join
+    }
+    let joined = 0;
+    for (const h of local.handoffs) {
+      if (!h.uid || shared.find(h.uid)) continue;
+      const taken = shared.find(h.handoff_id) !== undefined;
+      const id = taken ? shared.ids.next(new Date(Date.parse(h.created_at) || this.host.now().getTime())) : h.handoff_id;
+      if (taken) this.host.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
+      shared.insert(taken ? { ...h, handoff_id: id } : h);
+      joined++;
+    }
+    return joined;
   }
 
   private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[]): Decision {
