@@ -255,6 +255,19 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.equal(new Set(ids(a)).size, 2, 'distinct ids');
   });
 
+  it("agentsync sync alone seeds an empty remote with this clone's records", () => {
+    const a = server.clone('a');
+    fs.writeFileSync(path.join(a, '.agentsync.json'), '{}');
+    cli(a, ['request', '-'], create('made before sync was on'));
+    fs.writeFileSync(path.join(a, '.agentsync.json'), JSON.stringify({ sync: { remote: 'origin' } }));
+    assert.equal(server.remoteLog().length, 0);
+    assert.equal(cli(a, ['sync']).ok, true);
+    assert.equal(server.remoteLog().length, 1);
+    const b = server.clone('b');
+    cli(b, ['sync']);
+    assert.deepEqual(storeBytes(b), storeBytes(a));
+  });
+
   it('the remote stopped: remote_unreachable, and the store byte-identical', async () => {
     const a = server.clone('a');
     const created = cli(a, ['request', '-'], create('before the outage'));

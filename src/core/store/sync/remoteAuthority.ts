@@ -40,7 +40,7 @@ export class RemoteAuthority implements StateAuthority {
   private offline = false;
   private head: string | null = null;
   private shared: Map<string, LedgerEntry> = new Map();
-  /** Records of this clone added to the shared state at its first contact (they must be pushed). */
+  /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
 
   constructor(
@@ -79,11 +79,12 @@ export class RemoteAuthority implements StateAuthority {
     } else if (this.head) {
       snapshot = StoreSnapshot.empty();
     } else {
-      // No shared state yet: the first write seeds it with this clone's store.
+      // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
       snapshot = (await this.host.localBase()).snapshot;
     }
     // This clone's first contact with a shared state another clone seeded: its own records join it, nothing is lost.
-    this.joined = blobs.handoffs && this.state.read().commit === null ? await this.joinLocalRecords(snapshot) : 0;
+    if (!this.head) this.joined = snapshot.handoffs.length;
+    else this.joined = blobs.handoffs && this.state.read().commit === null ? await this.joinLocalRecords(snapshot) : 0;
     this.shared = parseSharedLedger(blobs.ledger);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
