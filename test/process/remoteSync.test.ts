@@ -268,6 +268,33 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.deepEqual(storeBytes(b), storeBytes(a));
   });
 
+  it('a broken shared state is refused as store_invalid naming the ref; nothing changes here', () => {
+    const a = server.clone('a');
+    cli(a, ['request', '-'], create('good'));
+    const before = storeBytes(a);
+    // Someone pushes a commit whose handoffs.json is not JSON.
+    const bare = path.join(server.base, 'shared.git');
+    const blob = spawnSync('git', ['--git-dir', bare, 'hash-object', '-w', '--stdin'], {
+      input: '{ not json',
+      encoding: 'utf8',
+    }).stdout.trim();
+    const tree = spawnSync('git', ['--git-dir', bare, 'mktree'], {
+      input: `100644 blob ${blob}\thandoffs.json\n`,
+      encoding: 'utf8',
+    }).stdout.trim();
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' };
+    const parent = server.remoteLog()[0];
+    const commit = spawnSync('git', ['--git-dir', bare, 'commit-tree', tree, '-p', parent, '-m', 'broken'], {
+      encoding: 'utf8',
+      env,
+    }).stdout.trim();
+    git(bare, ['update-ref', 'refs/agentsync/state', commit]);
+    const claim = cli(a, ['request', '-'], create('after the break'));
+    assert.equal(claim.reason, 'store_invalid', JSON.stringify(claim));
+    assert.match(String(claim.message), /refs\/agentsync\/state/);
+    assert.deepEqual(storeBytes(a), before);
+  });
+
   it('the remote stopped: remote_unreachable, and the store byte-identical', async () => {
     const a = server.clone('a');
     const created = cli(a, ['request', '-'], create('before the outage'));

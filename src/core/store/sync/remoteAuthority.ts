@@ -75,7 +75,20 @@ export class RemoteAuthority implements StateAuthority {
     const blobs = this.ref.read(this.head);
     let snapshot: StoreSnapshot;
     if (blobs.handoffs) {
-      snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.host.previousSnapshot() });
+      try {
+        snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.host.previousSnapshot() });
+      } catch (e) {
+        if (!isActionError(e)) throw e;
+        // The shared state is input from the remote like any file: a broken one is refused, named where it is.
+        const { remote, ref } = this.config;
+        const what = e.message.replace(/^\.agentsync\/handoffs\.json /, '');
+        throw new ActionError(
+          e.reason,
+          `The shared state on ${ref} of the git remote "${remote}" (commit ${this.head}) is broken: ${what} ` +
+            'Restore it by pushing a good commit to that ref (e.g. an earlier one: git push --force <remote> <good>:<ref>); nothing was changed here.',
+          { ...e.details, sync: { remote, ref, commit: this.head } },
+        );
+      }
     } else if (this.head) {
       snapshot = StoreSnapshot.empty();
     } else {
