@@ -308,6 +308,18 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     const made = cli(a, ['request', '-'], create('during the outage'));
     assert.equal(made.reason, 'remote_unreachable');
     assert.deepEqual(storeBytes(a), before);
+    // What changes nothing is still answered, from this clone's view, marked unconfirmed: the agent keeps its briefing.
+    const briefing = cli(a, ['request', '-'], JSON.stringify({ action: 'startSession', agent: 'claude', goal: 'offline' }));
+    assert.equal(briefing.ok, true, JSON.stringify(briefing));
+    assert.deepEqual(briefing.data!.sync, {
+      confirmed: false,
+      pending: false,
+      remote: 'origin',
+      ref: 'refs/agentsync/state',
+      reason: 'remote_unreachable',
+      commit: null,
+    });
+    assert.deepEqual(storeBytes(a), before);
     const status = cli(a, ['sync', '--status']);
     assert.equal(status.ok, true);
     assert.equal((status.data!.last_error as { reason: string }).reason, 'remote_unreachable');

@@ -37,7 +37,8 @@ export class RemoteAuthority implements StateAuthority {
   readonly state: SyncStateFile;
   private replays: Replay[] = [];
   private attempt = 0;
-  private offline = false;
+  /** Set when the last fetch found no remote: the batch is then decided here (see decideOffline). */
+  private offline: ActionError | null = null;
   private head: string | null = null;
   private shared: Map<string, LedgerEntry> = new Map();
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
@@ -63,11 +64,13 @@ export class RemoteAuthority implements StateAuthority {
     this.attempt++;
     try {
       this.head = await this.ref.fetch();
-      this.offline = false;
+      this.offline = null;
     } catch (e) {
       this.noteError(e);
-      if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
-        this.offline = true;
+      if (isActionError(e) && e.reason === 'remote_unreachable') {
+        // Applied to this clone's state: kept (offline "local"), or answered only if it changes nothing (a briefing,
+        // a refusal), since a change the remote did not decide is refused under "refuse" (decideOffline).
+        this.offline = e;
         return this.host.localBase();
       }
       throw e;
@@ -116,7 +119,7 @@ export class RemoteAuthority implements StateAuthority {
     replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
   ): Promise<Decision> {
     const { remote, ref } = this.config;
-    if (this.offline) return this.decideOffline(tx, works, changedBy);
+    if (this.offline) return this.decideOffline(tx, works, changedBy, this.offline);
     let commit = this.head;
     if (tx.changed || this.joined > 0) {
       commit = this.ref.write(
@@ -132,7 +135,7 @@ export class RemoteAuthority implements StateAuthority {
         this.noteError(e);
         if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
           // Fetched, but the push found no remote: this clone decides, on top of the newer state it fetched.
-          return this.decideOffline(tx, works, changedBy);
+          return this.decideOffline(tx, works, changedBy, e);
         }
         throw e;
       }
@@ -200,8 +203,10 @@ export class RemoteAuthority implements StateAuthority {
     return joined;
   }
 
-  private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[]): Decision {
+  private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
     const { remote, ref } = this.config;
+    // offline "refuse": a change is refused whole (nothing written, not a byte); a batch that changes nothing is answered.
+    if (this.config.offline === 'refuse' && tx.changed) throw why;
     const at = this.host.now().toISOString();
     const pending: PendingWrite[] = [];
     works.forEach((w, i) => {
