@@ -61,8 +61,8 @@ export class FolderService implements vscode.Disposable {
     this.watcher.onDidChange((kind) => {
       if (kind === 'config' || kind === 'store') this.scheduleCheck();
       else if (kind === 'state') this.stateEmitter.fire(this);
-      // `sync` turned on (or its remote changed): sync now rather than at the next idle re-check.
-      if (kind === 'config' && vscode.workspace.isTrusted) void this.backgroundSync.tick();
+      // `sync` turned on (or its remote or interval changed): sync now, then at the new interval.
+      if (kind === 'config' && vscode.workspace.isTrusted) this.backgroundSync.start();
     });
     this.disposables.push(this.emitter, this.stateEmitter);
     // With `sync` on, other machines' writes reach this window's views by a sync every sync.interval_s; only in a

@@ -68,6 +68,29 @@ describe('background sync (the editor)', function () {
     assert.match(line.message, /did not answer/);
   });
 
+  it('start() again (the config changed) syncs now and then at the new interval, not the idle one', async () => {
+    const bare = path.join(makeTempDir('agentsync-bare-'), 'shared.git');
+    git(path.dirname(bare), ['init', '-q', '--bare', bare]);
+    const a = clone(bare);
+    const b = clone(bare, { interval_s: 5 });
+    fs.writeFileSync(b.store.layout.configFile, '{}'); // sync off when the window opens
+    const ticks: string[] = [];
+    const loop = new BackgroundSync(b.store, (s) => ticks.push(s?.lastAttemptAt ?? ''));
+    loop.start();
+    await new Promise((r) => setTimeout(r, 200)); // the first, idle tick has run; the next idle one is 30 s away
+    assert.equal(ticks.length, 0);
+    fs.writeFileSync(b.store.layout.configFile, JSON.stringify({ sync: { remote: 'origin', interval_s: 5 } }));
+    await a.dispatcher.dispatch({
+      action: 'createHandoff',
+      handoff: { from_agent: 'human', to_agents: ['claude'], owner_mode: 'single', summary: 'seen' },
+    });
+    loop.start();
+    for (let i = 0; i < 100 && ticks.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    loop.stop();
+    assert.equal(ticks.length, 1, 'synced at once');
+    assert.equal(b.store.read().handoffs.length, 1);
+  });
+
   it('with sync off there is no status and nothing is contacted', async () => {
     const ws = makeTempDir('agentsync-nosync-');
     const store = new HandoffStore(new WorkspaceLayout(ws));

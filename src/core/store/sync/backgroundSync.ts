@@ -33,8 +33,10 @@ export class BackgroundSync {
     private readonly onStatus: (status: BackgroundSyncStatus | null) => void,
   ) {}
 
+  /** Syncs now, then every interval_s; called again (the config changed), it starts over with the new interval. */
   start(): void {
     this.stopped = false;
+    if (this.timer) clearTimeout(this.timer);
     this.schedule(0);
   }
 

@@ -135,6 +135,7 @@ export class RemoteAuthority implements StateAuthority {
         this.noteError(e);
         if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
           // Fetched, but the push found no remote: this clone decides, on top of the newer state it fetched.
+          this.offline = e;
           return this.decideOffline(tx, works, changedBy, e);
         }
         throw e;
@@ -240,6 +241,11 @@ export class RemoteAuthority implements StateAuthority {
       `${ref} on the git remote "${remote}" kept moving through ${this.maxAttempts} attempts (${lastWhy}); nothing was changed. Retry.`,
       { sync: { remote, ref } },
     );
+  }
+
+  /** Why the last batch was decided here: the remote's failure, or null when the remote answered. */
+  offlineError(): ActionError | null {
+    return this.offline;
   }
 
   /** What `agentsync sync --status` tells: no network. */
