@@ -8,6 +8,7 @@ import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
+import { syncVerb } from './syncVerb';
 import { refusal } from '../core/domain/responseEnvelope';
 import { oneLine } from './terminalText';
 import { findWorkspaceRoot, notAWorkspaceMessage } from '../core/disk/workspaceRoot';
@@ -16,6 +17,8 @@ const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  /** With "sync" set: fetch the shared state before the command (docs/contract.md §13). */
+  fresh: { type: 'boolean' },
 } as const;
 
 const requestVerb: Verb = {
@@ -48,7 +51,7 @@ const requestVerb: Verb = {
   },
 };
 
-export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS, trust: trustVerb };
+export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS, trust: trustVerb, sync: syncVerb };
 
 export function helpText(verb?: string): string {
   if (verb && ALL_VERBS[verb]) {
@@ -63,7 +66,7 @@ export function helpText(verb?: string): string {
       ...(v.details ?? []),
       ...(opts.length ? ['', 'options:', ...opts] : []),
       '',
-      'global options: --dir <workspace> (default: the nearest folder at or above this one holding .agentsync.json), --json (print one JSON object)',
+      'global options: --dir <workspace> (default: the nearest folder at or above this one holding .agentsync.json), --json (print one JSON object), --fresh (with sync: fetch first)',
     ].join('\n');
   }
   const width = Math.max(...Object.keys(ALL_VERBS).map((k) => k.length));
@@ -112,7 +115,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
       else io.err(`agentsync: not_a_workspace: ${message}`);
       return 1;
     }
-    const ctx = new CliContext(dir ?? cwd, Boolean(values.json), io);
+    const ctx = new CliContext(dir ?? cwd, Boolean(values.json), io, Boolean(values.fresh));
     return await verb.run(ctx, values, positionals);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

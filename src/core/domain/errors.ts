@@ -42,6 +42,10 @@ const AGENTSYNC_REASONS = [
   'marker_broken',
   'invalid_config',
   'drop_zone_off',
+  'remote_unreachable',
+  'remote_auth',
+  'remote_refused',
+  'remote_busy',
   'usage',
   'internal_error',
 ] as const;
