@@ -66,7 +66,8 @@ export function helpText(verb?: string): string {
       ...(v.details ?? []),
       ...(opts.length ? ['', 'options:', ...opts] : []),
       '',
-      'global options: --dir <workspace> (default: the nearest folder at or above this one holding .agentsync.json), --json (print one JSON object), --fresh (with sync: fetch first)',
+      'global options: --dir <workspace> (default: the nearest folder at or above this one holding .agentsync.json),',
+      '  --json (print one JSON object), --fresh (with sync: fetch first)',
     ].join('\n');
   }
   const width = Math.max(...Object.keys(ALL_VERBS).map((k) => k.length));
