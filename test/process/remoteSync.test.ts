@@ -65,7 +65,9 @@ class GitServer {
         '--listen=127.0.0.1',
         `--port=${this.port}`,
       ],
-      { stdio: 'ignore' },
+      // Its own process group: the daemon forks a child per connection, and a child still serving one keeps the
+      // listening socket open; stop() ends the whole group.
+      { stdio: 'ignore', detached: true },
     );
     await waitForPort(this.port, true);
   }
@@ -73,7 +75,11 @@ class GitServer {
   async stop(): Promise<void> {
     if (!this.daemon) return;
     const exited = new Promise((r) => this.daemon!.once('exit', r));
-    this.daemon.kill('SIGTERM');
+    try {
+      process.kill(-this.daemon.pid!, 'SIGKILL');
+    } catch {
+      this.daemon.kill('SIGKILL');
+    }
     await exited;
     this.daemon = null;
     await waitForPort(this.port, false);
