@@ -109,7 +109,7 @@ describe('CLI output escapes control characters in agent text', function () {
   });
 });
 
-describe('a reader that goes away (agentsync list | head -1)', function () {
+describe('a reader that goes away (agentsync list | head -1), or a write that fails', function () {
   this.timeout(120_000);
 
   /** An initialized workspace whose `--json list` is far over a pipe's buffer (64 KiB), so the writer meets EPIPE. */
@@ -162,6 +162,22 @@ describe('a reader that goes away (agentsync list | head -1)', function () {
       assert.ok(r.got.length > 0, 'the reader got the first bytes');
       assert.equal(r.stderr, '', `${args.join(' ')}: nothing on stderr`);
       assert.equal(r.code, 0, `${args.join(' ')}: exit code`);
+    }
+  });
+
+  it('any other write error (a full disk: stdout is /dev/full) says so in one line on stderr and exits 1', () => {
+    const ws = tempWorkspace('fullout');
+    runCliSync(['--dir', ws, 'init']);
+    runCliSync(['--dir', ws, 'create', '--from', 'codex', '--to', 'claude', '--summary', 's']);
+    for (const args of [['--json', 'list'], ['list']]) {
+      const full = fs.openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+        assert.equal(r.status, 1, `${args.join(' ')}: exit code`);
+        assert.match(r.stderr, /^agentsync: could not write the output: ENOSPC[^\n]*\n$/, `${args.join(' ')}: stderr`);
+      } finally {
+        fs.closeSync(full);
+      }
     }
   });
 });
