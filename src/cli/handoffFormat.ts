@@ -8,7 +8,7 @@ import { visibleControls as v } from './terminalText';
 export function handoffLine(h: Handoff): string {
   const to = h.to_agents.map(displayAgent).join(',') || '-';
   const holder = h.claimed_by ? ` (claimed by ${displayAgent(h.claimed_by)})` : '';
-  return `${h.handoff_id}  ${h.status.padEnd(16)} ${displayAgent(h.from_agent)} → ${to}  ${v(h.summary.replace(/\s+/g, ' ').slice(0, 80))}${holder}`;
+  return `${h.handoff_id}  ${h.status.padEnd(16)} ${displayAgent(h.from_agent)} → ${to}  ${v(h.summary.replace(/ {2,}/g, ' ').slice(0, 80))}${holder}`;
 }
 
 export function handoffDetails(h: Handoff): string {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ActionError, isActionError } from '../core/domain/errors';
 import { MAX_REQUEST_BYTES } from '../core/requests/requestDispatcher';
-import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
+import { CliContext, UsageError, outputFailed, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
@@ -146,7 +146,7 @@ function findVerbIndex(argv: string[]): number {
 export function main(): void {
   runCli(process.argv.slice(2)).then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = outputFailed() ? 1 : code;
     },
     (e) => {
       process.stderr.write(`agentsync: ${(e as Error).stack ?? e}\n`);

@@ -60,3 +60,59 @@ describe("a repository's git filters and diff programs never run when the CLI en
     for (const f of ['clean', 'smudge', 'textconv', 'external']) assert.equal(fs.existsSync(ran(f)), false, `${f} must not run`);
   });
 });
+
+describe("a partial clone's lazy fetch never runs the repository's ssh program when the CLI ends a session (processes, git)", function () {
+  this.timeout(120_000);
+  let repo: string;
+  let marks: string;
+
+  before(() => {
+    repo = tempWorkspace('lazyfetch');
+    marks = tempWorkspace('lazyfetch-marks');
+    const commit = (...args: string[]) =>
+      git(repo, '-c', 'user.email=e@example.com', '-c', 'user.name=E', '-c', 'commit.gpgsign=false', 'commit', '-q', ...args);
+    git(repo, 'init', '-q', '-b', 'main');
+    runCliSync(['--dir', repo, 'init']);
+    fs.writeFileSync(path.join(repo, 'old.txt'), Array.from({ length: 200 }, (_, i) => `${i + 1}\n`).join(''));
+    git(repo, 'add', '-A');
+    commit('-m', 'init');
+    const blob = git(repo, 'rev-parse', 'HEAD:old.txt').trim();
+    // A staged rename with a change: inexact rename detection in `git status` reads the old blob, which is "in the
+    // promisor remote" once its loose object is gone.
+    git(repo, 'mv', 'old.txt', 'new.txt');
+    fs.appendFileSync(path.join(repo, 'new.txt'), 'extra\n');
+    git(repo, 'add', 'new.txt');
+    fs.rmSync(path.join(repo, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    git(repo, 'config', 'core.repositoryformatversion', '1');
+    git(repo, 'config', 'extensions.partialClone', 'origin');
+    git(repo, 'config', 'remote.origin.url', 'ssh://example.invalid/r.git');
+    git(repo, 'config', 'remote.origin.promisor', 'true');
+    git(repo, 'config', 'remote.origin.uploadpack', `touch ${path.join(marks, 'uploadpack-ran')}; false`);
+    git(repo, 'config', 'core.sshCommand', `touch ${path.join(marks, 'ssh-ran')}; false`);
+  });
+
+  after(() => {
+    for (const d of [repo, marks]) if (d) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('control: plain `git status` lazily fetches and runs core.sshCommand', () => {
+    try {
+      execFileSync('git', ['status', '--short'], { cwd: repo, stdio: 'ignore' });
+    } catch {
+      // the fetch fails (the program exits 1); what matters is that it ran
+    }
+    assert.equal(fs.existsSync(path.join(marks, 'ssh-ran')), true);
+    fs.rmSync(path.join(marks, 'ssh-ran'));
+  });
+
+  it('`agentsync request` endSession: no lazy fetch, neither core.sshCommand nor uploadpack runs', () => {
+    const file = path.join(marks, 'end.json');
+    fs.writeFileSync(file, JSON.stringify({ action: 'endSession', agent: 'claude', summary: 'done' }));
+    const r = runCliIn(repo, ['request', file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(
+      fs.readdirSync(marks).filter((f) => f.endsWith('-ran')),
+      [],
+    );
+  });
+});

@@ -68,6 +68,28 @@ describe('CLI output escapes control characters in agent text', function () {
     assert.equal(show.stdout.match(/\\x1b\[2J/g)?.length, 3, 'summary, notes and the history reason are all escaped');
   });
 
+  it('bidi controls and line/paragraph separators are escaped too, and list shows a newline as \\n', () => {
+    const text = 'a\nb\rc \u202eRTL \u202a\u2066x\u2069 \u2028 \u2029 \u200f';
+    const made = JSON.parse(runCliSync(['--dir', ws, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', text])) as {
+      data: { handoff: { handoff_id: string } };
+    };
+    const bidiId = made.data.handoff.handoff_id;
+    const raw = /[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const escaped = 'a\\nb\\rc \\u202eRTL \\u202a\\u2066x\\u2069 \\u2028 \\u2029 \\u200f';
+    const list = cli(['--dir', ws, 'list']);
+    assert.equal(raw.test(list.stdout), false, list.stdout);
+    assert.ok(list.stdout.includes(escaped), list.stdout);
+    const show = cli(['--dir', ws, 'show', bidiId]);
+    assert.equal(raw.test(show.stdout), false, show.stdout);
+    assert.ok(show.stdout.includes(`summary:  ${escaped}`), show.stdout);
+    const json = cli(['--dir', ws, '--json', 'show', bidiId]);
+    assert.equal(raw.test(json.stdout), false, json.stdout);
+    assert.equal((JSON.parse(json.stdout) as { data: { handoff: { summary: string } } }).data.handoff.summary, text);
+    const refusal = cli(['--dir', ws, 'show', 'HO-\u202eX']);
+    assert.equal(raw.test(refusal.stderr), false, refusal.stderr);
+    assert.match(refusal.stderr, /HO-\\u202eX/);
+  });
+
   it('--json output has no raw controls and parses back to the exact text', () => {
     const list = cli(['--dir', ws, '--json', 'list']);
     assert.equal(list.code, 0, list.stderr);
@@ -109,7 +131,7 @@ describe('CLI output escapes control characters in agent text', function () {
   });
 });
 
-describe('a reader that goes away (agentsync list | head -1)', function () {
+describe('a reader that goes away (agentsync list | head -1), or a write that fails', function () {
   this.timeout(120_000);
 
   /** An initialized workspace whose `--json list` is far over a pipe's buffer (64 KiB), so the writer meets EPIPE. */
@@ -162,6 +184,22 @@ describe('a reader that goes away (agentsync list | head -1)', function () {
       assert.ok(r.got.length > 0, 'the reader got the first bytes');
       assert.equal(r.stderr, '', `${args.join(' ')}: nothing on stderr`);
       assert.equal(r.code, 0, `${args.join(' ')}: exit code`);
+    }
+  });
+
+  it('any other write error (a full disk: stdout is /dev/full) says so in one line on stderr and exits 1', () => {
+    const ws = tempWorkspace('fullout');
+    runCliSync(['--dir', ws, 'init']);
+    runCliSync(['--dir', ws, 'create', '--from', 'codex', '--to', 'claude', '--summary', 's']);
+    for (const args of [['--json', 'list'], ['list']]) {
+      const full = fs.openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [CLI, '--dir', ws, ...args], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+        assert.equal(r.status, 1, `${args.join(' ')}: exit code`);
+        assert.match(r.stderr, /^agentsync: could not write the output: ENOSPC[^\n]*\n$/, `${args.join(' ')}: stderr`);
+      } finally {
+        fs.closeSync(full);
+      }
     }
   });
 });

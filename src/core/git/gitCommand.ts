@@ -1,7 +1,7 @@
 // Every git AgentSync runs goes through here or through gitStatus.ts's asynchronous twin: a repository's own config
 // must not make us run its programs (gitSafety.ts), since a repository is untrusted input.
 import { childProcess } from '../disk/childProcess';
-import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, safeGitArgs } from './gitSafety';
+import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, noFetchGitEnv, safeGitArgs } from './gitSafety';
 
 export interface GitResult {
   ok: boolean;
@@ -11,7 +11,12 @@ export interface GitResult {
 }
 
 function spawnGit(root: string, options: readonly string[], args: readonly string[]): GitResult {
-  const r = childProcess().spawnSync('git', [...options, '-C', root, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  // noFetchGitEnv: these calls only read or configure the repository; a partial clone must not fetch (gitSafety.ts).
+  const r = childProcess().spawnSync('git', [...options, '-C', root, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: noFetchGitEnv(),
+  });
   if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
   return { ok: r.status === 0, status: r.status, stdout: r.stdout, out: `${r.stdout}${r.stderr}`.trim() };
 }

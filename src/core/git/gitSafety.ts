@@ -13,6 +13,18 @@
 /** Options put before every git command AgentSync runs. */
 export const SAFE_GIT_OPTIONS: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
 
+/**
+ * Environment for every git call that only READS the repository. A partial clone's config
+ * (`extensions.partialClone`, `remote.<name>.promisor`) makes git fetch a missing object on demand, even inside
+ * `git status` (rename detection) or `cat-file`, and that fetch runs the repository's `core.sshCommand`,
+ * `remote.<name>.uploadpack` or a `remote-<helper>`. `GIT_ALLOW_PROTOCOL=none` allows no transport at all (so no
+ * fetch on any git version); `GIT_NO_LAZY_FETCH=1` tells newer git not to try. The sync mode's deliberate fetch and
+ * push (gitRemote.ts, store/sync/) do not use this.
+ */
+export function noFetchGitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_ALLOW_PROTOCOL: 'none', GIT_NO_LAZY_FETCH: '1' };
+}
+
 /** The git arguments that list every filter and diff setting with the scope that set it. */
 export const DRIVER_CONFIG_LISTING: readonly string[] = ['config', '-z', '--show-scope', '--get-regexp', '^(filter|diff)\\.'];
 

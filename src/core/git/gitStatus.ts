@@ -1,7 +1,7 @@
 // What git says about the workspace at End Session: branch, commit and the hot files (unstaged, staged and untracked
 // changes), as paths relative to the workspace folder, also when that folder is a subfolder of the repository.
 import { childProcess } from '../disk/childProcess';
-import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, safeGitArgs } from './gitSafety';
+import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, noFetchGitEnv, safeGitArgs } from './gitSafety';
 
 export interface GitInfo {
   isRepo: boolean;
@@ -22,6 +22,7 @@ export function isAgentSyncOwnFile(rel: string): boolean {
 function git(cwd: string, options: readonly string[], args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
+    // noFetchGitEnv: a partial clone's lazy fetch would run the repository's ssh or upload-pack program (gitSafety.ts).
     childProcess().execFile(
       'git',
       [...options, ...args],
@@ -30,7 +31,7 @@ function git(cwd: string, options: readonly string[], args: readonly string[]): 
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: 64 * 1024 * 1024,
         encoding: 'buffer',
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        env: { ...noFetchGitEnv(), GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
         windowsHide: true,
       },
       (err, stdout, stderr) => {

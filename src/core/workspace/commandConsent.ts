@@ -2,7 +2,7 @@
 // A repository is untrusted input: a clone must not be able to make AgentSync run a program. Like direnv's
 // `allow`, the local user approves the exact commands of one workspace with `agentsync trust`; the approval is a
 // SHA-256 of the workspace's real path, the canonical JSON of its commands and the digests of what they run from the
-// repository (commandTargets.ts: `./build.sh`, the package.json script `npm test` names), kept per user OUTSIDE the
+// repository (commandTargets.ts: every word naming a repository file, package.json/.npmrc for npm), kept per user OUTSIDE the
 // repository, so it never travels with a clone, and any change to the commands or to those files asks again
 // (docs/agentsync-documentation.md, "Trusting a workspace's commands").
 import { createHash } from 'node:crypto';

@@ -1,15 +1,20 @@
 // What a configured command runs, beyond its own text (docs/agentsync-documentation.md, "Trusting a workspace's
 // commands"): approving `./build.sh` must not approve whatever build.sh says after the next `git pull`. So the consent
-// also covers, as a SHA-256 of their contents, the repository files a command runs:
-// - the program, when it is a path (`./build.sh`, `scripts/deploy`), also behind `env`, `npx`, `exec`, `time`, `nice`;
-// - the script an interpreter is given (`node build.js`, `sh ./deploy.sh`, `python3 tools/check.py`);
-// - the same inside a shell snippet (`sh -c './a.sh && node b.js'`, a package.json script), command by command;
-// - for `npm`, `yarn`, `pnpm` and `bun` running a package.json script (`npm test`, `npm run build`): the text of that
-//   script and of its `pre`/`post` scripts, and what those run, as above;
-// - for `make`: the workspace's Makefile.
-// Words a command only reads or writes (`-o dist/app.js`, `> marker`) are data, not covered: a build that writes its
-// output must not revoke its own approval. Programs installed outside the repository (node, npm, node_modules, the
-// system's) are the user's, not covered, and neither is what a covered script itself imports or calls.
+// also covers, as a SHA-256 of their contents, the repository files a command may run. Programs' options are too many
+// to parse one by one, so the rule fails closed: it covers
+// - every word of the command, and of each command of a shell snippet (`sh -c '...'`, a package.json script), that
+//   names an existing file inside the repository, `--opt=` and `NAME=` prefixes stripped, resolved against the
+//   workspace and, after a `cd <dir>` in a snippet, against that folder too (`nice -n 5 ./b.sh`, `timeout 60 ./b.sh`,
+//   `node --require=./s.js b.js`, `bash -o errexit build.sh`);
+// - the program or an interpreter's script when it is not there yet (`./build.sh`, `node build.js`): its appearing
+//   asks again;
+// - whenever npm, yarn, pnpm, bun or npx appears: the whole package.json and .npmrc (lifecycle scripts such as
+//   `npm install`'s, `script-shell`), the package.json of every folder word that has one (`npm --prefix sub ...`), and
+//   the text of the package.json script run (`package.json scripts.build`, its `pre`/`post`), and what those run;
+// - for `make`: every `-f` file and the Makefile.
+// Not covered: redirection targets (`> out`) and the value of an output option (`-o`, `--out...`), so a build writing
+// its output keeps its approval; what a covered script itself imports or calls; programs installed outside the
+// repository (node, npm, node_modules, the system's), which are the user's.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,6 +29,11 @@ const SCRIPT_RUNNERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
 const RUN_WORDS = new Set(['run', 'run-script', 'rum', 'urn']);
 const DIRECT_SCRIPTS: Record<string, string> = { test: 'test', t: 'test', tst: 'test', start: 'start', stop: 'stop', restart: 'restart' };
 const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
+/** Programs that read package.json and .npmrc (lifecycle scripts, `script-shell`) whatever their arguments. */
+const PACKAGE_TOOLS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
+/** Options whose value is a file the command writes: data, not code (`-o dist/app.js`, `--outFile=x`). */
+const OUTPUT_OPTION = /^(-o|--out[A-Za-z-]*|--output[A-Za-z-]*)$/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -63,6 +73,19 @@ const INLINE_CODE = new Set(['-c', '-e', '--eval', '-p', '--print', '-m']);
 const CODE_FLAGS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
 
 const base = (program: string) => path.basename(program).replace(/\.(cmd|exe)$/i, '');
+/** A word that reads as a file name (`build.js`, `t/run`), so a missing one is covered as missing. */
+const looksLikeFile = (word: string) => /[./]/.test(word);
+
+/** A command's words without its redirections (`> out`, `2>err.log`, `<in`): files read or written, not run. */
+function withoutRedirections(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (/^\d*[<>]+[&|]?$/.test(words[i]))
+      i++; // `>` `2>>` `<`: the next word is the file
+    else if (!/^\d*[<>]/.test(words[i])) out.push(words[i]);
+  }
+  return out;
+}
 
 /** The simple commands of a shell snippet: split at `;`, `&&`, `||`, `|`, `&`, line breaks and parentheses. */
 function snippetCommands(snippet: string): string[][] {
@@ -75,7 +98,7 @@ function snippetCommands(snippet: string): string[][] {
         return part.split(/\s+/).filter(Boolean); // an unbalanced quote inside the snippet: plain words
       }
     })
-    .map((words) => words.filter((w) => !/^[<>]/.test(w)))
+    .map(withoutRedirections)
     .filter((words) => words.length > 0);
 }
 
@@ -91,33 +114,35 @@ class TargetCollector {
    * Records what `argv` runs from the repository: its program when that is a path, an interpreter's script, a shell's
    * snippet command by command; `depth` stops a snippet that nests snippets.
    */
-  command(argv: readonly string[], depth = 0): void {
+  command(argv: readonly string[], depth = 0, cwd = this.root): void {
+    if (depth > 4) return;
+    this.everyWord(argv, cwd);
     let i = 0;
-    while (i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i])) i++; // FOO=1 ./build.sh
+    while (i < argv.length && ASSIGNMENT.test(argv[i])) i++; // FOO=1 ./build.sh
     const program = argv[i];
-    if (program === undefined || depth > 4) return;
+    if (program === undefined) return;
     const name = base(program);
-    if (program.includes('/')) this.file(program, true);
+    if (program.includes('/')) this.file(program, true, cwd);
     if (WRAPPERS.test(name)) {
       let j = i + 1;
       while (j < argv.length && (argv[j].startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[j]))) j++;
-      this.command(argv.slice(j), depth + 1);
+      this.command(argv.slice(j), depth + 1, cwd);
       return;
     }
     if (INTERPRETERS.test(name)) {
       for (let j = i + 1; j < argv.length; j++) {
         const w = argv[j];
         if (SHELLS.test(name) && /^-[a-z]*c[a-z]*$/.test(w)) {
-          if (argv[j + 1] !== undefined) this.snippet(argv[j + 1], depth + 1); // sh -c '...', bash -lc '...'
+          if (argv[j + 1] !== undefined) this.snippet(argv[j + 1], depth + 1, cwd); // sh -c '...', bash -lc '...'
           return;
         }
         if (INLINE_CODE.has(w)) return;
         if (CODE_FLAGS.has(w)) {
-          if (argv[j + 1] !== undefined) this.file(argv[++j], false);
+          if (argv[j + 1] !== undefined) this.file(argv[++j], false, cwd);
           continue;
         }
         if (w.startsWith('-') || (name === 'deno' && w === 'run')) continue;
-        this.file(w, true);
+        this.file(w, looksLikeFile(w), cwd); // `node build.js` missing: covered as missing; `bash -o errexit`: a value
         return;
       }
       return;
@@ -125,20 +150,57 @@ class TargetCollector {
     const script = scriptNamed(argv.slice(i));
     if (script) {
       this.script(script, depth);
-      this.file(script, false); // `bun run build.ts`, `bun build.ts`: a file, not a script
+      this.file(script, false, cwd); // `bun run build.ts`, `bun build.ts`: a file, not a script
     }
-    if (/^g?make$/.test(name)) this.makefile();
+    if (/^g?make$/.test(name)) {
+      this.makefile();
+      for (let j = i + 1; j < argv.length; j++) {
+        if (argv[j] === '-f' || argv[j] === '--file' || argv[j] === '--makefile') {
+          if (argv[j + 1] !== undefined) this.file(argv[++j], true, cwd);
+        } else if (/^-f./.test(argv[j])) this.file(argv[j].slice(2), true, cwd);
+      }
+    }
   }
 
-  snippet(text: string, depth: number): void {
-    for (const argv of snippetCommands(text)) this.command(argv, depth);
+  /** Every word naming an existing repository file (fail closed), and for package tools their package.json/.npmrc. */
+  private everyWord(argv: readonly string[], cwd: string): void {
+    const packageTool = argv.some((w) => PACKAGE_TOOLS.test(base(w)));
+    if (packageTool) {
+      this.file('package.json', true);
+      this.file('.npmrc', true);
+    }
+    for (let j = 0; j < argv.length; j++) {
+      if (OUTPUT_OPTION.test(argv[j])) {
+        j++; // `-o dist/app.js`: what the command writes
+        continue;
+      }
+      if (/^--?[^=]*=/.test(argv[j]) && OUTPUT_OPTION.test(argv[j].slice(0, argv[j].indexOf('=')))) continue;
+      const word = argv[j].replace(/^--?[A-Za-z0-9][^=]*=/, '').replace(ASSIGNMENT, '');
+      if (word === '') continue;
+      for (const dir of cwd === this.root ? [this.root] : [this.root, cwd]) {
+        this.file(word, false, dir);
+        if (packageTool) this.file(path.join(path.resolve(dir, word), 'package.json'), false, dir, true);
+      }
+    }
   }
 
-  /** Records the repository file `word` names; `explicit`: recorded even while missing (its appearing asks again). */
-  private file(word: string, explicit: boolean): void {
-    const file = path.resolve(this.root, word);
+  snippet(text: string, depth: number, cwd = this.root): void {
+    let dir = cwd;
+    for (const argv of snippetCommands(text)) {
+      if (argv[0] === 'cd' && argv[1] !== undefined && !argv[1].startsWith('-')) dir = path.resolve(dir, argv[1]);
+      this.command(argv, depth, dir);
+    }
+  }
+
+  /**
+   * Records the repository file `word` names, resolved against `cwd`; `explicit`: recorded even while missing (its
+   * appearing asks again); `folderPackage`: a folder word's package.json, covered only when there.
+   */
+  private file(word: string, explicit: boolean, cwd = this.root, folderPackage = false): void {
+    const file = path.resolve(cwd, word);
     const rel = path.relative(this.top, file);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return;
+    if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return;
+    if (folderPackage && !fs.existsSync(file)) return;
     const label = path.relative(this.root, file).split(path.sep).join('/');
     if (label in this.targets) return;
     const digest = fileDigest(file);
@@ -154,7 +216,7 @@ class TargetCollector {
       if (label in this.targets) continue;
       if (typeof text === 'string') {
         this.targets[label] = sha256(text);
-        this.snippet(text, depth + 1); // npm runs a script with sh
+        this.snippet(text, depth + 1); // npm runs a script with sh, in the package's folder
       } else if (s === name) this.targets[label] = null; // the script asked for: its appearing later asks again
     }
   }
