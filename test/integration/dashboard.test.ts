@@ -50,7 +50,7 @@ describe('Dashboard', () => {
     assert.ok(page.buttons.length > 0);
     for (const b of page.buttons) {
       assert.equal(b.tag, 'BUTTON');
-      assert.match(b.ariaLabel ?? '', /^(Claim|Start|Complete|Approve|Skip) HO-\d{8}-\d{3}: /, `aria-label ${b.ariaLabel}`);
+      assert.match(b.ariaLabel ?? '', /^(Claim|Start|Complete|Approve|Skip|Assign…) HO-\d{8}-\d{3}: /, `aria-label ${b.ariaLabel}`);
       assert.equal(b.disabled, false);
     }
     const labelsFor = (summary: string) =>
@@ -58,6 +58,8 @@ describe('Dashboard', () => {
     assert.deepEqual(labelsFor('token refresh fix'), ['Claim', 'Skip']);
     assert.deepEqual(labelsFor('rate limiter'), ['Complete']);
     assert.deepEqual(labelsFor('tests for the parser'), ['Approve']);
+    // Work nobody could be routed to (blocked, no owner) offers Assign.
+    assert.deepEqual(labelsFor('data retention policy'), ['Assign…']);
   });
 
   it('takes a screenshot of the dashboard (the tree hidden meanwhile, to give it the side bar)', async () => {

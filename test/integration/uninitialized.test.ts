@@ -42,7 +42,7 @@ describe('uninitialized folder', () => {
       await waitFor('drop zone running', () => a.dropZones.stateOf(a.services.all()[0]).running);
       assert.match(fs.readFileSync(path.join(workspaceRoot(), '.gitignore'), 'utf8'), /\.agentsync\/state\.json/);
       // The agents' instruction files get the AgentSync section too (docs/agentsync-documentation.md, Instruction files).
-      assert.deepEqual(result.instructions.written, ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md']);
+      assert.deepEqual(result.instructions.written, ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', 'GEMINI.md']);
       for (const f of result.instructions.written) {
         assert.match(
           fs.readFileSync(path.join(workspaceRoot(), f), 'utf8'),
