@@ -32,6 +32,8 @@ export class CliContext {
     dir: string,
     readonly json: boolean,
     readonly io: CliIo,
+    /** --fresh: with sync set, reads fetch the shared state first. */
+    private readonly fresh = false,
   ) {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir} is not a folder`);
     this.layout = new WorkspaceLayout(dir);
@@ -40,7 +42,7 @@ export class CliContext {
   get dispatcher(): RequestDispatcher {
     if (!this.dispatcherInstance) {
       const store = new HandoffStore(this.layout, { logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${m}`) } });
-      this.dispatcherInstance = new RequestDispatcher(store, 'cli');
+      this.dispatcherInstance = new RequestDispatcher(store, 'cli', this.fresh);
     }
     return this.dispatcherInstance;
   }

@@ -8,12 +8,15 @@ import { CliContext, UsageError, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
 import { trustVerb } from './trustVerb';
+import { syncVerb } from './syncVerb';
 import { refusal } from '../core/domain/responseEnvelope';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  /** With "sync" set: fetch the shared state before the command (docs/contract.md §13). */
+  fresh: { type: 'boolean' },
 } as const;
 
 const requestVerb: Verb = {
@@ -46,7 +49,7 @@ const requestVerb: Verb = {
   },
 };
 
-export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS, trust: trustVerb };
+export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS, trust: trustVerb, sync: syncVerb };
 
 export function helpText(verb?: string): string {
   if (verb && ALL_VERBS[verb]) {
@@ -61,7 +64,7 @@ export function helpText(verb?: string): string {
       ...(v.details ?? []),
       ...(opts.length ? ['', 'options:', ...opts] : []),
       '',
-      'global options: --dir <workspace> (default: current folder), --json (print one JSON object)',
+      'global options: --dir <workspace> (default: current folder), --json (print one JSON object), --fresh (with sync: fetch first)',
     ].join('\n');
   }
   const width = Math.max(...Object.keys(ALL_VERBS).map((k) => k.length));
@@ -102,7 +105,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
       io.out(helpText(verbName));
       return 0;
     }
-    const ctx = new CliContext(path.resolve(cwd, values.dir ?? '.'), Boolean(values.json), io);
+    const ctx = new CliContext(path.resolve(cwd, values.dir ?? '.'), Boolean(values.json), io, Boolean(values.fresh));
     return await verb.run(ctx, values, positionals);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

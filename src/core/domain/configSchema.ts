@@ -11,6 +11,28 @@ export const ARCHIVE_AFTER_DAYS = 14;
 // The policy keys live with the handoff record, which stores the resolved policy (docs/contract.md §6).
 export { passOverPolicySchema };
 
+/** A remote's name in the clone's git config: never a URL, so a committed file cannot choose where this machine pushes. */
+const remoteNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$/, 'remote is the name of a git remote of this clone, e.g. "origin" (not a URL)');
+
+/** A full ref name git accepts: refs/..., no "..", no control or special characters. */
+const refNameSchema = z
+  .string()
+  .max(200)
+  .regex(/^refs\/[A-Za-z0-9_][A-Za-z0-9._/-]*$/, 'ref is a full ref such as "refs/agentsync/state" or "refs/heads/agentsync-state"')
+  .refine((r) => !r.includes('..') && !r.includes('//') && !r.endsWith('/') && !r.endsWith('.lock') && !r.endsWith('.'), {
+    message: 'ref is not a valid git ref name',
+  });
+
+export const syncConfigSchema = z.strictObject({
+  remote: remoteNameSchema.default('origin'),
+  ref: refNameSchema.default('refs/agentsync/state'),
+  offline: z.enum(['refuse', 'local']).default('refuse'),
+  interval_s: z.number().int().min(5).max(86_400).default(30),
+});
+export type SyncConfig = z.infer<typeof syncConfigSchema>;
+
 export const configSchema = z.object({
   $schema: z.string().optional(),
   staleAfterHours: z.number().nonnegative().default(24),
@@ -44,6 +66,8 @@ export const configSchema = z.object({
   archive: z
     .strictObject({ after_days: z.number().int().nonnegative().max(36_500).nullable().default(ARCHIVE_AFTER_DAYS) })
     .default({ after_days: ARCHIVE_AFTER_DAYS }),
+  /** Writes decided through the repository's git remote (docs/contract.md §13); absent: this clone alone decides. */
+  sync: syncConfigSchema.optional(),
 });
 
 export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema'>;
@@ -52,7 +76,7 @@ export type ConfigSection = Exclude<keyof z.infer<typeof configSchema>, '$schema
  * Sections that restrict what agents may do fail closed when broken (docs/contract.md §7): a typo must never make AgentSync
  * more permissive. Any other broken section falls back to its default.
  */
-export const RESTRICTIVE_SECTIONS = ['passOver', 'agentCapabilities', 'requireHandoffOnEndSession'] as const;
+export const RESTRICTIVE_SECTIONS = ['passOver', 'agentCapabilities', 'requireHandoffOnEndSession', 'sync'] as const;
 export type RestrictiveSection = (typeof RESTRICTIVE_SECTIONS)[number];
 
 /** Why a restrictive section cannot be used: the sentence, the key path it is about, and the seed 000 §9 code. */

@@ -46,6 +46,10 @@ export const REFUSAL_REASONS = [
   'marker_broken',
   'invalid_config',
   'drop_zone_off',
+  'remote_unreachable',
+  'remote_auth',
+  'remote_refused',
+  'remote_busy',
   'usage',
   'internal_error',
 ] as const;

@@ -14,6 +14,9 @@ import type { HandoffStore } from '../store/handoffStore';
 import type { HealthOptions } from './sessions/healthChecks';
 import type { StoreTransaction } from '../store/storeTransaction';
 import { sweepDueTimeouts, sweepInBatch } from './timeoutSweep';
+import type { Replay, SyncOutcome } from '../store/stateAuthority';
+import type { RemoteAuthority } from '../store/sync/remoteAuthority';
+import type { PendingWrite } from '../store/sync/syncStateFile';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
@@ -30,13 +33,19 @@ export interface DispatchContext {
   requestFile?: string;
   /** For actions that run health checks: cancellation, progress, or skipping them (an untrusted workspace). */
   healthOptions?: HealthOptions;
+  /** A read fetches the shared state first (the CLI's --fresh; a request says `"fresh": true`). */
+  fresh?: boolean;
 }
 
 export class RequestDispatcher {
   constructor(
     readonly store: HandoffStore,
     private readonly surface = 'api',
-  ) {}
+    /** Every read through this dispatcher fetches first (the CLI's --fresh). */
+    private readonly freshReads = false,
+  ) {
+    store.setReplayer((pending) => replayWork(this, pending));
+  }
 
   /** Parses JSON text first (size-capped), so a broken file still gets an answer. */
   async dispatchText(text: string, ctx: DispatchContext = {}): Promise<RequestResponse> {
@@ -158,15 +167,63 @@ export class RequestDispatcher {
             params as never,
           )
         : undefined;
+      const sync = this.store.syncAuthority();
+      // `fresh` (or --fresh): a read first brings this clone up to the shared state (docs/contract.md §13).
+      if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads)) await this.store.syncNow();
       // A read shows timed-out passes already handed back: when one is due, a write sweeps it first (best effort).
       if (spec.readOnly) await this.sweepTimeouts(actx.surface);
       // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
       const run = (tx: StoreTransaction) => this.apply(tx, action, params, actx, hash, ctx, prepared);
-      const response = await (spec.readOnly ? this.store.transactRead(run) : this.store.transact(run));
+      if (spec.readOnly) {
+        const response = await this.store.transactRead(run);
+        if (sync && response.ok) response.data = { ...response.data, sync: readSyncInfo(sync) };
+        return response;
+      }
+      let outcome: SyncOutcome | null = null;
+      const response = await this.store.transact(run, { request: { ...req, request_id: requestId }, onSync: (o) => (outcome = o) });
+      if (outcome) {
+        if (response.ok) response.data = { ...response.data, sync: outcome };
+        else response.sync = outcome;
+      }
       return response;
     } catch (e) {
       return this.refuse(ctx, action, requestId, e);
     }
+  }
+
+  /**
+   * A write applied offline, as work to apply again to the shared state (docs/contract.md §13): its parameters are
+   * checked again and its prepare step run again now, outside the lock.
+   */
+  async replayable(pending: PendingWrite): Promise<Replay> {
+    const request = pending.request;
+    const action = String(request.action);
+    const fail = (reason: string, message: string): Replay => ({
+      requestId: pending.request_id,
+      work: () => ({ ok: false, reason, message }),
+    });
+    if (!isActionName(action)) return fail('unknown_action', `Unknown action ${JSON.stringify(action)}.`);
+    const parsed = paramSchemas[action].safeParse(request);
+    if (!parsed.success) return fail('invalid_request', describeIssues(parsed.error));
+    const params = parsed.data as Record<string, unknown>;
+    const spec = ACTIONS[action];
+    const actx: ActionContext = {
+      action,
+      agent: (params.agent as string | undefined) ?? '',
+      requestId: pending.request_id,
+      requestHash: requestHash(request),
+      surface: 'sync',
+    };
+    const prepared = spec.prepare
+      ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config }, params as never)
+      : undefined;
+    return {
+      requestId: pending.request_id,
+      work: (tx) => {
+        const r = this.apply(tx, action, params, actx, actx.requestHash!, {}, prepared);
+        return { ok: r.ok, reason: r.reason, message: r.message };
+      },
+    };
   }
 
   /**
@@ -275,6 +332,18 @@ export class RequestDispatcher {
     }
     return response;
   }
+}
+
+async function replayWork(dispatcher: RequestDispatcher, pending: readonly PendingWrite[]): Promise<Replay[]> {
+  const out: Replay[] = [];
+  for (const p of pending) out.push(await dispatcher.replayable(p));
+  return out;
+}
+
+/** What a read says about its view of the shared state: when this clone last heard from the remote, and what waits. */
+function readSyncInfo(sync: RemoteAuthority): Record<string, unknown> {
+  const s = sync.status();
+  return { remote: sync.config.remote, ref: sync.config.ref, commit: s.commit, fetched_at: s.fetched_at, pending: s.pending.length };
 }
 
 function reusedId(requestId: string, unhashed = false): ActionError {

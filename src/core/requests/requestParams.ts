@@ -28,6 +28,8 @@ const envelope = {
   action: z.string(),
   request_id: requestIdSchema.optional(),
   agent: agentParam.optional(),
+  /** In sync mode a read fetches the shared state first (docs/contract.md §13); elsewhere it changes nothing. */
+  fresh: z.boolean().optional(),
 };
 
 const handoffRef = {

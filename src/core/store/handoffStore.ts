@@ -22,6 +22,10 @@ import type { Handoff, HandoffsFile } from '../domain/handoffSchema';
 import { checkStoreInSlices } from './slicedStoreCheck';
 import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
+import { assertSectionUsable } from '../domain/configSchema';
+import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from './stateAuthority';
+import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remoteAuthority';
+import type { StoreTransaction as Tx } from './storeTransaction';
 
 export const MAX_STORE_BYTES = 200 * 1024 * 1024;
 /** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
@@ -48,10 +52,15 @@ const GIT_WAIT_MS = 10_000;
 /** How long a missing store is waited for (git unlinks then re-creates a file it checks out). */
 const MISSING_STORE_WAIT_MS = 2_000;
 
-interface Pending {
-  work: (tx: StoreTransaction) => unknown;
+interface Pending extends BatchWork {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+}
+
+/** What a write may carry beside its work (docs/contract.md §13): the request itself, and who wants its sync outcome. */
+export interface TransactOptions {
+  request?: Record<string, unknown>;
+  onSync?: (outcome: SyncOutcome) => void;
 }
 
 const silent: StoreLogger = { info: () => undefined, warn: () => undefined };
@@ -79,6 +88,7 @@ export class HandoffStore {
     checked: HandoffsFile | null;
   } | null = null;
   private gitIndexLock: string | null | undefined;
+  private missingDeadline = 0;
   private readonly journal: AuditJournal;
   private readonly archive: ArchiveReader;
   private configCache: { key: string; loaded: LoadedConfig } | null = null;
@@ -87,6 +97,15 @@ export class HandoffStore {
   private preparedDir = false;
   private flushing = false;
   private listeners: ((snapshot: StoreSnapshot) => void)[] = [];
+  private remote: { key: string; authority: RemoteAuthority } | null = null;
+  private replayer: Replayer | null = null;
+  /** This clone's handoffs.json as the authority: a batch reads it under the lock and writes it back (docs/contract.md §12). */
+  private readonly local: StateAuthority = {
+    maxAttempts: MAX_BATCH_ATTEMPTS,
+    base: () => this.localBase(),
+    decide: (tx, base) => Promise.resolve(this.localDecide(tx, base)),
+    exhausted: (why) => new StoreMoved(why).refusal(),
+  };
 
   constructor(
     readonly layout: WorkspaceLayout,
@@ -169,10 +188,37 @@ export class HandoffStore {
     return this.load();
   }
 
+  /**
+   * How writes applied offline are turned back into work on the next sync (the dispatcher registers itself: the
+   * store cannot run requests).
+   */
+  setReplayer(replayer: Replayer): void {
+    this.replayer = replayer;
+  }
+
+  /** The remote authority when `sync` is set in .agentsync.json, else null (this clone decides). */
+  syncAuthority(): RemoteAuthority | null {
+    const sync = this.config().config.sync;
+    if (!sync) return null;
+    const key = JSON.stringify(sync);
+    if (this.remote?.key !== key) this.remote = { key, authority: new RemoteAuthority(this.authorityHost(), sync, this.replayer) };
+    return this.remote.authority;
+  }
+
+  /**
+   * One contact with the remote and nothing else (`agentsync sync`, a read with `fresh`): fetch, replay what is pending,
+   * push what that changed, bring handoffs.json up to the shared state. Refuses like a write when the remote cannot be reached.
+   */
+  async syncNow(): Promise<SyncOutcome | null> {
+    let outcome: SyncOutcome | null = null;
+    await this.transact(() => undefined, { onSync: (o) => (outcome = o) });
+    return outcome;
+  }
+
   /** Runs `work` inside the lock, batched with whatever else is waiting. Its return value resolves the promise. */
-  transact<T>(work: (tx: StoreTransaction) => T): Promise<T> {
+  transact<T>(work: (tx: StoreTransaction) => T, options: TransactOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ work, ...options, resolve: resolve as (v: unknown) => void, reject });
       if (!this.flushing) {
         this.flushing = true;
         setImmediate(() => void this.flush());
@@ -192,7 +238,12 @@ export class HandoffStore {
   }
 
   private async runBatch(batch: Pending[]): Promise<void> {
+    let authority: StateAuthority;
     try {
+      // A broken `sync` section fails closed: deciding alone would let two clones claim one handoff.
+      assertSectionUsable(this.config().config, 'sync');
+      authority = this.syncAuthority() ?? this.local;
+      if (authority instanceof RemoteAuthority) await authority.prepare();
       // The lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a
       // symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
       ensureSafeDirectory(this.layout.root, this.layout.dataDir);
@@ -204,40 +255,31 @@ export class HandoffStore {
     }
     let results: { p: Pending; ok: boolean; value: unknown }[] = [];
     try {
-      const missingDeadline = Date.now() + MISSING_STORE_WAIT_MS;
+      this.missingDeadline = Date.now() + MISSING_STORE_WAIT_MS;
       for (let attempt = 1; ; attempt++) {
-        await this.waitForSteadyStore();
-        let snapshot: StoreSnapshot;
-        try {
-          if (!this.preparedDir) this.coldStart();
-          this.recoverJournal();
-          snapshot = this.load();
-        } catch (e) {
-          // git unlinked the store between our wait and our read: wait for its new file, within the same bound.
-          if (isActionError(e) && e.reason === 'store_missing' && Date.now() < missingDeadline) continue;
-          throw e;
-        }
-        const tx = new StoreTransaction(snapshot, this.config().config, () => this.ledger.index(), this.now, this.archive);
-        const archivable = dueForArchive(snapshot.handoffs, tx.config, this.now());
+        const base = await authority.base();
+        const tx = new StoreTransaction(base.snapshot, this.config().config, base.ledger, this.now, this.archive);
+        // Writes applied offline go first, in their order: the remote confirms or revokes each (docs/contract.md §13).
+        const replayed = base.replays.map((replay) => applyReplay(tx, replay));
         results = [];
+        const changedBy: boolean[] = [];
         for (const p of batch) {
           const step = tx.begin();
+          const before = tx.changes();
           try {
             results.push({ p, ok: true, value: p.work(tx) });
           } catch (e) {
             step.rollback();
             results.push({ p, ok: false, value: e });
           }
+          changedBy.push(tx.changes() > before);
         }
-        try {
-          this.commit(tx, archivable);
-          break;
-        } catch (e) {
-          // git (or a hand) replaced the store after we read it: apply the whole batch again to the new file.
-          if (!(e instanceof StoreMoved) || attempt >= MAX_BATCH_ATTEMPTS) throw e instanceof StoreMoved ? e.refusal() : e;
-          this.cached = null;
-          this.logger.info(`handoffs.json changed during a write (${e.message}); applying the batch again`);
-        }
+        const decision = await authority.decide(tx, base, batch, changedBy, replayed);
+        if (decision.kind === 'decided') break;
+        // The state moved after we read it (git or a hand replaced the file; another clone pushed): apply the batch again.
+        if (attempt >= authority.maxAttempts) throw authority.exhausted(decision.why);
+        this.cached = null;
+        this.logger.info(`the state changed during a write (${decision.why}); applying the batch again`);
       }
     } catch (e) {
       this.cached = null; // whatever is in memory may not be on disk: re-read next time
@@ -247,6 +289,46 @@ export class HandoffStore {
     }
     this.lock.release();
     for (const r of results) (r.ok ? r.p.resolve : r.p.reject)(r.value);
+  }
+
+  /** The local authority's base: this clone's store after crash repair, waiting out git's unlink-then-write gap. */
+  private async localBase(): Promise<BaseState> {
+    for (;;) {
+      await this.waitForSteadyStore();
+      try {
+        if (!this.preparedDir) this.coldStart();
+        this.recoverJournal();
+        const snapshot = this.load();
+        const archivable = dueForArchive(snapshot.handoffs, this.config().config, this.now());
+        return { snapshot, ledger: () => this.ledger.index(), archivable, replays: [] };
+      } catch (e) {
+        // git unlinked the store between our wait and our read: wait for its new file, within the same bound.
+        if (isActionError(e) && e.reason === 'store_missing' && Date.now() < this.missingDeadline) continue;
+        throw e;
+      }
+    }
+  }
+
+  private localDecide(tx: StoreTransaction, base: BaseState): Decision {
+    try {
+      this.commit(tx, base.archivable);
+      return { kind: 'decided' };
+    } catch (e) {
+      if (e instanceof StoreMoved) return { kind: 'moved', why: e.message };
+      throw e;
+    }
+  }
+
+  private authorityHost(): AuthorityHost {
+    return {
+      layout: this.layout,
+      now: () => this.now(),
+      localBase: () => this.localBase(),
+      localLedger: () => this.ledger.index(),
+      previousSnapshot: () => (this.cached && this.cached.key !== 'missing' ? this.cached.snapshot : undefined),
+      adopt: (tx) => this.commit(tx, [], true),
+      warn: (m) => this.logger.warn(m),
+    };
   }
 
   /**
@@ -326,10 +408,13 @@ export class HandoffStore {
    * failure logged and repaired by the next batch (the journal holds the audit lines, state.json's storeHash
    * says whether the derived files are current).
    */
-  private commit(tx: StoreTransaction, archivable: readonly Handoff[]): void {
+  private commit(tx: StoreTransaction, archivable: readonly Handoff[], decidedElsewhere = false): void {
     // Fencing: a process whose lock was taken over (its lease expired while it was frozen) writes nothing.
     this.lock.assertHeld();
-    if (!tx.changed) {
+    // Decided by the remote: the file follows the shared state whenever their bytes differ, even for a batch that
+    // changed nothing (another clone's writes arrive this way), and whatever replaced the file meanwhile is overwritten.
+    const follows = decidedElsewhere && (tx.changed || this.localHash() !== storeHashOfChunks(tx.snapshot.serializeChunks()));
+    if (!tx.changed && !follows) {
       // Nothing to protect: refused requests only; their answers and audit lines are written as before.
       // Replays and refusals: the answers are already true; a ledger that cannot be written only costs a later
       // replay from the store's request markers.
@@ -349,6 +434,7 @@ export class HandoffStore {
       writeFileAtomic(this.layout.handoffsFile, chunks, {
         beforeRename: () => {
           this.lock.assertHeld();
+          if (decidedElsewhere) return;
           const now = statKey(this.layout.handoffsFile);
           if (now !== loadedKey) throw new StoreMoved(`it was ${loadedKey}, now ${now}`);
           if (gitBusy(this.gitIndexLock ?? null)) throw new StoreMoved('git is replacing files');
@@ -427,6 +513,16 @@ export class HandoffStore {
     );
   }
 
+  /** The hash of this clone's handoffs.json as it is now on disk, or null when there is none (or it cannot be read). */
+  private localHash(): string | null {
+    try {
+      this.load();
+      return this.cachedHash();
+    } catch {
+      return null;
+    }
+  }
+
   private cachedHash(): string | null {
     if (!this.cached || this.cached.key === 'missing') return null;
     this.cached.hash ??= storeHashOfBytes(fs.readFileSync(this.layout.handoffsFile)).hash;
@@ -483,6 +579,18 @@ export class HandoffStore {
     this.cached = { key, snapshot, hash };
     this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };
     return snapshot;
+  }
+}
+
+/** A write applied offline, applied again to the shared state; a refusal now means the remote revoked it. */
+function applyReplay(tx: Tx, replay: Replay): { replay: Replay; ok: boolean; reason?: string; message?: string } {
+  const step = tx.begin();
+  try {
+    const answer = replay.work(tx);
+    return { replay, ...answer };
+  } catch (e) {
+    step.rollback();
+    return { replay, ok: false, reason: isActionError(e) ? e.reason : 'internal_error', message: (e as Error).message };
   }
 }
 

@@ -53,6 +53,11 @@ export class StoreTransaction {
     return this.ledgerCache.get(requestId);
   }
 
+  /** How many changes the batch holds so far: a request changed the store when this grew during it. */
+  changes(): number {
+    return this.undo.length;
+  }
+
   /** True once any request in the batch changed a record (undone changes do not count). */
   get changed(): boolean {
     return this.undo.length > 0;

@@ -29,13 +29,17 @@ const FAILS_CLOSED: Record<RestrictiveSection, string> = {
 
   agentCapabilities: 'requests that name agents are refused with E030 CONFIG_INVALID until you fix it',
   requireHandoffOnEndSession: 'it counts as true until you fix it',
+  sync: 'writes are refused with E030 CONFIG_INVALID until you fix it (a clone that guessed would decide claims alone)',
 };
 
 const isRestrictive = (key: string): key is RestrictiveSection => (RESTRICTIVE_SECTIONS as readonly string[]).includes(key);
 
 /** A whole file that cannot be read: the defaults, with every restrictive section failing closed. */
 function unusable(problem: string): LoadedConfig {
-  const brokenSections = Object.fromEntries(RESTRICTIVE_SECTIONS.map((k) => [k, { message: problem, path: '(file)', code: 'E030' }]));
+  // `sync` is not failed closed here: an unreadable file says nothing about it, and refusing every write of every
+  // workspace whose file broke would be worse than today's one-clone behaviour, which is what an absent `sync` means.
+  const failing = RESTRICTIVE_SECTIONS.filter((k) => k !== 'sync');
+  const brokenSections = Object.fromEntries(failing.map((k) => [k, { message: problem, path: '(file)', code: 'E030' }]));
   return {
     config: { ...DEFAULT_CONFIG, requireHandoffOnEndSession: true, brokenSections },
     problem:

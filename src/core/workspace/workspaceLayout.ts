@@ -19,6 +19,8 @@ export class WorkspaceLayout {
   readonly readsLogFile: string;
   readonly stateFile: string;
   readonly ledgerFile: string;
+  /** What this clone knows of the shared state on the git remote (docs/contract.md §13); runtime only. */
+  readonly syncStateFile: string;
   readonly requestFile: string;
   readonly resultFile: string;
   readonly requestsDir: string;
@@ -40,6 +42,7 @@ export class WorkspaceLayout {
     this.readsLogFile = path.join(this.dataDir, 'reads.jsonl');
     this.stateFile = path.join(this.dataDir, 'state.json');
     this.ledgerFile = path.join(this.dataDir, 'ledger.jsonl');
+    this.syncStateFile = path.join(this.dataDir, 'sync.json');
     this.requestFile = path.join(this.dataDir, 'request.json');
     this.resultFile = path.join(this.dataDir, 'result.json');
     this.requestsDir = path.join(this.dataDir, 'requests');
@@ -59,6 +62,7 @@ export class WorkspaceLayout {
     '.agentsync/audit-journal.json',
     '.agentsync/reads.jsonl',
     '.agentsync/ledger.prev.jsonl',
+    '.agentsync/sync.json',
     '.agentsync/request.json',
     '.agentsync/result.json',
     '.agentsync/requests/',

@@ -1,0 +1,123 @@
+// Talking to a git remote without ever waiting on a person (docs/contract.md §13): no terminal prompt, no askpass,
+// ssh in batch mode unless the user chose their own ssh command, no controlling terminal, a timeout; and no program
+// named by the repository's config (hooks, fsmonitor, upload-pack/receive-pack overrides, the ext:: transport).
+import { childProcess } from '../disk/childProcess';
+import { SAFE_GIT_OPTIONS } from './gitStatus';
+
+export interface RemoteRun {
+  ok: boolean;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** How long one fetch or push may take before it counts as unreachable. */
+export const REMOTE_TIMEOUT_MS =
+  Number(process.env.AGENTSYNC_REMOTE_TIMEOUT_MS) > 0 ? Number(process.env.AGENTSYNC_REMOTE_TIMEOUT_MS) : 30_000;
+
+/** The options put before a fetch or push: the safe options, plus what keeps `remote`'s own config from running programs. */
+export function remoteGitOptions(remote: string): string[] {
+  return [
+    ...SAFE_GIT_OPTIONS,
+    '-c',
+    'protocol.ext.allow=never',
+    '-c',
+    `remote.${remote}.uploadpack=git-upload-pack`,
+    '-c',
+    `remote.${remote}.receivepack=git-receive-pack`,
+    '-c',
+    'core.askPass=',
+    // No background gc or maintenance after a fetch: its time would be a claim's latency.
+    '-c',
+    'gc.auto=0',
+    '-c',
+    'maintenance.auto=false',
+  ];
+}
+
+/** The environment of a network git: the user's own, minus every way of asking a person for something. */
+export function remoteEnv(root: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', LC_ALL: 'C' };
+  env.SSH_ASKPASS_REQUIRE = 'never';
+  // The user's own ssh command wins (their keys, their proxy); otherwise ssh may not ask for a password or a host key.
+  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !userSshCommand(root)) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+  return env;
+}
+
+function userSshCommand(root: string): boolean {
+  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, 'config', '--get', 'core.sshCommand'], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.trim() !== '';
+}
+
+/** Runs a fetch or push (args after the options) with the remote environment; never throws for git's own failure. */
+export function runRemoteGit(root: string, remote: string, args: string[], timeoutMs = REMOTE_TIMEOUT_MS): Promise<RemoteRun> {
+  return new Promise((resolve, reject) => {
+    const child = childProcess().spawn('git', [...remoteGitOptions(remote), '-C', root, ...args], {
+      env: remoteEnv(root),
+      // A new session: no controlling terminal, so neither git nor ssh can open /dev/tty to ask anything.
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run git (${e.message}); install git`));
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ ok: status === 0 && !timedOut, status, stdout, stderr, timedOut });
+    });
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+export type RemoteFailure = 'unreachable' | 'auth' | 'refused';
+
+const AUTH = [
+  /could not read (Username|Password)/i,
+  /terminal prompts disabled/i,
+  /Authentication failed/i,
+  /Permission denied \((publickey|password|keyboard)/i,
+  /Host key verification failed/i,
+  /returned error: 401/i,
+  /HTTP Basic: Access denied/i,
+  /invalid credentials/i,
+];
+const REFUSED = [/returned error: 403/i, /\[remote rejected\]/i, /protected branch/i, /pre-receive hook declined/i, /denied/i];
+
+/** What kind of failure a fetch or push output shows: auth wanted, refused by the server, or (the rest) unreachable. */
+export function classifyRemoteFailure(run: RemoteRun): RemoteFailure {
+  if (run.timedOut) return 'unreachable';
+  const text = `${run.stdout}\n${run.stderr}`;
+  if (AUTH.some((r) => r.test(text))) return 'auth';
+  if (REFUSED.some((r) => r.test(text))) return 'refused';
+  return 'unreachable';
+}
+
+/** The last meaningful lines of git's output, for a message (no progress noise, at most 400 characters). */
+export function gitOutputSummary(run: RemoteRun): string {
+  if (run.timedOut) return 'no answer within the time limit';
+  const lines = `${run.stderr}\n${run.stdout}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^(To |Done$|remote: Counting|remote: Compressing|Enumerating|Counting|Compressing|Writing|Total )/.test(l));
+  return lines.join(' | ').slice(0, 400) || `git exited with status ${run.status}`;
+}

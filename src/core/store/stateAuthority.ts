@@ -1,0 +1,63 @@
+// Where the state a batch applies to is decided (docs/contract.md §12 and §13): this clone's handoffs.json under the
+// lock (the local authority, HandoffStore's own), or the repository's git remote (sync/remoteAuthority.ts). The
+// commit pipeline above it is the same: take a base, apply the waiting batch with the same dispatcher and rules,
+// ask the authority to make the result the state; when the state moved under the batch, apply it again.
+import type { Handoff } from '../domain/handoffSchema';
+import type { StoreSnapshot } from './storeSnapshot';
+import type { LedgerEntry, StoreTransaction } from './storeTransaction';
+
+/** What a write's answer says about the remote (docs/contract.md §13), under data.sync (or `sync` on a refusal). */
+export interface SyncOutcome {
+  confirmed: boolean;
+  remote: string;
+  ref: string;
+  commit?: string | null;
+  attempts?: number;
+  pending?: boolean;
+  reason?: string;
+}
+
+/** One request's work inside a batch; `request` is the request itself (kept when it is applied offline). */
+export interface BatchWork {
+  work: (tx: StoreTransaction) => unknown;
+  request?: Record<string, unknown>;
+  onSync?: (outcome: SyncOutcome) => void;
+}
+
+/** A write applied offline, replayed against the shared state: its work, and what it answered then. */
+export interface Replay {
+  requestId: string;
+  work: (tx: StoreTransaction) => { ok: boolean; reason?: string; message?: string };
+}
+
+export interface BaseState {
+  snapshot: StoreSnapshot;
+  /** The request ledger a request_id is looked up in. */
+  ledger: () => ReadonlyMap<string, LedgerEntry>;
+  /** Records the archive pass may move out with this batch (the local authority only). */
+  archivable: readonly Handoff[];
+  /** Writes applied offline earlier, applied first to this base (the remote authority only). */
+  replays: readonly Replay[];
+}
+
+export type Decision = { kind: 'decided' } | { kind: 'moved'; why: string };
+
+export interface StateAuthority {
+  /** The state the next attempt applies to. Called under the local lock. */
+  base(): Promise<BaseState>;
+  /**
+   * Makes `tx` the state (the local file, or the remote's ref then the local file), or answers `moved` when the state
+   * changed since `base()`. `works` are the batch's requests in order, `results` what each answered (to mark offline
+   * writes pending, and to tell each its sync outcome); `replayed` what each replay answered.
+   */
+  decide(
+    tx: StoreTransaction,
+    base: BaseState,
+    works: readonly BatchWork[],
+    changedBy: readonly boolean[],
+    replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
+  ): Promise<Decision>;
+  /** How many times `moved` is answered before the batch is refused, and the refusal then. */
+  readonly maxAttempts: number;
+  exhausted(lastWhy: string): Error;
+}

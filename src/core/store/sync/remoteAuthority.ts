@@ -1,0 +1,228 @@
+// The git remote as the authority (docs/contract.md §13): each attempt fetches the shared ref and applies the batch to
+// the state it holds; the result is committed on top of the fetched commit and pushed as a compare-and-swap. When the
+// ref moved meanwhile, the batch is applied again to the new state (a claim may now be already_claimed). Only after the
+// push succeeded does this clone's handoffs.json change. Offline (`offline: "local"`), this clone decides and the
+// writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
+import { ActionError, isActionError } from '../../domain/errors';
+import type { SyncConfig } from '../../domain/configSchema';
+import { StoreSnapshot } from '../storeSnapshot';
+import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
+import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from '../stateAuthority';
+import { SharedStateRef } from './sharedStateRef';
+import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
+import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState } from './syncStateFile';
+import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
+
+/** What the remote authority needs of the store: its local base, and writing a decided state to this clone. */
+export interface AuthorityHost {
+  readonly layout: WorkspaceLayout;
+  now(): Date;
+  /** The local authority's base: this clone's handoffs.json (after crash repair), under the lock. */
+  localBase(): Promise<BaseState>;
+  localLedger(): ReadonlyMap<string, LedgerEntry>;
+  /** The last snapshot read or written, whose records need no second check when the remote's bytes hold them. */
+  previousSnapshot(): StoreSnapshot | undefined;
+  /** Writes the state decided elsewhere to this clone: handoffs.json when its bytes differ, ledger, derived files, audit. */
+  adopt(tx: StoreTransaction): void;
+  warn(message: string): void;
+}
+
+/** Turns writes applied offline back into work, before the lock (their prepare steps may do I/O). */
+export type Replayer = (pending: readonly PendingWrite[]) => Promise<Replay[]>;
+
+export class RemoteAuthority implements StateAuthority {
+  readonly maxAttempts = 8;
+  readonly ref: SharedStateRef;
+  readonly state: SyncStateFile;
+  private replays: Replay[] = [];
+  private attempt = 0;
+  private offline = false;
+  private head: string | null = null;
+  private shared: Map<string, LedgerEntry> = new Map();
+
+  constructor(
+    private readonly host: AuthorityHost,
+    readonly config: SyncConfig,
+    private readonly replayer: Replayer | null,
+  ) {
+    this.ref = new SharedStateRef(host.layout.root, config);
+    this.state = new SyncStateFile(host.layout.syncStateFile);
+  }
+
+  /** Before the lock: the writes waiting from an offline time, turned into work to apply first. */
+  async prepare(): Promise<void> {
+    this.attempt = 0;
+    const pending = this.state.read().pending;
+    this.replays = pending.length && this.replayer ? await this.replayer(pending) : [];
+  }
+
+  async base(): Promise<BaseState> {
+    this.attempt++;
+    try {
+      this.head = await this.ref.fetch();
+      this.offline = false;
+    } catch (e) {
+      this.noteError(e);
+      if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
+        this.offline = true;
+        return this.host.localBase();
+      }
+      throw e;
+    }
+    const blobs = this.ref.read(this.head);
+    let snapshot: StoreSnapshot;
+    if (blobs.handoffs) {
+      snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.host.previousSnapshot() });
+    } else if (this.head) {
+      snapshot = StoreSnapshot.empty();
+    } else {
+      // No shared state yet: the first write seeds it with this clone's store.
+      snapshot = (await this.host.localBase()).snapshot;
+    }
+    this.shared = parseSharedLedger(blobs.ledger);
+    const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
+    return {
+      snapshot,
+      ledger: () => mergedLedger(this.shared, this.host.localLedger()),
+      archivable: [],
+      replays: this.replays.filter((r) => stillPending.has(r.requestId)),
+    };
+  }
+
+  async decide(
+    tx: StoreTransaction,
+    _base: BaseState,
+    works: readonly BatchWork[],
+    changedBy: readonly boolean[],
+    replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
+  ): Promise<Decision> {
+    const { remote, ref } = this.config;
+    if (this.offline) return this.decideOffline(tx, works, changedBy);
+    let commit = this.head;
+    if (tx.changed) {
+      commit = this.ref.write(
+        this.head,
+        Buffer.concat(tx.snapshot.serializeChunks()),
+        serializeSharedLedger(this.shared, tx.ledger),
+        commitMessage(tx),
+      );
+      let pushed;
+      try {
+        pushed = await this.ref.push(commit, this.head);
+      } catch (e) {
+        this.noteError(e);
+        if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
+          // Fetched, but the push found no remote: this clone decides, on top of the newer state it fetched.
+          return this.decideOffline(tx, works, changedBy);
+        }
+        throw e;
+      }
+      if (pushed.kind === 'moved') {
+        await new Promise((r) => setTimeout(r, jitterMs(this.attempt)));
+        return { kind: 'moved', why: pushed.detail };
+      }
+    }
+    // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
+    this.host.adopt(tx);
+    const at = this.host.now().toISOString();
+    const revoked: Revocation[] = [];
+    const settled = new Set(replayed.map((r) => r.replay.requestId));
+    this.bestEffort(() =>
+      this.state.update((s) => {
+        const byId = new Map(s.pending.map((p) => [p.request_id, p]));
+        for (const r of replayed) {
+          if (r.ok) continue;
+          const p = byId.get(r.replay.requestId);
+          revoked.push({
+            request_id: r.replay.requestId,
+            action: p?.action ?? '(unknown)',
+            agent: p?.agent ?? null,
+            handoff_id: p?.handoff_id ?? null,
+            reason: r.reason ?? 'internal_error',
+            message: r.message ?? '',
+            revoked_at: at,
+          });
+        }
+        s.pending = s.pending.filter((p) => !settled.has(p.request_id));
+        s.revoked.push(...revoked);
+        s.commit = commit;
+        s.fetched_at = at;
+        s.last_error = null;
+      }),
+    );
+    const outcome: SyncOutcome = { confirmed: true, remote, ref, commit, attempts: this.attempt };
+    for (const w of works) w.onSync?.(outcome);
+    return { kind: 'decided' };
+  }
+
+  private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[]): Decision {
+    const { remote, ref } = this.config;
+    const at = this.host.now().toISOString();
+    const pending: PendingWrite[] = [];
+    works.forEach((w, i) => {
+      if (!changedBy[i] || !w.request) return;
+      const request = w.request;
+      const id = String(request.request_id);
+      pending.push({
+        request_id: id,
+        action: String(request.action),
+        agent: typeof request.agent === 'string' ? request.agent : null,
+        handoff_id: refOf(request),
+        request,
+        applied_at: at,
+      });
+    });
+    // Pending writes stay out of this clone's ledger: their replay must apply them, not answer them from it.
+    const ids = new Set(pending.map((p) => p.request_id));
+    for (let i = tx.ledger.length - 1; i >= 0; i--) if (ids.has(tx.ledger[i].request_id)) tx.ledger.splice(i, 1);
+    this.host.adopt(tx);
+    this.bestEffort(() => this.state.update((s) => s.pending.push(...pending)));
+    works.forEach((w, i) =>
+      w.onSync?.({ confirmed: false, pending: Boolean(changedBy[i]), remote, ref, reason: 'remote_unreachable', commit: null }),
+    );
+    return { kind: 'decided' };
+  }
+
+  exhausted(lastWhy: string): Error {
+    const { remote, ref } = this.config;
+    return new ActionError(
+      'remote_busy',
+      `${ref} on the git remote "${remote}" kept moving through ${this.maxAttempts} attempts (${lastWhy}); nothing was changed. Retry.`,
+      { sync: { remote, ref } },
+    );
+  }
+
+  /** What `agentsync sync --status` tells: no network. */
+  status(): SyncLocalState {
+    return this.state.read();
+  }
+
+  private noteError(e: unknown): void {
+    const err = e as ActionError;
+    const at = this.host.now().toISOString();
+    this.bestEffort(() => this.state.update((s) => (s.last_error = { reason: err.reason ?? 'internal_error', message: err.message, at })));
+  }
+
+  private bestEffort(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.host.warn(`could not update .agentsync/sync.json: ${(e as Error).message}`);
+    }
+  }
+}
+
+function refOf(request: Record<string, unknown>): string | null {
+  const r = request.handoffId ?? request.handoff_id;
+  return typeof r === 'string' ? r : null;
+}
+
+function commitMessage(tx: StoreTransaction): string {
+  const lines = tx.audit.filter((a) => !a.refused).map((a) => `${a.action} ${a.handoff_id ?? ''} by ${a.agent ?? '?'}`.trim());
+  return `agentsync: ${lines.length} change(s)\n\n${lines.slice(0, 50).join('\n')}\n`;
+}
+
+/** A random pause before the next attempt, growing with the attempt, so racing clones spread out. */
+function jitterMs(attempt: number): number {
+  return Math.random() * Math.min(400, 10 * 2 ** attempt);
+}

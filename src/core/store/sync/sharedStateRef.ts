@@ -1,0 +1,187 @@
+// The shared state on the remote's ref, through git's plumbing only (docs/contract.md §13): fetch into a private
+// ref, read blobs with cat-file, write a commit with hash-object/mktree/commit-tree, push it as a compare-and-swap.
+// The working tree, the index and FETCH_HEAD are never touched.
+import { childProcess } from '../../disk/childProcess';
+import { ActionError } from '../../domain/errors';
+import type { SyncConfig } from '../../domain/configSchema';
+import { SAFE_GIT_OPTIONS } from '../../git/gitStatus';
+import { classifyRemoteFailure, gitOutputSummary, runRemoteGit, type RemoteRun } from '../../git/gitRemote';
+
+export const STATE_FILE = 'handoffs.json';
+export const LEDGER_FILE = 'ledger.jsonl';
+
+export type PushOutcome = { kind: 'ok' } | { kind: 'moved'; detail: string };
+
+export interface SharedBlobs {
+  handoffs: Buffer | null;
+  ledger: string;
+}
+
+/** The remote's state as this clone sees it; one instance per workspace and sync config. */
+export class SharedStateRef {
+  /** Where the last fetch put the remote's ref: a private namespace no user refspec or branch list touches. */
+  readonly localRef: string;
+  private checked = false;
+
+  constructor(
+    private readonly root: string,
+    readonly config: SyncConfig,
+  ) {
+    this.localRef = `refs/agentsync-fetched/${config.remote}/${config.ref.replace(/^refs\//, '')}`;
+  }
+
+  /** The repository and the remote exist: else `invalid_config`, saying what to set up. Checked once. */
+  private assertUsable(): void {
+    if (this.checked) return;
+    const inside = localGit(this.root, ['rev-parse', '--git-dir']);
+    if (!inside.ok) {
+      throw new ActionError(
+        'invalid_config',
+        '.agentsync.json turns sync on, but this workspace is not inside a git repository; clone the repository (or remove "sync"). Nothing was changed.',
+      );
+    }
+    const url = localGit(this.root, ['config', '--get', `remote.${this.config.remote}.url`]);
+    if (!url.ok || !url.stdout.trim()) {
+      throw new ActionError(
+        'invalid_config',
+        `.agentsync.json: sync.remote is "${this.config.remote}", but this clone has no such git remote. Add it ` +
+          `(git remote add ${this.config.remote} <url>) or name another in sync.remote. Nothing was changed.`,
+        { remote: this.config.remote },
+      );
+    }
+    this.checked = true;
+  }
+
+  /** The commit this clone last fetched or pushed, or null. No network. */
+  lastKnown(): string | null {
+    const r = localGit(this.root, ['rev-parse', '--verify', '--quiet', `${this.localRef}^{commit}`]);
+    return r.ok ? r.stdout.trim() : null;
+  }
+
+  /** Fetches the ref; the commit it holds, or null when the remote has no such ref yet. Throws the named remote_* refusal. */
+  async fetch(): Promise<string | null> {
+    this.assertUsable();
+    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', this.config.remote];
+    const run = await runRemoteGit(this.root, this.config.remote, [...args, `+${this.config.ref}:${this.localRef}`]);
+    if (run.ok) return this.lastKnown();
+    if (/couldn't find remote ref/i.test(run.stderr)) {
+      localGit(this.root, ['update-ref', '-d', this.localRef]);
+      return null;
+    }
+    throw this.failure('fetch from', run);
+  }
+
+  /** The blobs of a fetched commit (null: no commit yet, so no state). */
+  read(commit: string | null): SharedBlobs {
+    if (!commit) return { handoffs: null, ledger: '' };
+    const files = localGit(this.root, ['ls-tree', '--name-only', commit]).stdout.split('\n');
+    const blob = (name: string): Buffer | null => {
+      if (!files.includes(name)) return null;
+      const r = localGitBytes(this.root, ['cat-file', 'blob', `${commit}:${name}`]);
+      if (r.status !== 0) throw new Error(`git cat-file ${commit}:${name} failed: ${r.stderr}`);
+      return r.stdout;
+    };
+    return { handoffs: blob(STATE_FILE), ledger: blob(LEDGER_FILE)?.toString('utf8') ?? '' };
+  }
+
+  /** A commit holding these blobs on top of `parent` (objects only: no ref, no index, no working tree). */
+  write(parent: string | null, handoffs: Buffer, ledger: string, message: string): string {
+    const hash = (data: Buffer | string) =>
+      mustOk(localGit(this.root, ['hash-object', '-w', '--stdin'], data), 'hash-object').stdout.trim();
+    const tree = mustOk(
+      localGit(this.root, ['mktree'], `100644 blob ${hash(handoffs)}\t${STATE_FILE}\n100644 blob ${hash(ledger)}\t${LEDGER_FILE}\n`),
+      'mktree',
+    ).stdout.trim();
+    const args = ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message];
+    return mustOk(localGit(this.root, args, undefined, COMMIT_IDENTITY), 'commit-tree').stdout.trim();
+  }
+
+  /** Pushes `commit` to the ref if the ref is still `expected` (null: must not exist yet). */
+  async push(commit: string, expected: string | null): Promise<PushOutcome> {
+    this.assertUsable();
+    const { ref, remote } = this.config;
+    const args = ['push', '--porcelain', '--no-verify', `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${commit}:${ref}`];
+    const run = await runRemoteGit(this.root, remote, args);
+    const line = run.stdout.split('\n').find((l) => l.includes(`:${ref}\t`));
+    if (run.ok && line && !line.startsWith('!')) {
+      localGit(this.root, ['update-ref', this.localRef, commit]);
+      return { kind: 'ok' };
+    }
+    if (line?.startsWith('!')) {
+      const summary = line.split('\t').slice(2).join(' ');
+      // Someone else's write landed between our fetch and our push: the compare-and-swap failed, apply again.
+      if (/stale info|fetch first|non-fast-forward|cannot lock|failed to (update|lock)|but expected|is at /i.test(summary)) {
+        return { kind: 'moved', detail: summary };
+      }
+      throw refused(this.config, summary, run);
+    }
+    throw this.failure('push to', run);
+  }
+
+  private failure(what: string, run: RemoteRun): ActionError {
+    const kind = classifyRemoteFailure(run);
+    const said = gitOutputSummary(run);
+    const { remote, ref } = this.config;
+    const sync = { remote, ref };
+    if (kind === 'auth') {
+      return new ActionError(
+        'remote_auth',
+        `The git remote "${remote}" wants credentials AgentSync cannot get without a prompt (git said: ${said}). Set up a credential ` +
+          'helper, an ssh agent or a token for this remote (a plain `git fetch` must work without asking), then retry. Nothing was changed.',
+        { sync, detail: said },
+      );
+    }
+    if (kind === 'refused') return refused(this.config, said, run);
+    return new ActionError(
+      'remote_unreachable',
+      `Could not ${what} the git remote "${remote}" (git said: ${said}). Nothing was changed. Retry when the remote answers, ` +
+        'or set "sync": { "offline": "local" } in .agentsync.json to work locally and confirm later with `agentsync sync`.',
+      { sync, detail: said },
+    );
+  }
+}
+
+function refused(config: SyncConfig, said: string, _run: RemoteRun): ActionError {
+  return new ActionError(
+    'remote_refused',
+    `The git remote "${config.remote}" refused the update of ${config.ref} (${said}). Nothing was changed. If the host protects ` +
+      `or forbids this ref, allow pushes to it, or set sync.ref to a branch this machine may push (e.g. "refs/heads/agentsync-state").`,
+    { sync: { remote: config.remote, ref: config.ref }, detail: said },
+  );
+}
+
+/** The shared state's commits are AgentSync's, not a person's: a fixed identity, so no user.name setup is needed. */
+const COMMIT_IDENTITY: NodeJS.ProcessEnv = {
+  GIT_AUTHOR_NAME: 'AgentSync',
+  GIT_AUTHOR_EMAIL: 'agentsync@localhost',
+  GIT_COMMITTER_NAME: 'AgentSync',
+  GIT_COMMITTER_EMAIL: 'agentsync@localhost',
+};
+
+interface LocalRun {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+function localGit(root: string, args: string[], input?: Buffer | string, env?: NodeJS.ProcessEnv): LocalRun {
+  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], {
+    encoding: 'utf8',
+    input,
+    env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
+  return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr };
+}
+
+function localGitBytes(root: string, args: string[]): { status: number | null; stdout: Buffer; stderr: string } {
+  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], { maxBuffer: 512 * 1024 * 1024 });
+  if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+}
+
+function mustOk(r: LocalRun, what: string): LocalRun {
+  if (!r.ok) throw new Error(`git ${what} failed: ${r.stderr.trim()}`);
+  return r;
+}

@@ -1,0 +1,66 @@
+// .agentsync/sync.json (runtime, git-ignored): what this clone knows of the shared state (docs/contract.md §13):
+// the last commit it fetched or pushed and when, the last failure, the writes applied offline and still waiting
+// for the remote (pending), and the ones the remote revoked that their agents have not been told of yet.
+import * as fs from 'node:fs';
+import { writeFileAtomic } from '../../disk/atomicFile';
+
+export interface PendingWrite {
+  request_id: string;
+  action: string;
+  agent: string | null;
+  handoff_id: string | null;
+  /** The request as it was dispatched (with its request_id), replayed against the shared state on the next sync. */
+  request: Record<string, unknown>;
+  applied_at: string;
+}
+
+export interface Revocation {
+  request_id: string;
+  action: string;
+  agent: string | null;
+  handoff_id: string | null;
+  reason: string;
+  message: string;
+  revoked_at: string;
+}
+
+export interface SyncLocalState {
+  commit: string | null;
+  fetched_at: string | null;
+  last_error: { reason: string; message: string; at: string } | null;
+  pending: PendingWrite[];
+  revoked: Revocation[];
+}
+
+const EMPTY: SyncLocalState = { commit: null, fetched_at: null, last_error: null, pending: [], revoked: [] };
+/** Revocations kept for telling; the oldest go first past this many. */
+const MAX_REVOKED = 200;
+
+export class SyncStateFile {
+  constructor(private readonly file: string) {}
+
+  read(): SyncLocalState {
+    try {
+      if (!fs.lstatSync(this.file).isFile()) return { ...EMPTY };
+      const raw = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Partial<SyncLocalState>;
+      return {
+        commit: typeof raw.commit === 'string' ? raw.commit : null,
+        fetched_at: typeof raw.fetched_at === 'string' ? raw.fetched_at : null,
+        last_error: raw.last_error && typeof raw.last_error === 'object' ? raw.last_error : null,
+        pending: Array.isArray(raw.pending) ? raw.pending : [],
+        revoked: Array.isArray(raw.revoked) ? raw.revoked : [],
+      };
+    } catch {
+      return { ...EMPTY, pending: [], revoked: [] };
+    }
+  }
+
+  /** Read, change, write (call under the store lock). */
+  update(change: (s: SyncLocalState) => void): SyncLocalState {
+    const s = this.read();
+    change(s);
+    if (s.revoked.length > MAX_REVOKED) s.revoked = s.revoked.slice(-MAX_REVOKED);
+    writeFileAtomic(this.file, JSON.stringify(s, null, 2) + '\n');
+    return s;
+  }
+}
