@@ -41,10 +41,12 @@ const REF = 'refs/agentsync/state';
 const CLI = path.join(ROOT, 'bin/agentsync.js');
 const RUNNER = path.join(ROOT, 'bench/sync-runner.cjs');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-sync-bench-'));
+const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-sync-bench-logs-'));
 const servers = [];
 process.on('exit', () => {
   for (const s of servers) s.stop();
   fs.rmSync(work, { recursive: true, force: true });
+  fs.rmSync(logs, { recursive: true, force: true });
 });
 
 function run(cmd, args, options = {}) {
@@ -80,7 +82,7 @@ function cliJson(dir, args) {
 // --- the remote and the clones -------------------------------------------------------------------------------------
 const agents = ['bench', 'hist', ...Array.from({ length: CLONES }, (_, c) => `racer-${c}`)];
 const bare = path.join(work, 'repo.git');
-git(['init', '--bare', '--quiet', bare]);
+git(['init', '--bare', '--quiet', '--initial-branch=main', bare]);
 const seed = path.join(work, 'seed');
 fs.mkdirSync(seed);
 git(['init', '--quiet', '-b', 'main'], seed);
@@ -94,9 +96,22 @@ git(['add', '-A'], seed);
 git(['-c', 'user.name=bench', '-c', 'user.email=bench@test.invalid', 'commit', '--quiet', '-m', 'sync on'], seed);
 git(['push', '--quiet', bare, 'HEAD:refs/heads/main'], seed);
 
-const daemon = await startGitDaemon({ base: work, host: '127.0.0.1', port: await freePort(), lifetimeS: 7200 });
+const daemon = await startGitDaemon({
+  base: work,
+  host: '127.0.0.1',
+  port: await freePort(),
+  logFile: path.join(logs, 'daemon.log'),
+  lifetimeS: 7200,
+});
 servers.push(daemon);
-const proxy = await startDelayProxy({ host: '127.0.0.1', port: 0, target: `127.0.0.1:${daemon.port}`, delayMs: DELAY_MS, lifetimeS: 7200 });
+const proxy = await startDelayProxy({
+  host: '127.0.0.1',
+  port: 0,
+  target: `127.0.0.1:${daemon.port}`,
+  delayMs: DELAY_MS,
+  logFile: path.join(logs, 'proxy.log'),
+  lifetimeS: 7200,
+});
 servers.push(proxy);
 const url = (port) => `git://127.0.0.1:${port}/repo.git`;
 const clone = (name, port) => {

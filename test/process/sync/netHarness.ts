@@ -121,6 +121,9 @@ export class TestNet {
   readonly serverIp = `${SUBNET}.1`;
   /** Where bare repositories live; `git://<serverIp>/<name>` serves `<base>/<name>`. */
   readonly base: string;
+  /** Where the servers' output goes (one file each). */
+  readonly logDir: string;
+  private started = 0;
   private readonly servers = new Set<Server>();
   private destroyed = false;
 
@@ -129,6 +132,7 @@ export class TestNet {
     this.serverNs = `${tag}-srv`;
     this.clientNs = Array.from({ length: clients }, (_, i) => `${tag}-c${i}`);
     this.base = tempWorkspace('netbase');
+    this.logDir = tempWorkspace('netlogs');
   }
 
   /** The server namespace with its bridge, and `clients` client namespaces linked to it (10.231.0.2, .3, …). */
@@ -204,7 +208,7 @@ export class TestNet {
   /** A new empty bare repository `<base>/<name>` that the daemon serves as `git://<serverIp>/<name>`. */
   bareRepo(name: string): string {
     const dir = path.join(this.base, name);
-    const r = spawnSync('git', ['init', '--bare', '--quiet', dir], { encoding: 'utf8' });
+    const r = spawnSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', dir], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`git init --bare ${dir}: ${r.stderr}`);
     return dir;
   }
@@ -215,7 +219,14 @@ export class TestNet {
 
   /** `git daemon` with receive-pack in the server namespace on serverIp:9418; resolves once it accepts. */
   startDaemon(options: { lifetimeS?: number } = {}): Promise<Server> {
-    const server = startGitDaemon({ base: this.base, host: this.serverIp, port: 9418, lifetimeS: options.lifetimeS, ns: this.serverNs });
+    const server = startGitDaemon({
+      base: this.base,
+      host: this.serverIp,
+      port: 9418,
+      logFile: path.join(this.logDir, `daemon-${++this.started}.log`),
+      lifetimeS: options.lifetimeS,
+      ns: this.serverNs,
+    });
     return this.track(server);
   }
 
@@ -226,6 +237,7 @@ export class TestNet {
       port,
       target: `${this.serverIp}:9418`,
       delayMs,
+      logFile: path.join(this.logDir, `proxy-${++this.started}.log`),
       lifetimeS: options.lifetimeS,
       ns: this.serverNs,
     });
@@ -246,6 +258,7 @@ export class TestNet {
     for (const s of this.servers) killGroup(s.proc.pid!);
     for (const ns of [...this.clientNs, this.serverNs]) removeNamespace(ns);
     fs.rmSync(this.base, { recursive: true, force: true });
+    fs.rmSync(this.logDir, { recursive: true, force: true });
   }
 
   /** Whether all of this net's namespaces are gone (for the harness's own test). */
@@ -276,23 +289,29 @@ function inNs(ns: string | undefined, cmd: string, args: string[]): [string, str
   return ns ? ['ip', ['netns', 'exec', ns, cmd, ...args]] : [cmd, args];
 }
 
-/** Starts a server process and resolves once a stderr/stdout line matches `ready` (rejects on exit or timeout). */
-function startServer(argv: [string, string[]], host: string, port: number, ready: RegExp, what: string): Promise<Server> {
+/**
+ * Starts a server process and resolves once its log matches `ready` (rejects on exit or timeout). Its output goes
+ * to `logFile`, not to a pipe: a parent that blocks (a bench in spawnSync) can never stall the server's writes.
+ */
+function startServer(argv: [string, string[]], host: string, port: number, ready: RegExp, what: string, logFile: string): Promise<Server> {
+  const fd = fs.openSync(logFile, 'a');
   // Its own process group (`timeout` keeps the group it is started in), so that stopping it ends the daemon's
-  // children too (the daemon forks one per connection).
-  const proc = spawn(argv[0], argv[1], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  let log = '';
-  const keep = (c: string) => {
-    log = (log + c).slice(-64 * 1024);
+  // children too (the daemon forks one per connection). Its stdin is our pipe: the proxy ends when it closes.
+  const proc = spawn(argv[0], argv[1], { stdio: ['pipe', fd, fd], detached: true });
+  fs.closeSync(fd);
+  const log = () => {
+    try {
+      return fs.readFileSync(logFile, 'utf8').slice(-64 * 1024);
+    } catch {
+      return '';
+    }
   };
-  proc.stdout.setEncoding('utf8').on('data', keep);
-  proc.stderr.setEncoding('utf8').on('data', keep);
   const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
   const server: Server = {
     proc,
     host,
     port,
-    log: () => log,
+    log,
     async stop() {
       killGroup(proc.pid!);
       await exited;
@@ -301,21 +320,20 @@ function startServer(argv: [string, string[]], host: string, port: number, ready
     },
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      killGroup(proc.pid!);
-      reject(new Error(`${what} did not start within 15 s: ${log}`));
-    }, 15_000);
-    const check = () => {
-      if (ready.test(log)) {
-        clearTimeout(timer);
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (ready.test(log())) {
+        clearInterval(poll);
         resolve(server);
+      } else if (Date.now() - started > 15_000) {
+        clearInterval(poll);
+        killGroup(proc.pid!);
+        reject(new Error(`${what} did not start within 15 s: ${log()}`));
       }
-    };
-    proc.stdout.on('data', check);
-    proc.stderr.on('data', check);
+    }, 20);
     proc.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited (${code ?? signal}) before it was ready: ${log}`));
+      clearInterval(poll);
+      reject(new Error(`${what} exited (${code ?? signal}) before it was ready: ${log()}`));
     });
   });
 }
@@ -324,7 +342,14 @@ function startServer(argv: [string, string[]], host: string, port: number, ready
  * `git daemon --enable=receive-pack --export-all` serving `base` on host:port (inside `ns` when given), under
  * `timeout` so that it ends by itself after `lifetimeS` (default 900 s) even if nobody stops it.
  */
-export function startGitDaemon(o: { base: string; host: string; port: number; lifetimeS?: number; ns?: string }): Promise<Server> {
+export function startGitDaemon(o: {
+  base: string;
+  host: string;
+  port: number;
+  logFile: string;
+  lifetimeS?: number;
+  ns?: string;
+}): Promise<Server> {
   const args = [
     '-s',
     'KILL',
@@ -343,7 +368,7 @@ export function startGitDaemon(o: { base: string; host: string; port: number; li
     `--port=${o.port}`,
     o.base,
   ];
-  return startServer(inNs(o.ns, 'timeout', args), o.host, o.port, /Ready to rumble/, `git daemon on ${o.host}:${o.port}`);
+  return startServer(inNs(o.ns, 'timeout', args), o.host, o.port, /Ready to rumble/, `git daemon on ${o.host}:${o.port}`, o.logFile);
 }
 
 /**
@@ -355,6 +380,7 @@ export async function startDelayProxy(o: {
   port: number;
   target: string;
   delayMs: number;
+  logFile: string;
   lifetimeS?: number;
   ns?: string;
 }): Promise<Server> {
@@ -371,6 +397,7 @@ export async function startDelayProxy(o: {
     o.port,
     /^LISTENING \d+$/m,
     `delay proxy on ${o.host}:${o.port}`,
+    o.logFile,
   );
   server.port = Number(/^LISTENING (\d+)$/m.exec(server.log())![1]);
   return server;

@@ -100,11 +100,7 @@ describe('sync mode on the test network: SIGKILL at random points of the protoco
         told.set(summary, { c, id });
         const claim = { action: 'claimHandoff', request_id: `k${c}-${n}-claim`, handoffId: id, agent: agentOf(c) };
         const claimed = await killThenRetry(c, claim, () => remoteHas((h) => h.handoff_id === id && h.claimed_by === agentOf(c)));
-        assert.equal(
-          (claimed.data?.handoff)?.claimed_by,
-          agentOf(c),
-          `the claim's answer shows its claimer: ${JSON.stringify(claimed)}`,
-        );
+        assert.equal(claimed.data?.handoff?.claimed_by, agentOf(c), `the claim's answer shows its claimer: ${JSON.stringify(claimed)}`);
       }
     };
     await Promise.all(Array.from({ length: HOSTS }, (_, c) => worker(c)));

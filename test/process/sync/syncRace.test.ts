@@ -101,7 +101,12 @@ describe('sync mode on the test network: races between hosts', function () {
           fs.renameSync(path.join(dir, `.h${c}-c${n}.tmp`), path.join(dir, 'requests', `h${c}-c${n}.json`));
         }
         const watched = await team!.ok(c, ['watch', '--once']);
-        assert.equal((watched.data as { answered?: number }).answered, perRound, JSON.stringify(watched));
+        const sample = () => fs.readFileSync(path.join(dir, 'responses', `h${c}-c${round * perRound}.json`), 'utf8');
+        assert.equal(
+          (watched.data as { answered?: number }).answered,
+          perRound,
+          `${JSON.stringify(watched)}; the first answer: ${sample()}`,
+        );
       }
     };
     await Promise.all(Array.from({ length: HOSTS }, (_, c) => dropAndAnswer(c)));

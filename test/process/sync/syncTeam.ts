@@ -39,6 +39,11 @@ export class SyncTeam {
       team.seed(o);
       team.daemon = await net.startDaemon();
       await Promise.all(team.clones.map((dir, i) => net.git(i, ['clone', '--quiet', net.url('repo.git'), dir])));
+      // Every clone has the committed config with sync on (a clone without a checkout would silently test nothing).
+      for (let i = 0; i < o.clones; i++) {
+        const status = await team.ok(i, ['sync', '--status']);
+        assert.equal((status.data as { enabled?: boolean }).enabled, true, `clone ${i}: sync is on: ${JSON.stringify(status)}`);
+      }
     } catch (e) {
       team.destroy();
       throw e;
