@@ -27,9 +27,18 @@ function parseInput(text: string): Record<string, unknown> {
 async function sessionStart(ctx: CliContext, args: HookArgs): Promise<void> {
   const r = await ctx.dispatcher.dispatch({ action: 'startSession', agent: args.agent, goal: `Session started (${args.format} hook)` });
   const text = r.ok
-    ? briefingText((r.data as { briefing: SessionBriefing }).briefing)
+    ? revokedText(r.data?.sync_revoked) + briefingText((r.data as { briefing: SessionBriefing }).briefing)
     : `AgentSync: startSession was refused (${r.reason}): ${r.message}. Read AGENTS.md for how to use AgentSync here.`;
   ctx.io.out(JSON.stringify(contextOutput(args.format, text)));
+}
+
+/** Claims and other writes made offline that the remote then revoked (docs/contract.md §13), first in the briefing. */
+function revokedText(revoked: unknown): string {
+  if (!Array.isArray(revoked) || revoked.length === 0) return '';
+  const lines = (revoked as { action: string; handoff_id: string | null; reason: string; message: string }[]).map(
+    (r) => `- ${r.action} ${r.handoff_id ?? ''}: ${r.reason}: ${r.message}`,
+  );
+  return `AgentSync: REVOKED by the shared state after an offline time; stop that work:\n${lines.join('\n')}\n\n`;
 }
 
 async function postToolUse(ctx: CliContext, args: HookArgs): Promise<void> {

@@ -45,9 +45,15 @@ export function remoteEnv(root: string): NodeJS.ProcessEnv {
   return env;
 }
 
+const sshCommandSet = new Map<string, boolean>();
+
 function userSshCommand(root: string): boolean {
+  const known = sshCommandSet.get(root);
+  if (known !== undefined) return known;
   const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, 'config', '--get', 'core.sshCommand'], { encoding: 'utf8' });
-  return r.status === 0 && r.stdout.trim() !== '';
+  const set = r.status === 0 && r.stdout.trim() !== '';
+  sshCommandSet.set(root, set);
+  return set;
 }
 
 /** Runs a fetch or push (args after the options) with the remote environment; never throws for git's own failure. */

@@ -2,7 +2,7 @@
 // past half their time, so most tool calls write nothing. Reads the store text without schema validation: it only
 // decides whether to send heartbeats, and every heartbeat then goes through the dispatcher under the lock.
 
-interface LeaseFields {
+export interface LeaseFields {
   handoff_id?: unknown;
   status?: unknown;
   claimed_by?: unknown;
@@ -28,11 +28,19 @@ export function leasesDue(storeText: string, agent: string, nowMs: number): stri
   const due: string[] = [];
   for (const h of store.handoffs as LeaseFields[]) {
     if (!h || h.status !== 'in_progress' || h.claimed_by !== agent || typeof h.handoff_id !== 'string') continue;
-    const until = typeof h.lease_expires_at === 'string' ? Date.parse(h.lease_expires_at) : NaN;
-    if (!Number.isFinite(until)) continue;
-    const starts = [h.claimed_at, h.updated_at].map((t) => (typeof t === 'string' ? Date.parse(t) : NaN)).filter(Number.isFinite);
-    const start = starts.length ? Math.min(Math.max(...starts), until) : until;
-    if (nowMs >= start + (until - start) / 2) due.push(h.handoff_id);
+    if (leaseHalfUsed(h, nowMs) === true) due.push(h.handoff_id);
   }
   return due;
+}
+
+/**
+ * Whether a lease is at least half used (null: the record has no lease). The one rule both the hook and, in sync mode,
+ * the heartbeat action use (docs/contract.md §13: a renewal reaches the remote only past half).
+ */
+export function leaseHalfUsed(h: LeaseFields, nowMs: number): boolean | null {
+  const until = typeof h.lease_expires_at === 'string' ? Date.parse(h.lease_expires_at) : NaN;
+  if (!Number.isFinite(until)) return null;
+  const starts = [h.claimed_at, h.updated_at].map((t) => (typeof t === 'string' ? Date.parse(t) : NaN)).filter(Number.isFinite);
+  const start = starts.length ? Math.min(Math.max(...starts), until) : until;
+  return nowMs >= start + (until - start) / 2;
 }

@@ -16,7 +16,7 @@ import type { StoreTransaction } from '../store/storeTransaction';
 import { sweepDueTimeouts, sweepInBatch } from './timeoutSweep';
 import type { Replay, SyncOutcome } from '../store/stateAuthority';
 import type { RemoteAuthority } from '../store/sync/remoteAuthority';
-import type { PendingWrite } from '../store/sync/syncStateFile';
+import { SyncStateFile, type PendingWrite } from '../store/sync/syncStateFile';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deeper requests are refused before hashing or storing them (recursion there would overflow the stack). */
@@ -180,7 +180,11 @@ export class RequestDispatcher {
         return response;
       }
       let outcome: SyncOutcome | null = null;
-      const response = await this.store.transact(run, { request: { ...req, request_id: requestId }, onSync: (o) => (outcome = o) });
+      const response = await this.store.transact(run, {
+        request: { ...req, request_id: requestId },
+        agent: actx.agent,
+        onSync: (o) => (outcome = o),
+      });
       if (outcome) {
         if (response.ok) response.data = { ...response.data, sync: outcome };
         else response.sync = outcome;
@@ -260,6 +264,9 @@ export class RequestDispatcher {
       const step = tx.begin();
       try {
         response = this.success(ctx, action, actx.requestId, spec.run(tx, actx, params as never, prepared) as Record<string, unknown>);
+        if (tx.config.sync && (action === 'startSession' || action === 'status')) {
+          tellRevocations(tx, response, this.store.layout.syncStateFile, actx.agent, action === 'startSession');
+        }
       } catch (e) {
         step.rollback();
         if (!isActionError(e)) throw e;
@@ -332,6 +339,23 @@ export class RequestDispatcher {
     }
     return response;
   }
+}
+
+/**
+ * Writes the remote revoked (applied offline, then lost to another clone) are told to their agent in its briefing
+ * (docs/contract.md §13), under data.sync_revoked; a session start marks them told once the batch is written.
+ */
+function tellRevocations(tx: StoreTransaction, response: RequestResponse, file: string, agent: string, markTold: boolean): void {
+  const state = new SyncStateFile(file);
+  const mine = state.read().revoked.filter((r) => !agent || r.agent === agent);
+  if (mine.length === 0) return;
+  response.data = { ...response.data, sync_revoked: mine };
+  if (!markTold) return;
+  const told = new Set(mine.map((r) => r.request_id));
+  tx.afterCommit.push({
+    what: '.agentsync/sync.json',
+    run: () => state.update((s) => (s.revoked = s.revoked.filter((r) => !told.has(r.request_id)))),
+  });
 }
 
 async function replayWork(dispatcher: RequestDispatcher, pending: readonly PendingWrite[]): Promise<Replay[]> {

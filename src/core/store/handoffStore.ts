@@ -47,6 +47,11 @@ export interface HandoffStoreOptions {
 }
 
 const MAX_BATCH_ATTEMPTS = 20;
+/**
+ * How long a write waits for this clone's lock in sync mode: each holder talks to the remote (two round trips, more
+ * when the ref moved), so several agents of one clone writing at once wait longer than on the local disk alone.
+ */
+const SYNC_LOCK_WAIT_MS = 120_000;
 /** How long a batch waits for git to release .git/index.lock before writing anyway. */
 const GIT_WAIT_MS = 10_000;
 /** How long a missing store is waited for (git unlinks then re-creates a file it checks out). */
@@ -60,13 +65,16 @@ interface Pending extends BatchWork {
 /** What a write may carry beside its work (docs/contract.md §13): the request itself, and who wants its sync outcome. */
 export interface TransactOptions {
   request?: Record<string, unknown>;
+  agent?: string;
   onSync?: (outcome: SyncOutcome) => void;
 }
 
 const silent: StoreLogger = { info: () => undefined, warn: () => undefined };
 
 export class HandoffStore {
-  private readonly lock: FileLock;
+  private lock: FileLock;
+  /** The lock with the wait of this clone's writes: longer in sync mode, where a holder waits on the network. */
+  private readonly locks: { local: FileLock; sync: FileLock };
   private readonly ledger: LedgerFile;
   private readonly audit: AuditLog;
   private readonly logger: StoreLogger;
@@ -111,7 +119,11 @@ export class HandoffStore {
     readonly layout: WorkspaceLayout,
     private readonly options: HandoffStoreOptions = {},
   ) {
-    this.lock = new FileLock(layout.lockFile, options.lockTimeoutMs ?? 10_000);
+    this.locks = {
+      local: new FileLock(layout.lockFile, options.lockTimeoutMs ?? 10_000),
+      sync: new FileLock(layout.lockFile, options.lockTimeoutMs ?? SYNC_LOCK_WAIT_MS),
+    };
+    this.lock = this.locks.local;
     this.ledger = new LedgerFile(layout.ledgerFile);
     this.audit = new AuditLog(layout);
     this.journal = new AuditJournal(layout.auditJournalFile, this.audit);
@@ -243,6 +255,7 @@ export class HandoffStore {
       // A broken `sync` section fails closed: deciding alone would let two clones claim one handoff.
       assertSectionUsable(this.config().config, 'sync');
       authority = this.syncAuthority() ?? this.local;
+      this.lock = authority === this.local ? this.locks.local : this.locks.sync;
       if (authority instanceof RemoteAuthority) await authority.prepare();
       // The lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a
       // symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.

@@ -21,6 +21,8 @@ export interface SyncOutcome {
 export interface BatchWork {
   work: (tx: StoreTransaction) => unknown;
   request?: Record<string, unknown>;
+  /** The request's agent, normalized (who is told if the remote revokes it). */
+  agent?: string;
   onSync?: (outcome: SyncOutcome) => void;
 }
 

@@ -3,11 +3,12 @@ import { ActionError } from '../../domain/errors';
 import { applyFieldChange, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority } from '../../domain/lifecycle';
 import { leaseUntil } from './claimHandoff';
+import { leaseHalfUsed } from '../../hooks/leaseRenewal';
 import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff, Todo } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
-export function heartbeat(tx: StoreTransaction, ctx: ActionContext, p: { ref: string }): { handoff: Handoff } {
+export function heartbeat(tx: StoreTransaction, ctx: ActionContext, p: { ref: string }): { handoff: Handoff; renewed: boolean } {
   const h = requireHandoff(tx, p.ref);
   if (h.status !== 'in_progress') {
     throw new ActionError('not_claimable', `${h.handoff_id} is ${h.status}; only an in-progress handoff has a lease to renew.`, {
@@ -22,7 +23,10 @@ export function heartbeat(tx: StoreTransaction, ctx: ActionContext, p: { ref: st
       claimedBy: h.claimed_by,
     });
   }
-  return { handoff: applyFieldChange(tx, ctx, h, { lease_expires_at: leaseUntil(tx, tx.now(), h, ctx.agent) }, 'lease renewed') };
+  // In sync mode every renewal is a push: one before half the lease is used buys nothing (docs/contract.md §13).
+  if (tx.config.sync && leaseHalfUsed(h, tx.now().getTime()) === false) return { handoff: h, renewed: false };
+  const renewed = applyFieldChange(tx, ctx, h, { lease_expires_at: leaseUntil(tx, tx.now(), h, ctx.agent) }, 'lease renewed');
+  return { handoff: renewed, renewed: true };
 }
 
 export function updateTodos(

@@ -31,7 +31,8 @@ export interface AuthorityHost {
 export type Replayer = (pending: readonly PendingWrite[]) => Promise<Replay[]>;
 
 export class RemoteAuthority implements StateAuthority {
-  readonly maxAttempts = 8;
+  /** Enough for a clone to lose many races in a row to seven others (each loss is one other clone's success). */
+  readonly maxAttempts = 24;
   readonly ref: SharedStateRef;
   readonly state: SyncStateFile;
   private replays: Replay[] = [];
@@ -122,6 +123,8 @@ export class RemoteAuthority implements StateAuthority {
         return { kind: 'moved', why: pushed.detail };
       }
     }
+    // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
+    if (tx.changed && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
     this.host.adopt(tx);
     const at = this.host.now().toISOString();
@@ -166,7 +169,7 @@ export class RemoteAuthority implements StateAuthority {
       pending.push({
         request_id: id,
         action: String(request.action),
-        agent: typeof request.agent === 'string' ? request.agent : null,
+        agent: w.agent || (typeof request.agent === 'string' ? request.agent : null),
         handoff_id: refOf(request),
         request,
         applied_at: at,
@@ -224,5 +227,5 @@ function commitMessage(tx: StoreTransaction): string {
 
 /** A random pause before the next attempt, growing with the attempt, so racing clones spread out. */
 function jitterMs(attempt: number): number {
-  return Math.random() * Math.min(400, 10 * 2 ** attempt);
+  return Math.random() * Math.min(500, 10 * 2 ** attempt);
 }

@@ -71,17 +71,13 @@ export class SharedStateRef {
     throw this.failure('fetch from', run);
   }
 
-  /** The blobs of a fetched commit (null: no commit yet, so no state). */
+  /** The blobs of a fetched commit (null: no commit yet, so no state), read with one `git cat-file --batch`. */
   read(commit: string | null): SharedBlobs {
     if (!commit) return { handoffs: null, ledger: '' };
-    const files = localGit(this.root, ['ls-tree', '--name-only', commit]).stdout.split('\n');
-    const blob = (name: string): Buffer | null => {
-      if (!files.includes(name)) return null;
-      const r = localGitBytes(this.root, ['cat-file', 'blob', `${commit}:${name}`]);
-      if (r.status !== 0) throw new Error(`git cat-file ${commit}:${name} failed: ${r.stderr}`);
-      return r.stdout;
-    };
-    return { handoffs: blob(STATE_FILE), ledger: blob(LEDGER_FILE)?.toString('utf8') ?? '' };
+    const r = localGitBytes(this.root, ['cat-file', '--batch'], `${commit}:${STATE_FILE}\n${commit}:${LEDGER_FILE}\n`);
+    if (r.status !== 0) throw new Error(`git cat-file ${commit} failed: ${r.stderr}`);
+    const blobs = parseBatch(r.stdout);
+    return { handoffs: blobs[0], ledger: blobs[1]?.toString('utf8') ?? '' };
   }
 
   /** A commit holding these blobs on top of `parent` (objects only: no ref, no index, no working tree). */
@@ -113,7 +109,13 @@ export class SharedStateRef {
       if (/stale info|fetch first|non-fast-forward|cannot lock|failed to (update|lock)|but expected|is at /i.test(summary)) {
         return { kind: 'moved', detail: summary };
       }
-      throw refused(this.config, summary, run);
+      // The server's own words (a hook's or the host's message) come as "remote:" lines.
+      const said = run.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('remote:'))
+        .map((l) => l.slice(7).trim())
+        .filter(Boolean);
+      throw refused(this.config, [summary, ...said].join(' | ').slice(0, 600));
     }
     throw this.failure('push to', run);
   }
@@ -131,7 +133,7 @@ export class SharedStateRef {
         { sync, detail: said },
       );
     }
-    if (kind === 'refused') return refused(this.config, said, run);
+    if (kind === 'refused') return refused(this.config, said);
     return new ActionError(
       'remote_unreachable',
       `Could not ${what} the git remote "${remote}" (git said: ${said}). Nothing was changed. Retry when the remote answers, ` +
@@ -141,7 +143,7 @@ export class SharedStateRef {
   }
 }
 
-function refused(config: SyncConfig, said: string, _run: RemoteRun): ActionError {
+function refused(config: SyncConfig, said: string): ActionError {
   return new ActionError(
     'remote_refused',
     `The git remote "${config.remote}" refused the update of ${config.ref} (${said}). Nothing was changed. If the host protects ` +
@@ -175,8 +177,8 @@ function localGit(root: string, args: string[], input?: Buffer | string, env?: N
   return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr };
 }
 
-function localGitBytes(root: string, args: string[]): { status: number | null; stdout: Buffer; stderr: string } {
-  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], { maxBuffer: 512 * 1024 * 1024 });
+function localGitBytes(root: string, args: string[], input?: string): { status: number | null; stdout: Buffer; stderr: string } {
+  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], { maxBuffer: 512 * 1024 * 1024, input });
   if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
 }
@@ -184,4 +186,25 @@ function localGitBytes(root: string, args: string[]): { status: number | null; s
 function mustOk(r: LocalRun, what: string): LocalRun {
   if (!r.ok) throw new Error(`git ${what} failed: ${r.stderr.trim()}`);
   return r;
+}
+
+/** `git cat-file --batch` output: per object "<oid> <type> <size>\n<bytes>\n", or "<name> missing\n" (then null). */
+function parseBatch(out: Buffer): (Buffer | null)[] {
+  const blobs: (Buffer | null)[] = [];
+  let at = 0;
+  while (at < out.length) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const header = out.subarray(at, eol).toString('utf8');
+    at = eol + 1;
+    const m = /^[0-9a-f]+ (\S+) (\d+)$/.exec(header);
+    if (!m) {
+      blobs.push(null); // "<name> missing" (or ambiguous): no such file in the commit
+      continue;
+    }
+    const size = Number(m[2]);
+    blobs.push(m[1] === 'blob' ? out.subarray(at, at + size) : null);
+    at += size + 1;
+  }
+  return blobs;
 }

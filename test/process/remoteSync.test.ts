@@ -1,0 +1,373 @@
+// Sync mode with a real git server (docs/contract.md §13): `git daemon` with receive-pack on 127.0.0.1 and two or
+// three clones, each an AgentSync workspace whose writes go through the remote. Real processes, real git, no fakes.
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { CLI, runCliIn, tempWorkspace } from './processHarness';
+
+interface Answer {
+  ok: boolean;
+  reason?: string;
+  claimedBy?: string;
+  request_id?: string;
+  data?: Record<string, unknown> & { handoff?: { handoff_id: string; rev: number; claimed_by?: string } };
+  sync?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+function git(cwd: string, args: string[]): string {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function waitForPort(port: number, up: boolean): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('error', () => resolve(false));
+    });
+    if (open === up) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`port ${port} did not become ${up ? 'open' : 'closed'}`);
+}
+
+/** A bare repository served by `git daemon --enable=receive-pack`, and clones of it configured for sync. */
+class GitServer {
+  readonly base = tempWorkspace('sync-server');
+  daemon: ChildProcess | null = null;
+  port = 0;
+
+  async start(): Promise<void> {
+    if (!fs.existsSync(path.join(this.base, 'shared.git'))) git(this.base, ['init', '-q', '--bare', 'shared.git']);
+    this.port ||= await freePort();
+    this.daemon = spawn(
+      'git',
+      [
+        'daemon',
+        '--enable=receive-pack',
+        '--export-all',
+        '--reuseaddr',
+        `--base-path=${this.base}`,
+        '--listen=127.0.0.1',
+        `--port=${this.port}`,
+      ],
+      { stdio: 'ignore' },
+    );
+    await waitForPort(this.port, true);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.daemon) return;
+    const exited = new Promise((r) => this.daemon!.once('exit', r));
+    this.daemon.kill('SIGTERM');
+    await exited;
+    this.daemon = null;
+    await waitForPort(this.port, false);
+  }
+
+  get url(): string {
+    return `git://127.0.0.1:${this.port}/shared.git`;
+  }
+
+  clone(name: string, sync: Record<string, unknown> = { remote: 'origin' }): string {
+    const dir = path.join(tempWorkspace(`sync-${name}`), 'ws');
+    git(path.dirname(dir), ['clone', '-q', this.url, 'ws']);
+    fs.writeFileSync(path.join(dir, '.agentsync.json'), JSON.stringify({ sync }));
+    return dir;
+  }
+
+  remoteLog(): string[] {
+    const r = spawnSync('git', ['--git-dir', path.join(this.base, 'shared.git'), 'log', '--format=%H', 'refs/agentsync/state'], {
+      encoding: 'utf8',
+    });
+    return r.status === 0 ? r.stdout.trim().split('\n') : [];
+  }
+}
+
+/** `agentsync --dir ws --json ...` as a child process, not waiting for it (for races). */
+function cliAsync(ws: string, args: string[], input?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [CLI, '--dir', ws, '--json', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    p.stdin.end(input ?? '');
+    p.on('exit', () => {
+      try {
+        resolve(JSON.parse(out) as Answer);
+      } catch {
+        reject(new Error(`no JSON answer from agentsync ${args.join(' ')}: ${out}${err}`));
+      }
+    });
+  });
+}
+
+function cli(ws: string, args: string[], input?: string): Answer {
+  const r = runCliIn(ws, ['--json', ...args], input);
+  try {
+    return JSON.parse(r.stdout) as Answer;
+  } catch {
+    throw new Error(`no JSON answer from agentsync ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+  }
+}
+
+const create = (summary: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    action: 'createHandoff',
+    ...extra,
+    handoff: { from_agent: 'human', to_agents: ['claude', 'codex'], owner_mode: 'shared', summary },
+  });
+
+function storeBytes(ws: string): Buffer | null {
+  const f = path.join(ws, '.agentsync', 'handoffs.json');
+  return fs.existsSync(f) ? fs.readFileSync(f) : null;
+}
+
+function ids(ws: string): string[] {
+  const bytes = storeBytes(ws);
+  if (!bytes) return [];
+  return (JSON.parse(bytes.toString()) as { handoffs: { handoff_id: string }[] }).handoffs.map((h) => h.handoff_id).sort();
+}
+
+describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
+  this.timeout(120_000);
+  let server: GitServer;
+
+  beforeEach(async () => {
+    server = new GitServer();
+    await server.start();
+  });
+  afterEach(async () => {
+    await server.stop();
+  });
+
+  it('two clones claiming one handoff at once: exactly one ok, the other already_claimed naming the winner', async () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const created = cli(a, ['request', '-'], create('race me'));
+    assert.equal(created.ok, true, JSON.stringify(created));
+    const id = created.data!.handoff!.handoff_id;
+    const [ra, rb] = await Promise.all([cliAsync(a, ['claim', id, '--agent', 'claude']), cliAsync(b, ['claim', id, '--agent', 'codex'])]);
+    const winners = [ra, rb].filter((r) => r.ok);
+    assert.equal(winners.length, 1, `exactly one winner: ${JSON.stringify([ra, rb])}`);
+    const winner = winners[0].data!.handoff!.claimed_by;
+    const loser = ra.ok ? rb : ra;
+    assert.equal(loser.reason, 'already_claimed');
+    assert.equal(loser.claimedBy, winner);
+    assert.equal((winners[0].data!.sync as { confirmed: boolean }).confirmed, true);
+    // After a sync both clones hold the same record with the same claimer.
+    assert.equal(cli(a, ['sync']).ok, true);
+    assert.equal(cli(b, ['sync']).ok, true);
+    assert.deepEqual(storeBytes(a), storeBytes(b));
+  });
+
+  it('creates from two clones get distinct ids, identical on both clones after a sync', async () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const answers = await Promise.all([
+      ...[1, 2, 3].map((i) => cliAsync(a, ['request', '-'], create(`from a ${i}`))),
+      ...[1, 2, 3].map((i) => cliAsync(b, ['request', '-'], create(`from b ${i}`))),
+    ]);
+    assert.ok(
+      answers.every((r) => r.ok),
+      JSON.stringify(answers),
+    );
+    const answered = answers.map((r) => r.data!.handoff!.handoff_id);
+    assert.equal(new Set(answered).size, 6, `six distinct ids: ${answered.join(', ')}`);
+    cli(a, ['sync']);
+    cli(b, ['sync']);
+    assert.deepEqual(ids(a), [...answered].sort());
+    assert.deepEqual(ids(b), [...answered].sort());
+  });
+
+  it('a retry with the same request_id after success is answered, not applied again, on the same or another clone', () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const first = cli(a, ['request', '-'], create('once', { request_id: 'create-once-1' }));
+    assert.equal(first.ok, true);
+    const commits = server.remoteLog().length;
+    const again = cli(a, ['request', '-'], create('once', { request_id: 'create-once-1' }));
+    const elsewhere = cli(b, ['request', '-'], create('once', { request_id: 'create-once-1' }));
+    const uidOf = (r: Answer) => (r.data!.handoff as unknown as { uid: string }).uid;
+    for (const r of [again, elsewhere]) {
+      assert.equal(r.ok, true, JSON.stringify(r));
+      assert.equal(r.data!.handoff!.handoff_id, first.data!.handoff!.handoff_id);
+      assert.equal(uidOf(r), uidOf(first), 'the same handoff, not a second one');
+    }
+    assert.equal(server.remoteLog().length, commits, 'no new commit on the shared ref');
+    cli(b, ['sync']);
+    const records = (JSON.parse(storeBytes(b)!.toString()) as { handoffs: { uid: string }[] }).handoffs;
+    assert.deepEqual(
+      records.map((h) => h.uid),
+      [uidOf(first)],
+    );
+  });
+
+  it('killed right after its push: the retry with the same request_id is answered from the shared state, not applied twice', () => {
+    const a = server.clone('a');
+    const request = create('killed after push', { request_id: 'killed-after-push-1' });
+    const killed = spawnSync(process.execPath, [CLI, '--dir', a, '--json', 'request', '-'], {
+      input: request,
+      encoding: 'utf8',
+      env: { ...process.env, AGENTSYNC_TEST_CRASH_AFTER_PUSH: '1' },
+    });
+    assert.equal(killed.signal, 'SIGKILL');
+    assert.equal(killed.stdout, '', 'no answer was given');
+    assert.equal(server.remoteLog().length, 1, 'the push happened');
+    assert.equal(storeBytes(a), null, 'the local store was not written yet');
+    const retry = cli(a, ['request', '-'], request);
+    assert.equal(retry.ok, true, JSON.stringify(retry));
+    assert.equal(server.remoteLog().length, 1, 'nothing applied twice');
+    assert.deepEqual(ids(a), [retry.data!.handoff!.handoff_id]);
+  });
+
+  it('the remote stopped: remote_unreachable, and the store byte-identical', async () => {
+    const a = server.clone('a');
+    const created = cli(a, ['request', '-'], create('before the outage'));
+    const id = created.data!.handoff!.handoff_id;
+    const before = storeBytes(a);
+    await server.stop();
+    const claim = cli(a, ['claim', id, '--agent', 'claude']);
+    assert.equal(claim.ok, false);
+    assert.equal(claim.reason, 'remote_unreachable', JSON.stringify(claim));
+    assert.deepEqual(storeBytes(a), before);
+    const made = cli(a, ['request', '-'], create('during the outage'));
+    assert.equal(made.reason, 'remote_unreachable');
+    assert.deepEqual(storeBytes(a), before);
+    const status = cli(a, ['sync', '--status']);
+    assert.equal(status.ok, true);
+    assert.equal((status.data!.last_error as { reason: string }).reason, 'remote_unreachable');
+    await server.start();
+  });
+
+  it('offline "local": confirmed:false while unreachable; the next sync confirms one claim and revokes the one another clone won', async () => {
+    const a = server.clone('a', { remote: 'origin', offline: 'local' });
+    const b = server.clone('b', { remote: 'origin', offline: 'local' });
+    const one = cli(a, ['request', '-'], create('one')).data!.handoff!.handoff_id;
+    const two = cli(a, ['request', '-'], create('two')).data!.handoff!.handoff_id;
+    cli(b, ['sync']);
+    await server.stop();
+    const c1 = cli(a, ['claim', one, '--agent', 'claude']);
+    const c2 = cli(a, ['claim', two, '--agent', 'claude']);
+    for (const c of [c1, c2]) {
+      assert.equal(c.ok, true, JSON.stringify(c));
+      assert.deepEqual(
+        { confirmed: (c.data!.sync as { confirmed: boolean }).confirmed, pending: (c.data!.sync as { pending: boolean }).pending },
+        { confirmed: false, pending: true },
+      );
+    }
+    assert.equal(cli(a, ['sync', '--status']).data!.pending, 2);
+    await server.start();
+    // Meanwhile clone B, online, claimed `two` first.
+    const won = cli(b, ['claim', two, '--agent', 'codex']);
+    assert.equal(won.ok, true, JSON.stringify(won));
+    const synced = cli(a, ['sync']);
+    assert.equal(synced.ok, true, JSON.stringify(synced));
+    assert.deepEqual(synced.data!.confirmed, [c1.request_id]);
+    const revoked = synced.data!.revoked as { request_id: string; handoff_id: string; reason: string; agent: string }[];
+    assert.deepEqual(
+      revoked.map((r) => [r.request_id, r.handoff_id, r.reason, r.agent]),
+      [[c2.request_id, two, 'already_claimed', 'claude']],
+    );
+    assert.equal(synced.data!.pending, 0);
+    // The shared state and both clones agree: one is claude's, two is codex's.
+    cli(b, ['sync']);
+    assert.deepEqual(storeBytes(a), storeBytes(b));
+    const records = (JSON.parse(storeBytes(a)!.toString()) as { handoffs: { handoff_id: string; claimed_by?: string }[] }).handoffs;
+    assert.deepEqual(
+      records.map((h) => [h.handoff_id, h.claimed_by]),
+      [
+        [one, 'claude'],
+        [two, 'codex'],
+      ],
+    );
+    // The human output names the revocation too.
+    const text = runCliIn(a, ['sync']).stdout;
+    assert.match(text, new RegExp(`REVOKED: claimHandoff ${two} by claude`));
+    // So does claude's next briefing, once; the session-start hook puts it first in the agent's context.
+    const briefing = cli(a, ['request', '-'], JSON.stringify({ action: 'startSession', agent: 'claude', goal: 'go on' }));
+    assert.deepEqual(
+      (briefing.data!.sync_revoked as { handoff_id: string }[]).map((r) => r.handoff_id),
+      [two],
+    );
+    const next = cli(a, ['request', '-'], JSON.stringify({ action: 'startSession', agent: 'claude', goal: 'again' }));
+    assert.equal(next.data!.sync_revoked, undefined, 'told once');
+  });
+
+  it('a heartbeat before half the lease reaches nothing; past half it renews through the remote', async () => {
+    const a = server.clone('a');
+    const cfg = path.join(a, '.agentsync.json');
+    fs.writeFileSync(cfg, JSON.stringify({ sync: { remote: 'origin' }, leaseMinutes: 0.1 }));
+    const id = cli(a, ['request', '-'], create('leased')).data!.handoff!.handoff_id;
+    assert.equal(cli(a, ['claim', id, '--agent', 'claude']).ok, true);
+    const commits = server.remoteLog().length;
+    const beat = (): Answer => cli(a, ['request', '-'], JSON.stringify({ action: 'heartbeat', handoffId: id, agent: 'claude' }));
+    const early = beat();
+    assert.equal(early.ok, true, JSON.stringify(early));
+    assert.equal(early.data!.renewed, false);
+    assert.equal(server.remoteLog().length, commits, 'no push before half the lease');
+    await new Promise((r) => setTimeout(r, 3200)); // past half of a 6 s lease
+    const late = beat();
+    assert.equal(late.data!.renewed, true, JSON.stringify(late));
+    assert.equal(server.remoteLog().length, commits + 1);
+  });
+
+  it('agentsync sync --status tells without contacting the remote; sync --status with sync off says so', async () => {
+    const a = server.clone('a');
+    cli(a, ['request', '-'], create('status'));
+    const head = server.remoteLog()[0];
+    await server.stop();
+    const status = cli(a, ['sync', '--status']);
+    assert.equal(status.ok, true);
+    assert.equal(status.data!.enabled, true);
+    assert.equal(status.data!.commit, head);
+    assert.equal(status.data!.last_error, null, 'no contact was tried');
+    await server.start();
+    const off = tempWorkspace('sync-off');
+    assert.deepEqual(cli(off, ['sync', '--status']).data, { enabled: false });
+    assert.equal(cli(off, ['sync']).reason, 'invalid_config');
+  });
+
+  it('a push the server refuses (a hook declining) is remote_refused with its message; nothing changed', () => {
+    const a = server.clone('a');
+    const hook = path.join(server.base, 'shared.git', 'hooks', 'pre-receive');
+    fs.writeFileSync(hook, '#!/bin/sh\necho "refs/agentsync/* is protected here" >&2\nexit 1\n', { mode: 0o755 });
+    const made = cli(a, ['request', '-'], create('refused'));
+    assert.equal(made.reason, 'remote_refused', JSON.stringify(made));
+    assert.match(String(made.detail), /protected here/);
+    assert.equal(storeBytes(a), null);
+  });
+
+  it('a remote that wants credentials is remote_auth at once, never a prompt', async () => {
+    const a = server.clone('a');
+    const httpServer = http.createServer((_req, res) => {
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="x"' });
+      res.end();
+    });
+    await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
+    try {
+      const port = (httpServer.address() as net.AddressInfo).port;
+      git(a, ['remote', 'set-url', 'origin', `http://127.0.0.1:${port}/shared.git`]);
+      const made = await cliAsync(a, ['request', '-'], create('auth'));
+      assert.equal(made.reason, 'remote_auth', JSON.stringify(made));
+      assert.equal(storeBytes(a), null);
+    } finally {
+      httpServer.close();
+    }
+  });
+});
