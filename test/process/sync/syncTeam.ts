@@ -144,6 +144,27 @@ export class SyncTeam {
     return parseStore(remote, 'the remote');
   }
 
+  /** What a failed assertion should show about the remote: its ref, lock files left in the bare repository, the daemon's last lines. */
+  remoteDiagnosis(): string {
+    const locks: string[] = [];
+    const walk = (dir: string) => {
+      let entries: fs.Dirent[] = [];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return; // git removed it meanwhile (a push's temporary object folder)
+      }
+      for (const e of entries) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name.endsWith('.lock')) locks.push(path.relative(this.bare, p));
+      }
+    };
+    walk(this.bare);
+    const ref = this.remoteCommit() || '(none)';
+    return `remote ${SYNC_REF} = ${ref}; lock files in the bare repository: ${locks.join(', ') || 'none'}; daemon log tail: ${this.daemon.log().slice(-1500)}`;
+  }
+
   destroy(): void {
     this.net.destroy();
     fs.rmSync(this.work, { recursive: true, force: true });
