@@ -11,7 +11,7 @@
 //     handoffs): time of the writes, then a fresh clone's fetch of the ref, direct and through the proxy, and the
 //     bytes of its pack; the same with --depth=1 for comparison.
 // Needs `npx tsc -p .` and `node esbuild.mjs` first (out/ and dist/). Not part of the test run.
-// Usage: node bench/sync-bench.mjs [--rounds N] [--race-handoffs N] [--history-writes N]
+// Usage: node bench/sync-bench.mjs [--rounds N] [--race-handoffs N] [--history-writes N] [--only 1,2,3]
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,6 +35,9 @@ function option(name, fallback, min) {
 const ROUNDS = option('rounds', 31, 15);
 const RACE_HANDOFFS = option('race-handoffs', 40, 8);
 const HISTORY_WRITES = option('history-writes', 10_000, 100);
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',').map(Number) : [1, 2, 3];
+if (!ONLY.every((n) => [1, 2, 3].includes(n))) throw new Error('--only takes section numbers 1, 2, 3, comma-separated');
+const want = (n) => ONLY.includes(n);
 const CLONES = 8;
 const DELAY_MS = 25; // each way: a 50 ms round trip
 const REF = 'refs/agentsync/state';
@@ -138,47 +141,49 @@ console.log(
 // --- 1. one confirmed create and claim, direct and through the proxy -----------------------------------------------
 const fmt = (xs) => `median ${median(xs).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms`;
 const latency = {};
-for (const [link, port] of [
-  ['127.0.0.1', daemon.port],
-  [`${2 * DELAY_MS} ms RTT`, proxy.port],
-]) {
-  const dir = clone(`lat-${port}`, port);
-  const t = { node: [], create: [], claim: [] };
-  for (let r = 0; r < ROUNDS; r++) {
-    const nodeFirst = r % 2 === 0;
-    if (nodeFirst) t.node.push(ms(() => run(process.execPath, ['-e', '0'])));
-    let id;
-    t.create.push(
-      ms(
-        () =>
-          (id = confirmed(cliJson(dir, ['create', '--from', 'codex', '--to', 'claude', '--summary', `lat ${r}`]), 'create').data.handoff
-            .handoff_id),
-      ),
+if (want(1)) {
+  for (const [link, port] of [
+    ['127.0.0.1', daemon.port],
+    [`${2 * DELAY_MS} ms RTT`, proxy.port],
+  ]) {
+    const dir = clone(`lat-${port}`, port);
+    const t = { node: [], create: [], claim: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const nodeFirst = r % 2 === 0;
+      if (nodeFirst) t.node.push(ms(() => run(process.execPath, ['-e', '0'])));
+      let id;
+      t.create.push(
+        ms(
+          () =>
+            (id = confirmed(cliJson(dir, ['create', '--from', 'codex', '--to', 'claude', '--summary', `lat ${r}`]), 'create').data.handoff
+              .handoff_id),
+        ),
+      );
+      t.claim.push(ms(() => confirmed(cliJson(dir, ['claim', id, '--agent', 'bench']), 'claim')));
+      if (!nodeFirst) t.node.push(ms(() => run(process.execPath, ['-e', '0'])));
+    }
+    // git's own floor on this link: a fetch of the ref that brings nothing new (what every write starts with).
+    t.fetch = Array.from({ length: ROUNDS }, () =>
+      ms(() => git(['fetch', '--quiet', '--no-tags', 'origin', `+${REF}:refs/bench/state`], dir)),
     );
-    t.claim.push(ms(() => confirmed(cliJson(dir, ['claim', id, '--agent', 'bench']), 'claim')));
-    if (!nodeFirst) t.node.push(ms(() => run(process.execPath, ['-e', '0'])));
+    latency[link] = t;
+    const size = fs.statSync(path.join(dir, '.agentsync/handoffs.json')).size;
+    console.log(
+      `\n1. confirmed writes via ${link}, ${ROUNDS} rounds (store up to ${2 * ROUNDS} handoffs, ${(size / 1024).toFixed(0)} KiB at the end):`,
+    );
+    const base = median(t.node);
+    console.log(`   node -e 0          ${fmt(t.node)}`);
+    console.log(`   agentsync create   ${fmt(t.create)}   ratio to node -e 0: ${(median(t.create) / base).toFixed(2)}x`);
+    console.log(`   agentsync claim    ${fmt(t.claim)}   ratio to node -e 0: ${(median(t.claim) / base).toFixed(2)}x`);
+    console.log(`   git fetch of the ref alone, up to date: ${fmt(t.fetch)}`);
   }
-  // git's own floor on this link: a fetch of the ref that brings nothing new (what every write starts with).
-  t.fetch = Array.from({ length: ROUNDS }, () =>
-    ms(() => git(['fetch', '--quiet', '--no-tags', 'origin', `+${REF}:refs/bench/state`], dir)),
-  );
-  latency[link] = t;
-  const size = fs.statSync(path.join(dir, '.agentsync/handoffs.json')).size;
-  console.log(
-    `\n1. confirmed writes via ${link}, ${ROUNDS} rounds (store up to ${2 * ROUNDS} handoffs, ${(size / 1024).toFixed(0)} KiB at the end):`,
-  );
-  const base = median(t.node);
-  console.log(`   node -e 0          ${fmt(t.node)}`);
-  console.log(`   agentsync create   ${fmt(t.create)}   ratio to node -e 0: ${(median(t.create) / base).toFixed(2)}x`);
-  console.log(`   agentsync claim    ${fmt(t.claim)}   ratio to node -e 0: ${(median(t.claim) / base).toFixed(2)}x`);
-  console.log(`   git fetch of the ref alone, up to date: ${fmt(t.fetch)}`);
-}
-const [direct, far] = Object.values(latency);
-for (const op of ['create', 'claim', 'fetch']) {
-  const extra = median(far[op]) - median(direct[op]);
-  console.log(
-    `   ${op}: the ${2 * DELAY_MS} ms link adds ${extra.toFixed(0)} ms = ${(extra / (2 * DELAY_MS)).toFixed(1)} round trips (medians)`,
-  );
+  const [direct, far] = Object.values(latency);
+  for (const op of ['create', 'claim', 'fetch']) {
+    const extra = median(far[op]) - median(direct[op]);
+    console.log(
+      `   ${op}: the ${2 * DELAY_MS} ms link adds ${extra.toFixed(0)} ms = ${(extra / (2 * DELAY_MS)).toFixed(1)} round trips (medians)`,
+    );
+  }
 }
 
 // --- 2. 8 clones racing ------------------------------------------------------------------------------------------
@@ -224,52 +229,56 @@ function spawnAsync(cmd, args) {
   return { ready, done };
 }
 
-const raceDirs = Array.from({ length: CLONES }, (_, c) => clone(`race-${c}`, daemon.port));
-const createIds = (n, label) =>
-  Array.from(
-    { length: n },
-    (_, k) =>
-      confirmed(cliJson(raceDirs[0], ['create', '--from', 'codex', '--to', 'claude', '--summary', `${label} ${k}`]), 'create').data.handoff
-        .handoff_id,
-  );
-{
-  const ids = createIds(RACE_HANDOFFS, 'race');
-  const [wall, answers] = await race(raceDirs, (c, dir) =>
-    ids.map((_, k) => ({
-      argv: ['--dir', dir, '--json', 'claim', ids[(k + c * Math.floor(RACE_HANDOFFS / CLONES)) % RACE_HANDOFFS], '--agent', `racer-${c}`],
-    })),
-  );
-  const all = answers.flat();
-  const won = all.filter((a) => a.ok === true);
-  const winners = new Map();
-  for (const a of won) winners.set(a.data.handoff.handoff_id, (winners.get(a.data.handoff.handoff_id) ?? 0) + 1);
-  if ([...winners.values()].some((n) => n > 1)) throw new Error(`a handoff had two winners: ${JSON.stringify([...winners])}`);
-  console.log(
-    `\n2. ${CLONES} clones on 127.0.0.1 each claiming the same ${RACE_HANDOFFS} handoffs (${all.length} claims, one process per clone):`,
-  );
-  console.log(
-    `   ${(wall / 1000).toFixed(2)} s: ${((all.length * 1000) / wall).toFixed(1)} answers/s, ${((won.length * 1000) / wall).toFixed(1)} confirmed claims/s; ` +
-      `answers: ${tally(all)}`,
-  );
-}
-{
-  const per = Math.floor(RACE_HANDOFFS / CLONES);
-  const ids = createIds(per * CLONES, 'own');
-  const [wall, answers] = await race(raceDirs, (c, dir) =>
-    ids.slice(c * per, (c + 1) * per).map((id) => ({ argv: ['--dir', dir, '--json', 'claim', id, '--agent', `racer-${c}`] })),
-  );
-  const all = answers.flat();
-  const ok = all.filter((a) => a.ok === true && a.data?.sync?.confirmed === true);
-  const attempts = ok.map((a) => a.data.sync.attempts ?? 0);
-  console.log(
-    `   each clone claiming ${per} handoffs of its own (${all.length} pushes to one ref): ${(wall / 1000).toFixed(2)} s, ` +
-      `${((ok.length * 1000) / wall).toFixed(1)} confirmed claims/s; attempts per confirmed claim median ${median(attempts)}, max ${Math.max(...attempts)}; ` +
-      `answers: ${tally(all)}`,
-  );
+if (want(2)) {
+  const raceDirs = Array.from({ length: CLONES }, (_, c) => clone(`race-${c}`, daemon.port));
+  const createIds = (n, label) =>
+    Array.from(
+      { length: n },
+      (_, k) =>
+        confirmed(cliJson(raceDirs[0], ['create', '--from', 'codex', '--to', 'claude', '--summary', `${label} ${k}`]), 'create').data
+          .handoff.handoff_id,
+    );
+  {
+    const ids = createIds(RACE_HANDOFFS, 'race');
+    const [wall, answers] = await race(raceDirs, (c, dir) =>
+      ids.map((_, k) => ({
+        argv: ['--dir', dir, '--json', 'claim', ids[(k + c * Math.floor(RACE_HANDOFFS / CLONES)) % RACE_HANDOFFS], '--agent', `racer-${c}`],
+      })),
+    );
+    const all = answers.flat();
+    const won = all.filter((a) => a.ok === true);
+    const winners = new Map();
+    for (const a of won) winners.set(a.data.handoff.handoff_id, (winners.get(a.data.handoff.handoff_id) ?? 0) + 1);
+    if ([...winners.values()].some((n) => n > 1)) throw new Error(`a handoff had two winners: ${JSON.stringify([...winners])}`);
+    console.log(
+      `\n2. ${CLONES} clones on 127.0.0.1 each claiming the same ${RACE_HANDOFFS} handoffs (${all.length} claims, one process per clone):`,
+    );
+    console.log(
+      `   ${(wall / 1000).toFixed(2)} s: ${((all.length * 1000) / wall).toFixed(1)} answers/s, ` +
+        `${((won.length * 1000) / wall).toFixed(1)} confirmed claims/s; ` +
+        `answers: ${tally(all)}`,
+    );
+  }
+  {
+    const per = Math.floor(RACE_HANDOFFS / CLONES);
+    const ids = createIds(per * CLONES, 'own');
+    const [wall, answers] = await race(raceDirs, (c, dir) =>
+      ids.slice(c * per, (c + 1) * per).map((id) => ({ argv: ['--dir', dir, '--json', 'claim', id, '--agent', `racer-${c}`] })),
+    );
+    const all = answers.flat();
+    const ok = all.filter((a) => a.ok === true && a.data?.sync?.confirmed === true);
+    const attempts = ok.map((a) => a.data.sync.attempts ?? 0);
+    console.log(
+      `   each clone claiming ${per} handoffs of its own (${all.length} pushes to one ref): ${(wall / 1000).toFixed(2)} s, ` +
+        `${((ok.length * 1000) / wall).toFixed(1)} confirmed claims/s; ` +
+        `attempts per confirmed claim median ${median(attempts)}, max ${Math.max(...attempts)}; ` +
+        `answers: ${tally(all)}`,
+    );
+  }
 }
 
 // --- 3. the ref's history after N writes ---------------------------------------------------------------------------
-{
+if (want(3)) {
   const dir = clone('history', daemon.port);
   const ids = Array.from({ length: 50 }, (_, k) => {
     const id = confirmed(cliJson(dir, ['create', '--from', 'codex', '--to', 'claude', '--summary', `history ${k}`]), 'create').data.handoff
