@@ -140,36 +140,30 @@ console.log(
 
 // --- 1. one confirmed create and claim, direct and through the proxy -----------------------------------------------
 const fmt = (xs) => `median ${median(xs).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms`;
-const latency = {};
 if (want(1)) {
-  for (const [link, port] of [
-    ['127.0.0.1', daemon.port],
-    [`${2 * DELAY_MS} ms RTT`, proxy.port],
-  ]) {
-    const dir = clone(`lat-${port}`, port);
-    const t = { node: [], create: [], claim: [] };
-    for (let r = 0; r < ROUNDS; r++) {
-      const nodeFirst = r % 2 === 0;
-      if (nodeFirst) t.node.push(ms(() => run(process.execPath, ['-e', '0'])));
+  // Both links in every round (direct, then proxy, or the other way), with node -e 0 between, so a change in the
+  // machine's load shows in both; what the link adds is the median of the per-round differences.
+  const links = [
+    { name: '127.0.0.1', dir: clone('lat-direct', daemon.port) },
+    { name: `${2 * DELAY_MS} ms RTT`, dir: clone('lat-proxy', proxy.port) },
+  ];
+  for (const l of links) l.t = { node: [], create: [], claim: [], fetch: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const l of r % 2 === 0 ? links : [...links].reverse()) {
+      const { t, dir } = l;
+      t.node.push(ms(() => run(process.execPath, ['-e', '0'])));
       let id;
-      t.create.push(
-        ms(
-          () =>
-            (id = confirmed(cliJson(dir, ['create', '--from', 'codex', '--to', 'claude', '--summary', `lat ${r}`]), 'create').data.handoff
-              .handoff_id),
-        ),
-      );
+      const create = ['create', '--from', 'codex', '--to', 'claude', '--summary', `lat ${r}`];
+      t.create.push(ms(() => (id = confirmed(cliJson(dir, create), 'create').data.handoff.handoff_id)));
       t.claim.push(ms(() => confirmed(cliJson(dir, ['claim', id, '--agent', 'bench']), 'claim')));
-      if (!nodeFirst) t.node.push(ms(() => run(process.execPath, ['-e', '0'])));
+      // git's own floor on this link: a fetch of the ref that brings nothing new (what every write starts with).
+      t.fetch.push(ms(() => git(['fetch', '--quiet', '--no-tags', 'origin', `+${REF}:refs/bench/state`], dir)));
     }
-    // git's own floor on this link: a fetch of the ref that brings nothing new (what every write starts with).
-    t.fetch = Array.from({ length: ROUNDS }, () =>
-      ms(() => git(['fetch', '--quiet', '--no-tags', 'origin', `+${REF}:refs/bench/state`], dir)),
-    );
-    latency[link] = t;
+  }
+  for (const { name, dir, t } of links) {
     const size = fs.statSync(path.join(dir, '.agentsync/handoffs.json')).size;
     console.log(
-      `\n1. confirmed writes via ${link}, ${ROUNDS} rounds (store up to ${2 * ROUNDS} handoffs, ${(size / 1024).toFixed(0)} KiB at the end):`,
+      `\n1. confirmed writes via ${name}, ${ROUNDS} rounds (store up to ${2 * ROUNDS} handoffs, ${(size / 1024).toFixed(0)} KiB at the end):`,
     );
     const base = median(t.node);
     console.log(`   node -e 0          ${fmt(t.node)}`);
@@ -177,11 +171,11 @@ if (want(1)) {
     console.log(`   agentsync claim    ${fmt(t.claim)}   ratio to node -e 0: ${(median(t.claim) / base).toFixed(2)}x`);
     console.log(`   git fetch of the ref alone, up to date: ${fmt(t.fetch)}`);
   }
-  const [direct, far] = Object.values(latency);
+  const [direct, far] = links.map((l) => l.t);
   for (const op of ['create', 'claim', 'fetch']) {
-    const extra = median(far[op]) - median(direct[op]);
+    const extra = median(far[op].map((x, r) => x - direct[op][r]));
     console.log(
-      `   ${op}: the ${2 * DELAY_MS} ms link adds ${extra.toFixed(0)} ms = ${(extra / (2 * DELAY_MS)).toFixed(1)} round trips (medians)`,
+      `   ${op}: the ${2 * DELAY_MS} ms link adds ${extra.toFixed(0)} ms = ${(extra / (2 * DELAY_MS)).toFixed(1)} round trips (median of the paired rounds)`,
     );
   }
 }
