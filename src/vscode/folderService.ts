@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HandoffStore, type StoreLogger } from '../core/store/handoffStore';
+import { BackgroundSync, type BackgroundSyncStatus } from '../core/store/sync/backgroundSync';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
 import { DEFAULT_CONFIG, type AgentSyncConfig } from '../core/domain/configSchema';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
@@ -44,6 +45,7 @@ export class FolderService implements vscode.Disposable {
   private disposed = false;
   private pendingInvalidate = false;
   private firstRead: 'unknown' | 'checking' | 'done' = 'unknown';
+  private readonly backgroundSync: BackgroundSync;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -59,8 +61,24 @@ export class FolderService implements vscode.Disposable {
     this.watcher.onDidChange((kind) => {
       if (kind === 'config' || kind === 'store') this.scheduleCheck();
       else if (kind === 'state') this.stateEmitter.fire(this);
+      // `sync` turned on (or its remote or interval changed): sync now, then at the new interval.
+      if (kind === 'config' && vscode.workspace.isTrusted) this.backgroundSync.start();
     });
     this.disposables.push(this.emitter, this.stateEmitter);
+    // With `sync` on, other machines' writes reach this window's views by a sync every sync.interval_s; only in a
+    // trusted folder (no network on behalf of a folder the user has not trusted).
+    this.backgroundSync = new BackgroundSync(this.store, () => this.invalidate());
+    if (vscode.workspace.isTrusted) this.backgroundSync.start();
+    else this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => this.backgroundSync.start()));
+  }
+
+  /** When this clone last heard from the git remote and how that went; null while `sync` is off. */
+  syncStatus(): BackgroundSyncStatus | null {
+    try {
+      return this.backgroundSync.status();
+    } catch {
+      return null;
+    }
   }
 
   /** The folder's file events, for the drop zone it hosts (its `request` events). */
@@ -170,6 +188,7 @@ export class FolderService implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.backgroundSync.stop();
     this.watcher.close();
     if (this.pending) clearTimeout(this.pending);
     for (const d of this.disposables) d.dispose();

@@ -1,6 +1,7 @@
 // The info lines above a folder's groups in the Handoffs tree: what is off or broken (Restricted Mode, a bad
 // agentsync.agentId, a store or config problem), each with the click that fixes it.
 import type { FolderService } from './folderService';
+import { syncStatusLine } from '../core/store/sync/backgroundSync';
 import type { InfoNode, TreeContext, TreeNode } from './treeNodes';
 
 export const RESTRICTED_MODE_MESSAGE = 'Restricted Mode: the drop zone and health checks are off';
@@ -52,6 +53,11 @@ export function notices(
       detail: ctx.identityProblem,
       command: { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['agentsync.agentId'] },
     });
+  }
+  const sync = service.syncStatus();
+  if (sync) {
+    const line = syncStatusLine(sync);
+    out.push({ kind: 'info', id: `${base}|sync`, service, parent, tone: line.tone, message: line.message, detail: line.detail });
   }
   if (problem) {
     out.push({

@@ -24,6 +24,7 @@ const MAIN = [
   'treeScale',
   'hotFiles',
   'walkthrough',
+  'sync',
 ];
 /** A plain folder (pass "uninitialized"): no activation until asked, the welcome view, Initialize. */
 const UNINITIALIZED = ['uninitialized'];

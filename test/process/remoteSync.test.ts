@@ -236,6 +236,65 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.deepEqual(ids(a), [retry.data!.handoff!.handoff_id]);
   });
 
+  it('turning sync on: records only one clone held join the shared state on its first contact, none lost', () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    fs.writeFileSync(path.join(b, '.agentsync.json'), '{}');
+    const before = cli(b, ['request', '-'], create('made before sync was on'));
+    const seeded = cli(a, ['request', '-'], create('seeded by a'));
+    assert.equal(before.data!.handoff!.handoff_id, seeded.data!.handoff!.handoff_id, 'the same id on two clones: the case to solve');
+    fs.writeFileSync(path.join(b, '.agentsync.json'), JSON.stringify({ sync: { remote: 'origin' } }));
+    assert.equal(cli(b, ['sync']).ok, true);
+    cli(a, ['sync']);
+    const summaries = (ws: string) =>
+      (JSON.parse(storeBytes(ws)!.toString()) as { handoffs: { summary: string; handoff_id: string }[] }).handoffs
+        .map((h) => h.summary)
+        .sort();
+    assert.deepEqual(summaries(a), ['made before sync was on', 'seeded by a']);
+    assert.deepEqual(storeBytes(a), storeBytes(b));
+    assert.equal(new Set(ids(a)).size, 2, 'distinct ids');
+  });
+
+  it("agentsync sync alone seeds an empty remote with this clone's records", () => {
+    const a = server.clone('a');
+    fs.writeFileSync(path.join(a, '.agentsync.json'), '{}');
+    cli(a, ['request', '-'], create('made before sync was on'));
+    fs.writeFileSync(path.join(a, '.agentsync.json'), JSON.stringify({ sync: { remote: 'origin' } }));
+    assert.equal(server.remoteLog().length, 0);
+    assert.equal(cli(a, ['sync']).ok, true);
+    assert.equal(server.remoteLog().length, 1);
+    const b = server.clone('b');
+    cli(b, ['sync']);
+    assert.deepEqual(storeBytes(b), storeBytes(a));
+  });
+
+  it('a broken shared state is refused as store_invalid naming the ref; nothing changes here', () => {
+    const a = server.clone('a');
+    cli(a, ['request', '-'], create('good'));
+    const before = storeBytes(a);
+    // Someone pushes a commit whose handoffs.json is not JSON.
+    const bare = path.join(server.base, 'shared.git');
+    const blob = spawnSync('git', ['--git-dir', bare, 'hash-object', '-w', '--stdin'], {
+      input: '{ not json',
+      encoding: 'utf8',
+    }).stdout.trim();
+    const tree = spawnSync('git', ['--git-dir', bare, 'mktree'], {
+      input: `100644 blob ${blob}\thandoffs.json\n`,
+      encoding: 'utf8',
+    }).stdout.trim();
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' };
+    const parent = server.remoteLog()[0];
+    const commit = spawnSync('git', ['--git-dir', bare, 'commit-tree', tree, '-p', parent, '-m', 'broken'], {
+      encoding: 'utf8',
+      env,
+    }).stdout.trim();
+    git(bare, ['update-ref', 'refs/agentsync/state', commit]);
+    const claim = cli(a, ['request', '-'], create('after the break'));
+    assert.equal(claim.reason, 'store_invalid', JSON.stringify(claim));
+    assert.match(String(claim.message), /refs\/agentsync\/state/);
+    assert.deepEqual(storeBytes(a), before);
+  });
+
   it('the remote stopped: remote_unreachable, and the store byte-identical', async () => {
     const a = server.clone('a');
     const created = cli(a, ['request', '-'], create('before the outage'));
@@ -248,6 +307,18 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.deepEqual(storeBytes(a), before);
     const made = cli(a, ['request', '-'], create('during the outage'));
     assert.equal(made.reason, 'remote_unreachable');
+    assert.deepEqual(storeBytes(a), before);
+    // What changes nothing is still answered, from this clone's view, marked unconfirmed: the agent keeps its briefing.
+    const briefing = cli(a, ['request', '-'], JSON.stringify({ action: 'startSession', agent: 'claude', goal: 'offline' }));
+    assert.equal(briefing.ok, true, JSON.stringify(briefing));
+    assert.deepEqual(briefing.data!.sync, {
+      confirmed: false,
+      pending: false,
+      remote: 'origin',
+      ref: 'refs/agentsync/state',
+      reason: 'remote_unreachable',
+      commit: null,
+    });
     assert.deepEqual(storeBytes(a), before);
     const status = cli(a, ['sync', '--status']);
     assert.equal(status.ok, true);
@@ -327,6 +398,25 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.equal(server.remoteLog().length, commits + 1);
   });
 
+  it('reads are local and say when they last heard from the remote; --fresh and "fresh": true fetch first', () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    cli(b, ['sync']);
+    const made = cli(a, ['request', '-'], create('seen later'));
+    const id = made.data!.handoff!.handoff_id;
+    const stale = cli(b, ['list']);
+    assert.equal(stale.data!.count, 0, 'a plain read does not fetch');
+    const fetchedBefore = (stale.data!.sync as { fetched_at: string }).fetched_at;
+    assert.ok(fetchedBefore, 'the read says when this clone last heard from the remote');
+    const fresh = cli(b, ['--fresh', 'list']);
+    assert.equal(fresh.data!.count, 1);
+    assert.ok((fresh.data!.sync as { fetched_at: string }).fetched_at > fetchedBefore);
+    cli(a, ['claim', id, '--agent', 'claude']);
+    const field = cli(b, ['request', '-'], JSON.stringify({ action: 'listHandoffs', fresh: true }));
+    const records = field.data!.handoffs as { handoff_id: string; claimed_by?: string }[];
+    assert.equal(records[0].claimed_by, 'claude');
+  });
+
   it('agentsync sync --status tells without contacting the remote; sync --status with sync off says so', async () => {
     const a = server.clone('a');
     cli(a, ['request', '-'], create('status'));
@@ -351,6 +441,32 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.equal(made.reason, 'remote_refused', JSON.stringify(made));
     assert.match(String(made.detail), /protected here/);
     assert.equal(storeBytes(a), null);
+  });
+
+  it('a committed sync.remote that is a URL (ext::) is refused as CONFIG_INVALID; nothing runs, nothing is written', () => {
+    const a = server.clone('a');
+    const marker = path.join(path.dirname(a), 'pwned');
+    fs.writeFileSync(path.join(a, '.agentsync.json'), JSON.stringify({ sync: { remote: `ext::sh -c touch% ${marker}` } }));
+    const made = cli(a, ['request', '-'], create('url remote'));
+    assert.equal(made.reason, 'CONFIG_INVALID', JSON.stringify(made));
+    assert.match(String(made.message), /sync/);
+    assert.equal(fs.existsSync(marker), false);
+    assert.equal(storeBytes(a), null);
+  });
+
+  it("a clone's remote.<name>.uploadpack / receivepack naming a program is not run", () => {
+    // A path remote runs upload-pack and receive-pack locally: the clone's config could name any program for them.
+    const a = server.clone('a');
+    const marker = path.join(path.dirname(a), 'ran');
+    const script = path.join(path.dirname(a), 'evil.sh');
+    fs.writeFileSync(script, `#!/bin/sh\ntouch ${marker}\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
+    git(a, ['remote', 'set-url', 'origin', path.join(server.base, 'shared.git')]);
+    git(a, ['config', 'remote.origin.uploadpack', script]);
+    git(a, ['config', 'remote.origin.receivepack', script]);
+    const made = cli(a, ['request', '-'], create('path remote'));
+    assert.equal(made.ok, true, JSON.stringify(made));
+    assert.equal(fs.existsSync(marker), false, 'the configured program never ran');
+    assert.equal(server.remoteLog().length, 1);
   });
 
   it('a remote that wants credentials is remote_auth at once, never a prompt', async () => {

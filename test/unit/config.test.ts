@@ -185,3 +185,31 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
     });
   });
 });
+
+describe('the sync section (docs/contract.md §13)', () => {
+  const parse = (sync: unknown) => parseConfigText(JSON.stringify({ sync }));
+
+  it('is absent by default, and "sync": {} takes every default', () => {
+    assert.equal(parseConfigText('{}').config.sync, undefined);
+    assert.deepEqual(parse({}).config.sync, { remote: 'origin', ref: 'refs/agentsync/state', offline: 'refuse', interval_s: 30 });
+  });
+
+  it('takes a branch as the ref for hosts that refuse custom refs', () => {
+    assert.equal(parse({ ref: 'refs/heads/agentsync-state' }).config.sync?.ref, 'refs/heads/agentsync-state');
+  });
+
+  it('fails closed on a URL as remote, a short ref name or an unknown offline mode, naming the key', () => {
+    for (const bad of [
+      { remote: 'ext::sh -c x' },
+      { remote: 'https://example.com/r.git' },
+      { ref: 'main' },
+      { ref: 'refs/a/../b' },
+      { offline: 'maybe' },
+    ]) {
+      const loaded = parse(bad);
+      assert.ok(loaded.config.brokenSections?.sync, JSON.stringify(bad));
+      assert.match(loaded.problem ?? '', /sync/);
+      assert.match(loaded.problem ?? '', /writes are refused/);
+    }
+  });
+});

@@ -16,16 +16,16 @@ export interface RemoteRun {
 export const REMOTE_TIMEOUT_MS =
   Number(process.env.AGENTSYNC_REMOTE_TIMEOUT_MS) > 0 ? Number(process.env.AGENTSYNC_REMOTE_TIMEOUT_MS) : 30_000;
 
-/** The options put before a fetch or push: the safe options, plus what keeps `remote`'s own config from running programs. */
-export function remoteGitOptions(remote: string): string[] {
+/**
+ * The options put before a fetch or push: the safe options, and no ext:: transport. The upload-pack and receive-pack
+ * programs a clone's config may name for a remote are overridden by the fetch's and push's own options
+ * (REMOTE_PROGRAM_OPTIONS): a `-c` cannot, since git uses the first of several values.
+ */
+export function remoteGitOptions(): string[] {
   return [
     ...SAFE_GIT_OPTIONS,
     '-c',
     'protocol.ext.allow=never',
-    '-c',
-    `remote.${remote}.uploadpack=git-upload-pack`,
-    '-c',
-    `remote.${remote}.receivepack=git-receive-pack`,
     '-c',
     'core.askPass=',
     // No background gc or maintenance after a fetch: its time would be a claim's latency.
@@ -56,10 +56,13 @@ function userSshCommand(root: string): boolean {
   return set;
 }
 
+/** What a fetch and a push run on the other side (locally, for a path or file:// remote): git's own, never the config's. */
+export const REMOTE_PROGRAM_OPTIONS = { fetch: '--upload-pack=git-upload-pack', push: '--receive-pack=git-receive-pack' } as const;
+
 /** Runs a fetch or push (args after the options) with the remote environment; never throws for git's own failure. */
-export function runRemoteGit(root: string, remote: string, args: string[], timeoutMs = REMOTE_TIMEOUT_MS): Promise<RemoteRun> {
+export function runRemoteGit(root: string, args: string[], timeoutMs = REMOTE_TIMEOUT_MS): Promise<RemoteRun> {
   return new Promise((resolve, reject) => {
-    const child = childProcess().spawn('git', [...remoteGitOptions(remote), '-C', root, ...args], {
+    const child = childProcess().spawn('git', [...remoteGitOptions(), '-C', root, ...args], {
       env: remoteEnv(root),
       // A new session: no controlling terminal, so neither git nor ssh can open /dev/tty to ask anything.
       detached: process.platform !== 'win32',

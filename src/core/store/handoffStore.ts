@@ -219,11 +219,15 @@ export class HandoffStore {
 
   /**
    * One contact with the remote and nothing else (`agentsync sync`, a read with `fresh`): fetch, replay what is pending,
-   * push what that changed, bring handoffs.json up to the shared state. Refuses like a write when the remote cannot be reached.
+   * push what that changed, bring handoffs.json up to the shared state. Throws the remote's failure (remote_unreachable, …)
+   * when it did not answer, in either offline mode.
    */
   async syncNow(): Promise<SyncOutcome | null> {
     let outcome: SyncOutcome | null = null;
     await this.transact(() => undefined, { onSync: (o) => (outcome = o) });
+    // Decided here because the remote did not answer: for a sync that is the failure itself.
+    const failure = (outcome as SyncOutcome | null)?.confirmed === false ? this.remote?.authority.offlineError() : null;
+    if (failure) throw failure;
     return outcome;
   }
 

@@ -37,9 +37,12 @@ export class RemoteAuthority implements StateAuthority {
   readonly state: SyncStateFile;
   private replays: Replay[] = [];
   private attempt = 0;
-  private offline = false;
+  /** Set when the last fetch found no remote: the batch is then decided here (see decideOffline). */
+  private offline: ActionError | null = null;
   private head: string | null = null;
   private shared: Map<string, LedgerEntry> = new Map();
+  /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
+  private joined = 0;
 
   constructor(
     private readonly host: AuthorityHost,
@@ -61,11 +64,13 @@ export class RemoteAuthority implements StateAuthority {
     this.attempt++;
     try {
       this.head = await this.ref.fetch();
-      this.offline = false;
+      this.offline = null;
     } catch (e) {
       this.noteError(e);
-      if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
-        this.offline = true;
+      if (isActionError(e) && e.reason === 'remote_unreachable') {
+        // Applied to this clone's state: kept (offline "local"), or answered only if it changes nothing (a briefing,
+        // a refusal), since a change the remote did not decide is refused under "refuse" (decideOffline).
+        this.offline = e;
         return this.host.localBase();
       }
       throw e;
@@ -73,13 +78,29 @@ export class RemoteAuthority implements StateAuthority {
     const blobs = this.ref.read(this.head);
     let snapshot: StoreSnapshot;
     if (blobs.handoffs) {
-      snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.host.previousSnapshot() });
+      try {
+        snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.host.previousSnapshot() });
+      } catch (e) {
+        if (!isActionError(e)) throw e;
+        // The shared state is input from the remote like any file: a broken one is refused, named where it is.
+        const { remote, ref } = this.config;
+        const what = e.message.replace(/^\.agentsync\/handoffs\.json /, '');
+        throw new ActionError(
+          e.reason,
+          `The shared state on ${ref} of the git remote "${remote}" (commit ${this.head}) is broken: ${what} ` +
+            'Restore it by pushing a good commit to that ref (e.g. an earlier one: git push --force <remote> <good>:<ref>); nothing was changed here.',
+          { ...e.details, sync: { remote, ref, commit: this.head } },
+        );
+      }
     } else if (this.head) {
       snapshot = StoreSnapshot.empty();
     } else {
-      // No shared state yet: the first write seeds it with this clone's store.
+      // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
       snapshot = (await this.host.localBase()).snapshot;
     }
+    // This clone's first contact with a shared state another clone seeded: its own records join it, nothing is lost.
+    if (!this.head) this.joined = snapshot.handoffs.length;
+    else this.joined = blobs.handoffs && this.state.read().commit === null ? await this.joinLocalRecords(snapshot) : 0;
     this.shared = parseSharedLedger(blobs.ledger);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
@@ -98,9 +119,9 @@ export class RemoteAuthority implements StateAuthority {
     replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
   ): Promise<Decision> {
     const { remote, ref } = this.config;
-    if (this.offline) return this.decideOffline(tx, works, changedBy);
+    if (this.offline) return this.decideOffline(tx, works, changedBy, this.offline);
     let commit = this.head;
-    if (tx.changed) {
+    if (tx.changed || this.joined > 0) {
       commit = this.ref.write(
         this.head,
         Buffer.concat(tx.snapshot.serializeChunks()),
@@ -114,7 +135,8 @@ export class RemoteAuthority implements StateAuthority {
         this.noteError(e);
         if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
           // Fetched, but the push found no remote: this clone decides, on top of the newer state it fetched.
-          return this.decideOffline(tx, works, changedBy);
+          this.offline = e;
+          return this.decideOffline(tx, works, changedBy, e);
         }
         throw e;
       }
@@ -124,7 +146,7 @@ export class RemoteAuthority implements StateAuthority {
       }
     }
     // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
-    if (tx.changed && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
+    if (commit !== this.head && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
     this.host.adopt(tx);
     const at = this.host.now().toISOString();
@@ -158,8 +180,34 @@ export class RemoteAuthority implements StateAuthority {
     return { kind: 'decided' };
   }
 
-  private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[]): Decision {
+  /**
+   * Adds the records only this clone holds (created before sync was turned on, or on a branch) to the shared state, so
+   * that taking the shared state loses none. A record whose id the shared state already gives to another handoff gets
+   * the next free id of its day (it was never published through the remote); records both hold stay the shared ones.
+   */
+  private async joinLocalRecords(shared: StoreSnapshot): Promise<number> {
+    let local: StoreSnapshot;
+    try {
+      local = (await this.host.localBase()).snapshot;
+    } catch {
+      return 0; // no readable local store: nothing to join
+    }
+    let joined = 0;
+    for (const h of local.handoffs) {
+      if (!h.uid || shared.find(h.uid)) continue;
+      const taken = shared.find(h.handoff_id) !== undefined;
+      const id = taken ? shared.ids.next(new Date(Date.parse(h.created_at) || this.host.now().getTime())) : h.handoff_id;
+      if (taken) this.host.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
+      shared.insert(taken ? { ...h, handoff_id: id } : h);
+      joined++;
+    }
+    return joined;
+  }
+
+  private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
     const { remote, ref } = this.config;
+    // offline "refuse": a change is refused whole (nothing written, not a byte); a batch that changes nothing is answered.
+    if (this.config.offline === 'refuse' && tx.changed) throw why;
     const at = this.host.now().toISOString();
     const pending: PendingWrite[] = [];
     works.forEach((w, i) => {
@@ -193,6 +241,11 @@ export class RemoteAuthority implements StateAuthority {
       `${ref} on the git remote "${remote}" kept moving through ${this.maxAttempts} attempts (${lastWhy}); nothing was changed. Retry.`,
       { sync: { remote, ref } },
     );
+  }
+
+  /** Why the last batch was decided here: the remote's failure, or null when the remote answered. */
+  offlineError(): ActionError | null {
+    return this.offline;
   }
 
   /** What `agentsync sync --status` tells: no network. */

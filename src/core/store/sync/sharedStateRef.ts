@@ -5,7 +5,7 @@ import { childProcess } from '../../disk/childProcess';
 import { ActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { SAFE_GIT_OPTIONS } from '../../git/gitStatus';
-import { classifyRemoteFailure, gitOutputSummary, runRemoteGit, type RemoteRun } from '../../git/gitRemote';
+import { classifyRemoteFailure, gitOutputSummary, REMOTE_PROGRAM_OPTIONS, runRemoteGit, type RemoteRun } from '../../git/gitRemote';
 
 export const STATE_FILE = 'handoffs.json';
 export const LEDGER_FILE = 'ledger.jsonl';
@@ -61,8 +61,8 @@ export class SharedStateRef {
   /** Fetches the ref; the commit it holds, or null when the remote has no such ref yet. Throws the named remote_* refusal. */
   async fetch(): Promise<string | null> {
     this.assertUsable();
-    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', this.config.remote];
-    const run = await runRemoteGit(this.root, this.config.remote, [...args, `+${this.config.ref}:${this.localRef}`]);
+    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', REMOTE_PROGRAM_OPTIONS.fetch];
+    const run = await runRemoteGit(this.root, [...args, this.config.remote, `+${this.config.ref}:${this.localRef}`]);
     if (run.ok) return this.lastKnown();
     if (/couldn't find remote ref/i.test(run.stderr)) {
       localGit(this.root, ['update-ref', '-d', this.localRef]);
@@ -96,8 +96,9 @@ export class SharedStateRef {
   async push(commit: string, expected: string | null): Promise<PushOutcome> {
     this.assertUsable();
     const { ref, remote } = this.config;
-    const args = ['push', '--porcelain', '--no-verify', `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${commit}:${ref}`];
-    const run = await runRemoteGit(this.root, remote, args);
+    const lease = `--force-with-lease=${ref}:${expected ?? ''}`;
+    const args = ['push', '--porcelain', '--no-verify', REMOTE_PROGRAM_OPTIONS.push, lease, remote, `${commit}:${ref}`];
+    const run = await runRemoteGit(this.root, args);
     const line = run.stdout.split('\n').find((l) => l.includes(`:${ref}\t`));
     if (run.ok && line && !line.startsWith('!')) {
       localGit(this.root, ['update-ref', this.localRef, commit]);
