@@ -311,7 +311,7 @@ if (want(3)) {
       const sizePack = /size-pack: (\d+)/.exec(git(['--git-dir', fresh, 'count-objects', '-v']))[1];
       console.log(
         `   a fresh clone's fetch of the ref via ${link}${depth.length ? ' (--depth=1)' : ''}: ` +
-          `${(t / 1000).toFixed(2)} s, pack ${(Number(sizePack) / 1024).toFixed(2)} MiB`,
+          `${(t / 1000).toFixed(2)} s, pack ${sizePack} KiB (git count-objects size-pack)`,
       );
     }
   }
