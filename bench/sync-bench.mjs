@@ -307,7 +307,7 @@ if (want(3)) {
     for (const depth of [[], ['--depth=1']]) {
       const fresh = path.join(work, `fresh-${port}-${depth.length}`);
       git(['init', '--quiet', '--bare', fresh]);
-      const t = ms(() => git(['--git-dir', fresh, 'fetch', '--quiet', ...depth, url(port), `+${REF}:${REF}`]));
+      const t = ms(() => git(['--git-dir', fresh, '-c', 'fetch.unpackLimit=1', 'fetch', '--quiet', ...depth, url(port), `+${REF}:${REF}`]));
       const sizePack = /size-pack: (\d+)/.exec(git(['--git-dir', fresh, 'count-objects', '-v']))[1];
       console.log(
         `   a fresh clone's fetch of the ref via ${link}${depth.length ? ' (--depth=1)' : ''}: ` +
