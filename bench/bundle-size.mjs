@@ -7,7 +7,9 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundles } from '../scripts/build/bundles.mjs';
 
-export const EXTENSION_BUDGET = 400 * 1024;
+// 400 KB until the sync engine (docs/contract.md §13) joined the editor's bundle: the editor's own writes go through
+// the git remote when sync is on, and its fetch/apply/push code is about 15 KB minified.
+export const EXTENSION_BUDGET = 420 * 1024;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = process.argv.indexOf('--top');

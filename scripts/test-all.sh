@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 bash scripts/editor/install-code-server.sh
+# The sync tests' test network: hosts in network namespaces (iproute2) around a git daemon (in Debian's git package).
+command -v ip >/dev/null || { apt-get update -y </dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y iproute2 </dev/null; }
 # One closing line for CI ("N passed, N failed") summed over the mocha runs, whose own lines say "passing".
 log=$(mktemp)
 run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
