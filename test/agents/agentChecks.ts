@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { auditSince, readStore, type AgentRun, type Scene } from './agentHarness';
-import type { ModelServer } from './modelServer';
+import { auditSince, readStore, treeOf, type AgentRun, type Scene } from './agentHarness';
+import type { ModelServer, Step } from './modelServer';
 
 /** The heading of the AgentSync section in every instruction file (templates/agent-instructions.md). */
 export const INSTRUCTIONS_HEADING = 'AgentSync: how work is handed over in this repository';
@@ -76,3 +76,90 @@ export interface RunChecks {
 }
 
 export const ALL_CHECKS: Omit<RunChecks, 'what'> = { instructions: true, briefing: true, lease: true, radar: true, stopGate: true };
+
+/** Printed by the scripted shell commands before their output, to find that output among what reached the model. */
+export const SUB_MARK = 'agentsync-from-subfolder:';
+export const DROP_MARK = 'agentsync-drop-zone-answer:';
+
+/** The agent's own tools, as its vendor names them and their arguments. */
+export interface AgentTools {
+  shell(command: string): Step;
+  /** A new file, by its path relative to the workspace. */
+  write(file: string, content: string): Step;
+}
+
+/** The drop zone request the agent writes, and where its answer lands (relative to the workspace). */
+export function dropRequest(s: Scene, agent: string): { file: string; content: string; requestId: string; answer: string } {
+  const requestId = `${agent}-drop-claim`;
+  return {
+    file: `.agentsync/requests/${agent}-claim.json`,
+    content: JSON.stringify({ action: 'claimHandoff', request_id: requestId, handoffId: s.queued, agent }) + '\n',
+    requestId,
+    answer: path.join(s.ws, `.agentsync/responses/${requestId}.json`),
+  };
+}
+
+/**
+ * Three steps of the script: the shell lists the open handoffs from a subfolder; the file-writing tool writes a
+ * claimHandoff request into the drop zone; the shell waits for the answer (the watcher's) and prints it. Paths after
+ * the `cd` are absolute: some shells keep the folder from one call to the next.
+ */
+export function wayInSteps(s: Scene, agent: string, tools: AgentTools): Step[] {
+  const req = dropRequest(s, agent);
+  return [
+    tools.shell(`cd ${s.sub} && echo ${SUB_MARK} && agentsync list --open`),
+    tools.write(req.file, req.content),
+    tools.shell(`timeout 20 sh -c 'until [ -f "$0" ]; do sleep 0.1; done' ${req.answer}; echo ${DROP_MARK}; cat ${req.answer}`),
+  ];
+}
+
+/** Every string inside every request body (parsed), e.g. each tool output as the agent sent it. */
+function stringsSeen(server: ModelServer): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  for (const r of server.requests) {
+    try {
+      walk(JSON.parse(r.body));
+    } catch {
+      out.push(r.body);
+    }
+  }
+  return out;
+}
+
+/** The tool outputs that carry `mark` (not the command that prints it). */
+export function outputsWith(server: ModelServer, mark: string): string[] {
+  return stringsSeen(server).filter((t) => t.includes(mark) && !t.includes(`echo ${mark}`));
+}
+
+/** From a subfolder, `agentsync list --open` answered about the workspace, and nothing was written in that folder. */
+export function checkSubfolder(s: Scene, server: ModelServer, what: string): void {
+  const outputs = outputsWith(server, SUB_MARK);
+  assert.ok(outputs.length > 0, `${what}: the subfolder command's output reached the model`);
+  assert.ok(
+    outputs.some((o) => o.includes(s.mine) && o.includes(s.theirs)),
+    `${what}: the list from ${s.sub} names the workspace's handoffs ${s.mine}, ${s.theirs}: ${outputs.join('\n---\n').slice(0, 3000)}`,
+  );
+  assert.deepEqual(treeOf(path.join(s.ws, s.sub)), s.subBefore, `${what}: nothing was written under ${s.sub}`);
+}
+
+/** The request the agent wrote was answered by the watcher, the answer reached the model, and the claim is in the store. */
+export function checkDropZone(s: Scene, agent: string, server: ModelServer, what: string, watcherLog: string): void {
+  const req = dropRequest(s, agent);
+  const why = `${what}; watcher: ${watcherLog.slice(-2000)}`;
+  assert.ok(fs.existsSync(req.answer), `the watcher answered ${req.file} in ${req.answer} (${why})`);
+  const answer = JSON.parse(fs.readFileSync(req.answer, 'utf8')) as { ok: boolean; request_id: string; message?: string };
+  assert.equal(answer.ok, true, `the drop zone answer is ok: ${answer.message} (${why})`);
+  const outputs = outputsWith(server, DROP_MARK);
+  assert.ok(
+    outputs.some((o) => o.includes(req.requestId) && /"ok":\s*true/.test(o)),
+    `the answer (ok: true, ${req.requestId}) reached the model: ${outputs.join('\n---\n').slice(0, 3000)} (${why})`,
+  );
+  const h = readStore(s.ws).find((x) => x.handoff_id === s.queued)!;
+  assert.equal(h.status, 'in_progress', `${s.queued} is in progress (${why})`);
+  assert.equal(h.claimed_by, agent, `${s.queued} is claimed by ${agent} (${why})`);
+}

@@ -75,6 +75,20 @@ export interface Scene {
   contested: string;
   leaseBefore: string;
   auditFrom: number;
+  /** A subfolder of the workspace (holding one file) the agent's shell runs `agentsync` from. */
+  sub: string;
+  /** Everything under `sub` before the run (treeOf). */
+  subBefore: string[];
+  /** A handoff for the agent, not yet claimed: the agent claims it through the drop zone. */
+  queued: string;
+}
+
+/** Every path under `dir`, relative to it, sorted (folders end in /). */
+export function treeOf(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)) + (e.isDirectory() ? '/' : ''))
+    .sort();
 }
 
 /**
@@ -100,19 +114,23 @@ export function scene(agent: string, other: string, config: object = {}): Scene 
   fs.writeFileSync(cfgFile, JSON.stringify({ ...cfg, requireHandoffOnEndSession: true, ...config }, null, 2) + '\n');
   fs.mkdirSync(path.join(ws, 'src'));
   fs.writeFileSync(path.join(ws, 'src/shared.ts'), 'export const shared = 1;\n');
-  const create = (from: string, to: string, summary: string, files: string[]) => {
+  fs.mkdirSync(path.join(ws, 'src/sub'));
+  fs.writeFileSync(path.join(ws, 'src/sub/index.ts'), 'export const sub = 1;\n');
+  const create = (from: string, to: string, summary: string, files: string[], claim = true) => {
     const r = request(ws, {
       action: 'createHandoff',
       handoff: { from_agent: from, to_agents: [to], owner_mode: 'single', summary, files },
     });
     if (!r.ok) throw new Error(`createHandoff: ${JSON.stringify(r)}`);
     const id = (r.data.handoff as { handoff_id: string }).handoff_id;
+    if (!claim) return id;
     const c = request(ws, { action: 'claimHandoff', handoffId: id, agent: to });
     if (!c.ok) throw new Error(`claimHandoff: ${JSON.stringify(c)}`);
     return id;
   };
   const mine = create(other, agent, 'Write the release notes', ['docs/release.md']);
   const theirs = create(agent, other, 'Refactor the shared module', ['src/shared.ts']);
+  const queued = create(other, agent, 'Check the changelog', ['docs/changelog.md'], false);
   // Age the agent's own lease: claimed 20 minutes ago, 10 left, so the next tool call renews it.
   const storeFile = path.join(ws, '.agentsync/handoffs.json');
   const store = JSON.parse(fs.readFileSync(storeFile, 'utf8')) as { handoffs: StoredHandoff[] };
@@ -133,6 +151,9 @@ export function scene(agent: string, other: string, config: object = {}): Scene 
     contested: 'src/shared.ts',
     leaseBefore: h.lease_expires_at,
     auditFrom: auditLines(ws).length,
+    sub: 'src/sub',
+    subBefore: treeOf(path.join(ws, 'src/sub')),
+    queued,
   };
 }
 
@@ -160,6 +181,38 @@ export function runAgent(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** `agentsync watch` on the workspace, as a child of the test, ready (it printed `watching …`); `stop` ends it. */
+export async function startWatch(ws: string): Promise<{ stop: () => Promise<void>; output: () => string }> {
+  const p = spawn(process.execPath, [CLI, '--dir', ws, 'watch', '--verbose', '--interval-ms', '200'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<void>((resolve) => p.on('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`agentsync watch did not start: ${out}`)), 30_000);
+    const on = (d: Buffer) => {
+      out += d.toString();
+      if (/^watching /m.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    p.stdout.on('data', on);
+    p.stderr.on('data', on);
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`agentsync watch exited ${code}: ${out}`));
+    });
+  });
+  return {
+    output: () => out,
+    stop: async () => {
+      if (p.exitCode === null && p.signalCode === null) p.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** The environment an agent runs in: nothing from this process (no real model, key or account), plus `extra`. */

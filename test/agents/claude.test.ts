@@ -2,8 +2,8 @@
 // briefing reach the model, a tool call renews the lease, the radar warns before a write to another agent's file,
 // the stop gate blocks once and lets go, and only claude acts.
 import * as path from 'node:path';
-import { agentBin, agentEnv, runAgent, scene } from './agentHarness';
-import { ALL_CHECKS, checkRun } from './agentChecks';
+import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
+import { ALL_CHECKS, checkDropZone, checkRun, checkSubfolder, wayInSteps } from './agentChecks';
 import { startModelServer } from './modelServer';
 
 describe('Claude Code (real CLI)', function () {
@@ -16,16 +16,24 @@ describe('Claude Code (real CLI)', function () {
       // Claude Code writes only a file it has read.
       { tool: 'Read', args: { file_path: path.join(s.ws, s.contested) } },
       { tool: 'Write', args: { file_path: path.join(s.ws, s.contested), content: 'export const shared = 2;\n' } },
+      ...wayInSteps(s, 'claude', {
+        shell: (command) => ({ tool: 'Bash', args: { command, description: 'run it' } }),
+        write: (file, content) => ({ tool: 'Write', args: { file_path: path.join(s.ws, file), content } }),
+      }),
       { text: 'Done with the edit.' },
     ]);
+    const watch = await startWatch(s.ws);
     try {
       const run = await runAgent(
         agentBin('claude'),
-        ['-p', 'Edit src/shared.ts', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(echo:*)', 'Read', 'Write'],
+        ['-p', 'Edit src/shared.ts', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', 'Read', 'Write'],
         { cwd: s.ws, env: agentEnv(s, { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'dummy' }) },
       );
       checkRun(s, 'claude', server, run, { what: 'claude -p', ...ALL_CHECKS });
+      checkSubfolder(s, server, 'claude -p');
+      checkDropZone(s, 'claude', server, 'claude -p', watch.output());
     } finally {
+      await watch.stop();
       await server.close();
     }
   });

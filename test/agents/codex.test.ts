@@ -3,8 +3,8 @@
 // one entry, so Codex offers it apply_patch, its file-writing tool.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentBin, agentEnv, runAgent, scene } from './agentHarness';
-import { ALL_CHECKS, checkRun } from './agentChecks';
+import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
+import { ALL_CHECKS, checkDropZone, checkRun, checkSubfolder, wayInSteps } from './agentChecks';
 import { startModelServer } from './modelServer';
 
 /** The fields Codex 0.169 requires of a model catalog entry; apply_patch_tool_type makes it offer apply_patch. */
@@ -37,6 +37,13 @@ describe('Codex (real CLI)', function () {
     const server = await startModelServer([
       { tool: 'exec_command', args: { cmd: 'echo working' } },
       { tool: 'apply_patch', args: { input: patch } },
+      ...wayInSteps(s, 'codex', {
+        shell: (cmd) => ({ tool: 'exec_command', args: { cmd } }),
+        write: (file, content) => ({
+          tool: 'apply_patch',
+          args: { input: `*** Begin Patch\n*** Add File: ${file}\n+${content.trimEnd()}\n*** End Patch\n` },
+        }),
+      }),
       { text: 'Done with the edit.' },
     ]);
     const codexHome = path.join(s.home, '.codex');
@@ -58,13 +65,17 @@ describe('Codex (real CLI)', function () {
         '',
       ].join('\n'),
     );
+    const watch = await startWatch(s.ws);
     try {
       const run = await runAgent(agentBin('codex'), ['exec', '--json', '--dangerously-bypass-hook-trust', 'Edit src/shared.ts'], {
         cwd: s.ws,
         env: agentEnv(s, { CODEX_HOME: codexHome, MOCK_MODEL_KEY: 'dummy' }),
       });
       checkRun(s, 'codex', server, run, { what: 'codex exec', ...ALL_CHECKS });
+      checkSubfolder(s, server, 'codex exec');
+      checkDropZone(s, 'codex', server, 'codex exec', watch.output());
     } finally {
+      await watch.stop();
       await server.close();
     }
   });

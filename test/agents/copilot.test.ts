@@ -2,8 +2,8 @@
 // its own .github/hooks/agentsync.json, so this also shows that every event acts once, as copilot: one session, the
 // stop gate blocks once, no hook acts as claude.
 import * as path from 'node:path';
-import { agentBin, agentEnv, runAgent, scene } from './agentHarness';
-import { ALL_CHECKS, checkRun } from './agentChecks';
+import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
+import { ALL_CHECKS, checkDropZone, checkRun, checkSubfolder, wayInSteps } from './agentChecks';
 import { startModelServer } from './modelServer';
 
 describe('Copilot CLI (real CLI)', function () {
@@ -16,8 +16,13 @@ describe('Copilot CLI (real CLI)', function () {
       const server = await startModelServer([
         { tool: 'bash', args: { command: 'echo working', description: 'say it works' } },
         { tool: 'edit', args: { path: path.join(s.ws, s.contested), old_str: 'shared = 1', new_str: 'shared = 2' } },
+        ...wayInSteps(s, 'copilot', {
+          shell: (command) => ({ tool: 'bash', args: { command, description: 'run it' } }),
+          write: (file, content) => ({ tool: 'create', args: { path: path.join(s.ws, file), file_text: content } }),
+        }),
         { text: 'Done with the edit.' },
       ]);
+      const watch = await startWatch(s.ws);
       try {
         const run = await runAgent(
           agentBin('copilot'),
@@ -36,7 +41,10 @@ describe('Copilot CLI (real CLI)', function () {
           },
         );
         checkRun(s, 'copilot', server, run, { what: 'copilot -p', ...ALL_CHECKS });
+        checkSubfolder(s, server, 'copilot -p');
+        checkDropZone(s, 'copilot', server, 'copilot -p', watch.output());
       } finally {
+        await watch.stop();
         await server.close();
       }
     });

@@ -3,8 +3,8 @@
 // tool's result (BeforeTool reads no context), AfterAgent blocks once, and only gemini acts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentBin, agentEnv, runAgent, scene } from './agentHarness';
-import { ALL_CHECKS, checkRun } from './agentChecks';
+import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
+import { ALL_CHECKS, checkDropZone, checkRun, checkSubfolder, wayInSteps } from './agentChecks';
 import { startModelServer } from './modelServer';
 
 describe('Gemini CLI (real CLI)', function () {
@@ -15,11 +15,16 @@ describe('Gemini CLI (real CLI)', function () {
     const server = await startModelServer([
       { tool: 'run_shell_command', args: { command: 'echo working', description: 'say it works' } },
       { tool: 'write_file', args: { file_path: path.join(s.ws, s.contested), content: 'export const shared = 2;\n' } },
+      ...wayInSteps(s, 'gemini', {
+        shell: (command) => ({ tool: 'run_shell_command', args: { command, description: 'run it' } }),
+        write: (file, content) => ({ tool: 'write_file', args: { file_path: path.join(s.ws, file), content } }),
+      }),
       { text: 'Done with the edit.' },
     ]);
     const settings = path.join(s.home, '.gemini');
     fs.mkdirSync(settings, { recursive: true });
     fs.writeFileSync(path.join(settings, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+    const watch = await startWatch(s.ws);
     try {
       const run = await runAgent(
         agentBin('gemini'),
@@ -30,7 +35,10 @@ describe('Gemini CLI (real CLI)', function () {
         },
       );
       checkRun(s, 'gemini', server, run, { what: 'gemini -p', ...ALL_CHECKS });
+      checkSubfolder(s, server, 'gemini -p');
+      checkDropZone(s, 'gemini', server, 'gemini -p', watch.output());
     } finally {
+      await watch.stop();
       await server.close();
     }
   });

@@ -3,8 +3,8 @@
 // radar's warning in front of the edit's result, a stop while holding work answered once, and only opencode acts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentBin, agentEnv, runAgent, scene } from './agentHarness';
-import { ALL_CHECKS, checkRun } from './agentChecks';
+import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
+import { ALL_CHECKS, checkDropZone, checkRun, checkSubfolder, wayInSteps } from './agentChecks';
 import { startModelServer } from './modelServer';
 
 describe('opencode (real CLI)', function () {
@@ -15,6 +15,10 @@ describe('opencode (real CLI)', function () {
     const server = await startModelServer([
       { tool: 'bash', args: { command: 'echo working', description: 'say it works' } },
       { tool: 'write', args: { filePath: path.join(s.ws, s.contested), content: 'export const shared = 2;\n' } },
+      ...wayInSteps(s, 'opencode', {
+        shell: (command) => ({ tool: 'bash', args: { command, description: 'run it' } }),
+        write: (file, content) => ({ tool: 'write', args: { filePath: path.join(s.ws, file), content } }),
+      }),
       { text: 'Done with the edit.' },
     ]);
     const config = path.join(s.home, '.config', 'opencode');
@@ -36,13 +40,17 @@ describe('opencode (real CLI)', function () {
         share: 'disabled',
       }),
     );
+    const watch = await startWatch(s.ws);
     try {
       const run = await runAgent(agentBin('opencode'), ['run', 'Edit src/shared.ts'], {
         cwd: s.ws,
         env: agentEnv(s, { XDG_CONFIG_HOME: path.join(s.home, '.config'), OPENCODE_DISABLE_MODELS_FETCH: 'true' }),
       });
       checkRun(s, 'opencode', server, run, { what: 'opencode run', ...ALL_CHECKS });
+      checkSubfolder(s, server, 'opencode run');
+      checkDropZone(s, 'opencode', server, 'opencode run', watch.output());
     } finally {
+      await watch.stop();
       await server.close();
     }
   });
