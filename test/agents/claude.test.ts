@@ -1,6 +1,8 @@
 // Claude Code 2.1 (the real CLI from npm) against the scripted model: instructions (CLAUDE.md) and the session-start
 // briefing reach the model, a tool call renews the lease, the radar warns before a write to another agent's file,
 // the stop gate blocks once and lets go, and only claude acts.
+// Then, with `agentsync watch` running: `agentsync list --open` from a subfolder (the workspace's handoffs, nothing
+// written there), and a claimHandoff request written with the agent's own write tool, its answer read back by the shell.
 import * as path from 'node:path';
 import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
 import { ALL_CHECKS, checkDropZone, checkRun, checkSubfolder, wayInSteps } from './agentChecks';
@@ -9,7 +11,7 @@ import { startModelServer } from './modelServer';
 describe('Claude Code (real CLI)', function () {
   this.timeout(300_000);
 
-  it('gets the instructions and briefing, renews its lease, is warned before editing a claimed file, is stopped once', async () => {
+  it('gets the instructions and briefing, renews its lease, is warned before editing a claimed file, is stopped once; subfolder; drop zone claim', async () => {
     const s = scene('claude', 'codex');
     const server = await startModelServer([
       { tool: 'Bash', args: { command: 'echo working', description: 'say it works' } },

@@ -1,6 +1,8 @@
 // Codex 0.169 (the real CLI from npm) against the scripted model, as a user would set it up: the project trusted in
 // config.toml and the hooks approved (headless: --dangerously-bypass-hook-trust); the model is known to a catalog of
 // one entry, so Codex offers it apply_patch, its file-writing tool.
+// Then, with `agentsync watch` running: `agentsync list --open` from a subfolder (the workspace's handoffs, nothing
+// written there), and a claimHandoff request written with the agent's own write tool, its answer read back by the shell.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
@@ -31,7 +33,7 @@ const MOCK_MODEL = {
 describe('Codex (real CLI)', function () {
   this.timeout(300_000);
 
-  it('trusted project, hooks approved: instructions, briefing, lease, radar warning before apply_patch, stop gate once', async () => {
+  it('trusted project, hooks approved: instructions, briefing, lease, radar before apply_patch, stop gate once; subfolder; drop zone claim', async () => {
     const s = scene('codex', 'claude');
     const patch = `*** Begin Patch\n*** Update File: ${s.contested}\n@@\n-export const shared = 1;\n+export const shared = 2;\n*** End Patch\n`;
     const server = await startModelServer([

@@ -1,6 +1,8 @@
 // Copilot CLI 1.0 (the real CLI from npm) against the scripted model. Copilot CLI runs .claude/settings.json as well as
 // its own .github/hooks/agentsync.json, so this also shows that every event acts once, as copilot: one session, the
 // stop gate blocks once, no hook acts as claude.
+// Then, with `agentsync watch` running: `agentsync list --open` from a subfolder (the workspace's handoffs, nothing
+// written there), and a claimHandoff request written with the agent's own write tool, its answer read back by the shell.
 import * as path from 'node:path';
 import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
 import { ALL_CHECKS, checkDropZone, checkRun, checkSubfolder, wayInSteps } from './agentChecks';
@@ -11,7 +13,7 @@ describe('Copilot CLI (real CLI)', function () {
 
   for (const named of [false, true]) {
     const title = `both packs present${named ? ', AGENTSYNC_AGENT=copilot' : ''}`;
-    it(`${title}: acts once as copilot; instructions, briefing, lease, radar warning, stop gate once`, async () => {
+    it(`${title}: acts once as copilot; instructions, briefing, lease, radar warning, stop gate once; subfolder; drop zone claim`, async () => {
       const s = scene('copilot', 'claude');
       const server = await startModelServer([
         { tool: 'bash', args: { command: 'echo working', description: 'say it works' } },

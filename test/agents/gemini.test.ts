@@ -1,6 +1,8 @@
 // Gemini CLI 0.61 (the real CLI from npm) against the scripted model, in a trusted folder: GEMINI.md and the
 // session-start briefing reach the model, AfterTool renews the lease, the radar's warning for write_file comes with the
 // tool's result (BeforeTool reads no context), AfterAgent blocks once, and only gemini acts.
+// Then, with `agentsync watch` running: `agentsync list --open` from a subfolder (the workspace's handoffs, nothing
+// written there), and a claimHandoff request written with the agent's own write tool, its answer read back by the shell.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
@@ -10,7 +12,7 @@ import { startModelServer } from './modelServer';
 describe('Gemini CLI (real CLI)', function () {
   this.timeout(300_000);
 
-  it('GEMINI.md and .gemini/settings.json: instructions, briefing, lease, radar warning, stop gate once', async () => {
+  it('GEMINI.md and .gemini/settings.json: instructions, briefing, lease, radar warning, stop gate once; subfolder; drop zone claim', async () => {
     const s = scene('gemini', 'claude');
     const server = await startModelServer([
       { tool: 'run_shell_command', args: { command: 'echo working', description: 'say it works' } },

@@ -1,6 +1,8 @@
 // opencode 1.18 (the real CLI from npm) against the scripted model: AGENTS.md and the plugin AgentSync writes
 // (.opencode/plugins/agentsync.js): the briefing in the system prompt, the lease renewed after a tool call, the
 // radar's warning in front of the edit's result, a stop while holding work answered once, and only opencode acts.
+// Then, with `agentsync watch` running: `agentsync list --open` from a subfolder (the workspace's handoffs, nothing
+// written there), and a claimHandoff request written with the agent's own write tool, its answer read back by the shell.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentBin, agentEnv, runAgent, scene, startWatch } from './agentHarness';
@@ -10,7 +12,7 @@ import { startModelServer } from './modelServer';
 describe('opencode (real CLI)', function () {
   this.timeout(300_000);
 
-  it('the plugin: instructions, briefing, lease, radar warning, stop gate once', async () => {
+  it('the plugin: instructions, briefing, lease, radar warning, stop gate once; subfolder; drop zone claim', async () => {
     const s = scene('opencode', 'claude');
     const server = await startModelServer([
       { tool: 'bash', args: { command: 'echo working', description: 'say it works' } },
