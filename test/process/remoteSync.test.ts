@@ -301,6 +301,22 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.deepEqual(storeBytes(a), before);
   });
 
+  it('a ref lock left by a git killed mid-fetch does not block the next write', () => {
+    const a = server.clone('a');
+    const created = cli(a, ['request', '-'], create('before the kill'));
+    const id = created.data!.handoff!.handoff_id;
+    // What a SIGKILL during `git fetch` leaves: the lock file of the private ref it was updating.
+    const lock = path.join(a, '.git', 'refs', 'agentsync-fetched', 'origin', 'agentsync', 'state.lock');
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    fs.writeFileSync(lock, '');
+    // Another clone moves the ref, so this clone's next fetch must update its private ref.
+    const b = server.clone('b');
+    assert.equal(cli(b, ['request', '-'], create('meanwhile on b')).ok, true);
+    const claim = cli(a, ['claim', id, '--agent', 'claude']);
+    assert.equal(claim.ok, true, JSON.stringify(claim));
+    assert.equal((claim.data!.sync as { confirmed: boolean }).confirmed, true);
+  });
+
   it('the remote stopped: remote_unreachable, and the store byte-identical', async () => {
     const a = server.clone('a');
     const created = cli(a, ['request', '-'], create('before the outage'));

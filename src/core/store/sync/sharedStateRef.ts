@@ -1,6 +1,8 @@
 // The shared state on the remote's ref, through git's plumbing only (docs/contract.md §13): fetch into a private
 // ref, read blobs with cat-file, write a commit with hash-object/mktree/commit-tree, push it as a compare-and-swap.
 // The working tree, the index and FETCH_HEAD are never touched.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { childProcess } from '../../disk/childProcess';
 import { ActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
@@ -58,9 +60,25 @@ export class SharedStateRef {
     return r.ok ? r.stdout.trim() : null;
   }
 
+  /**
+   * Removes the lock file a git process killed mid-update left on the private ref (git would refuse every later
+   * update of it: "cannot lock ref … File exists"). Only AgentSync writes that namespace, under this clone's lock,
+   * and the remote's compare-and-swap decides every write, so a lock removed here can cost at most a stale view.
+   */
+  private clearStaleRefLock(): void {
+    const common = localGit(this.root, ['rev-parse', '--git-common-dir']);
+    if (!common.ok) return;
+    try {
+      fs.rmSync(path.resolve(this.root, common.stdout.trim(), `${this.localRef}.lock`), { force: true });
+    } catch {
+      // nothing to remove, or not ours to remove: git's own message will say so
+    }
+  }
+
   /** Fetches the ref; the commit it holds, or null when the remote has no such ref yet. Throws the named remote_* refusal. */
   async fetch(): Promise<string | null> {
     this.assertUsable();
+    this.clearStaleRefLock();
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', REMOTE_PROGRAM_OPTIONS.fetch];
     const run = await runRemoteGit(this.root, [...args, this.config.remote, `+${this.config.ref}:${this.localRef}`]);
     if (run.ok) return this.lastKnown();
