@@ -20,9 +20,12 @@ status=$?
 if [ "$status" -eq 0 ]; then
   run npm run lint || { status=1; checks=$((checks + 1)); echo "lint: the findings above fail the run (npm run lint)"; }
   run npm run format:check || { status=1; checks=$((checks + 1)); echo "format: the files above are not formatted (npm run format)"; }
-  run npm run test:node && run npm run test:editor && run npm run test:agents
-  tests=$?
-  if [ "$tests" -ne 0 ]; then status=$tests; fi
+  # Each tier runs even when an earlier one failed, so one run reports everything.
+  for tier in test:node test:editor test:agents; do
+    run npm run "$tier"
+    tests=$?
+    if [ "$tests" -ne 0 ]; then status=$tests; fi
+  done
 fi
 set -e
 # (grep finds nothing on a clean run: `|| true` keeps pipefail from ending the script there)
