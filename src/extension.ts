@@ -34,6 +34,10 @@ import { treeProbe, type TreeProbe } from './vscode/treeProbe';
 import type { TreeNode } from './vscode/treeNodes';
 import { TrustState } from './vscode/trustState';
 import { registerWorkspaceCommands } from './vscode/workspaceCommands';
+import { markInitializeStepDone } from './vscode/walkthroughProgress';
+
+/** True while a folder of the window is an AgentSync workspace: menus and the walkthrough's Initialize step use it. */
+const INITIALIZED_CONTEXT_KEY = 'agentsync.initialized';
 
 /** The integration suite's handles on the running extension; exported only to the suite (see vscode/testSeam.ts). */
 export interface AgentSyncApi {
@@ -56,6 +60,8 @@ export interface AgentSyncApi {
   };
   /** How many AgentSyncFolderWatchers are live for a folder root: one per folder (docs/architecture.md). */
   folderWatchers(root: string): number;
+  /** The context keys this extension has set (setContext), with their last values. */
+  contextKeys(): Record<string, unknown>;
   /** Milliseconds spent in activate(). */
   activationMs: number;
   /** A separate Handoffs tree over any folder (the scale test's large store); the caller disposes it. */
@@ -107,10 +113,13 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
   const zeroTouch = new ZeroTouchSessions(deps, trust, states);
   const startupPrompts: DanglingSessionPrompt[] = [];
 
-  let initialized: boolean | undefined;
+  const contextKeys: Record<string, unknown> = {};
   const updateContext = () => {
     const now = services.all().some((s) => s.isInitialized());
-    if (now !== initialized) void vscode.commands.executeCommand('setContext', 'agentsync.initialized', (initialized = now));
+    if (now === contextKeys[INITIALIZED_CONTEXT_KEY]) return;
+    contextKeys[INITIALIZED_CONTEXT_KEY] = now;
+    void vscode.commands.executeCommand('setContext', INITIALIZED_CONTEXT_KEY, now);
+    if (now) void markInitializeStepDone(context.extension.id, log);
   };
 
   context.subscriptions.push(
@@ -206,6 +215,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     hotFiles: { index: hotIndex, decorations, warnings },
     sessionCare: { states, reminders, zeroTouch, startupPrompts },
     folderWatchers: (root: string) => AgentSyncFolderWatcher.liveCount(root),
+    contextKeys: () => ({ ...contextKeys }),
     activationMs,
     treeProbe: probe,
   });
