@@ -5,6 +5,17 @@
 // followed, once, by what to do. A failing hook never stops opencode: its message goes to stderr.
 import { spawn } from 'node:child_process';
 
+// The same words as the other packs' hook commands (src/core/hooks/missingCommand.ts).
+const MISSING_COMMAND_MESSAGE =
+  'AgentSync: the agentsync command is not on this shell\'s PATH, so this hook did nothing. Install it: in VS Code run ' +
+  '"AgentSync: Install \'agentsync\' Command in PATH", or `npm install -g <agentsync package>`; see "Installing the agentsync ' +
+  'command" in docs/agentsync-documentation.md.';
+
+function spawnFailed(event, e) {
+  if (e?.code === 'ENOENT') process.stderr.write(`${MISSING_COMMAND_MESSAGE}\n`);
+  else process.stderr.write(`agentsync hook ${event}: ${e?.message ?? e}\n`);
+}
+
 function hook(event, input, directory) {
   return new Promise((resolve) => {
     let out = '';
@@ -15,14 +26,16 @@ function hook(event, input, directory) {
         stdio: ['pipe', 'pipe', 'inherit'],
       });
     } catch (e) {
-      process.stderr.write(`agentsync hook ${event}: ${e.message}\n`);
+      spawnFailed(event, e);
       return resolve({});
     }
     child.stdout.on('data', (d) => (out += d));
     child.on('error', (e) => {
-      process.stderr.write(`agentsync hook ${event}: ${e.message} (is the agentsync command on PATH?)\n`);
+      spawnFailed(event, e);
       resolve({});
     });
+    // With no process there, writing its input fails too (EPIPE): that is the error above, not a second one.
+    child.stdin.on('error', () => {});
     child.on('close', () => {
       try {
         resolve(out.trim() ? JSON.parse(out) : {});

@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { guardedHookCommand, MISSING_COMMAND_MESSAGE } from '../../src/core/hooks/missingCommand';
 import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/hooks');
@@ -223,6 +225,33 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
   });
 });
 
+/** The JSON hook packs `init --hooks` writes (opencode's plugin is a file of its own). */
+const JSON_PACKS = [
+  '.claude/settings.json',
+  '.codex/hooks.json',
+  '.cursor/hooks.json',
+  '.github/hooks/agentsync.json',
+  '.gemini/settings.json',
+];
+
+/** Every command string in a hooks file, with the key that holds it (`command`, Copilot's `bash` / `powershell`). */
+function packCommands(doc: unknown): { key: string; command: string }[] {
+  const found: { key: string; command: string }[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (typeof x === 'string' && ['command', 'bash', 'powershell'].includes(k)) found.push({ key: k, command: x });
+        else walk(x);
+      }
+  };
+  walk(doc);
+  return found;
+}
+
+/** The bare `agentsync hook …` inside a pack command (the whole command in packs written before the guard). */
+const bareCommand = (command: string) => /agentsync hook [a-z-]+ --agent [a-z]+ --format [a-z]+/.exec(command)![0];
+
 describe('agentsync init --hooks (process)', function () {
   this.timeout(60_000);
   const userClaude = `{
@@ -279,19 +308,22 @@ describe('agentsync init --hooks (process)', function () {
     const userBlock = userClaude.slice(userClaude.indexOf('      {\n        "matcher"'), userClaude.indexOf('\n    ]\n  }\n}'));
     assert.ok(first['.claude/settings.json'].includes(userBlock), first['.claude/settings.json']);
     assert.equal(claude.hooks.PostToolUse.length, 2);
-    assert.equal(claude.hooks.SessionStart[0].hooks[0].command, 'agentsync hook session-start --agent claude --format claude');
-    assert.equal(claude.hooks.Stop[0].hooks[0].command, 'agentsync hook stop --agent claude --format claude');
+    assert.equal(
+      claude.hooks.SessionStart[0].hooks[0].command,
+      guardedHookCommand('agentsync hook session-start --agent claude --format claude'),
+    );
+    assert.equal(claude.hooks.Stop[0].hooks[0].command, guardedHookCommand('agentsync hook stop --agent claude --format claude'));
     const cursor = JSON.parse(first['.cursor/hooks.json']) as HooksFile;
     assert.equal(cursor.version, 1);
     assert.deepEqual(cursor.hooks.afterFileEdit, [{ command: './scripts/format.sh' }]);
-    assert.deepEqual(cursor.hooks.stop, [{ command: 'agentsync hook stop --agent cursor --format cursor' }]);
+    assert.deepEqual(cursor.hooks.stop, [{ command: guardedHookCommand('agentsync hook stop --agent cursor --format cursor') }]);
     const copilot = JSON.parse(first['.github/hooks/agentsync.json']) as HooksFile;
     assert.equal(copilot.version, 1);
     assert.deepEqual(copilot.hooks.agentStop, [
       {
         type: 'command',
-        bash: 'agentsync hook stop --agent copilot --format copilot',
-        powershell: 'agentsync hook stop --agent copilot --format copilot',
+        bash: guardedHookCommand('agentsync hook stop --agent copilot --format copilot'),
+        powershell: guardedHookCommand('agentsync hook stop --agent copilot --format copilot', 'powershell'),
         timeoutSec: 30,
       },
     ]);
@@ -299,7 +331,7 @@ describe('agentsync init --hooks (process)', function () {
     assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PreToolUse', 'PostToolUse', 'Stop']);
     const gemini = JSON.parse(first['.gemini/settings.json']) as HooksFile;
     assert.deepEqual(Object.keys(gemini.hooks), ['SessionStart', 'BeforeTool', 'AfterTool', 'AfterAgent']);
-    assert.equal(gemini.hooks.AfterAgent[0].hooks[0].command, 'agentsync hook stop --agent gemini --format gemini');
+    assert.equal(gemini.hooks.AfterAgent[0].hooks[0].command, guardedHookCommand('agentsync hook stop --agent gemini --format gemini'));
     assert.match(first['.opencode/plugins/agentsync.js'], /^\/\/ agentsync:/);
     assert.match(first['.opencode/plugins/agentsync.js'], /'tool\.execute\.before'/);
 
@@ -309,6 +341,83 @@ describe('agentsync init --hooks (process)', function () {
     const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/agentsync-documentation.md'), 'utf8');
     const shown = JSON.parse(/```json\n(\{"ok":true,"action":"init".*\})\n```/.exec(docs)![1]) as Record<string, unknown>;
     assert.deepEqual({ ...second, timestamp: null }, { ...shown, timestamp: null });
+  });
+
+  it("each pack's command, run by sh without agentsync on PATH, says how to install it and exits 1; with it, runs the hook", () => {
+    const ws = initWorkspaceFor('claude');
+    runCliSync(['--dir', ws, 'init', '--hooks']);
+    const noAgentsync = tempWorkspace('empty-path');
+    let posix = 0;
+    for (const file of JSON_PACKS) {
+      for (const { key, command } of packCommands(JSON.parse(fs.readFileSync(path.join(ws, file), 'utf8')))) {
+        if (key === 'powershell') {
+          assert.match(command, /^if \(Get-Command agentsync -ErrorAction SilentlyContinue\) \{ agentsync hook /, `${file}: ${command}`);
+          continue;
+        }
+        posix++;
+        const r = spawnSync('/bin/sh', ['-c', command], { cwd: ws, input: '{}', encoding: 'utf8', env: { PATH: noAgentsync } });
+        assert.equal(r.stderr, `${MISSING_COMMAND_MESSAGE}\n`, `${file}: ${command}`);
+        assert.equal(r.status, 1, `${file}: ${command}`);
+        assert.equal(r.stdout, '');
+      }
+    }
+    assert.equal(posix, 4 + 4 + 3 + 4 + 4, 'every event of every JSON pack was run');
+    // With agentsync on PATH the same command line runs the hook: Claude's session start briefs the agent.
+    const bin = tempWorkspace('bin');
+    fs.writeFileSync(path.join(bin, 'agentsync'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 });
+    const claude = JSON.parse(fs.readFileSync(path.join(ws, '.claude/settings.json'), 'utf8')) as HooksFile;
+    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const input = fixture('claude', 'session-start', ws);
+    const r = spawnSync('/bin/sh', ['-c', claude.hooks.SessionStart[0].hooks[0].command], { cwd: ws, input, encoding: 'utf8', env });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match((JSON.parse(r.stdout) as HookOut).hookSpecificOutput!.additionalContext, /^AgentSync briefing for claude/);
+  });
+
+  it('the opencode plugin, when it cannot start agentsync, prints the same message on stderr, no stack, and goes on', () => {
+    const ws = initWorkspaceFor('opencode');
+    const plugin = path.join(ws, 'plugin.mjs');
+    fs.copyFileSync(path.join(REPO_ROOT, 'templates/opencode-plugin.js'), plugin);
+    const script = [
+      `const { AgentSync } = await import(${JSON.stringify(pathToFileURL(plugin).href)});`,
+      `const p = await AgentSync({ client: {}, directory: ${JSON.stringify(ws)} });`,
+      "const output = { output: 'edited' };",
+      "await p['tool.execute.after']({ sessionID: 's1', callID: 'c1', tool: 'edit', args: {} }, output);",
+      'process.stdout.write(output.output);',
+    ].join('\n');
+    const env = { PATH: tempWorkspace('empty-path') };
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ws, encoding: 'utf8', env });
+    assert.equal(r.stderr, `${MISSING_COMMAND_MESSAGE}\n`);
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, 'edited', 'the tool call goes on');
+  });
+
+  it('a re-run over packs of bare `agentsync hook` commands replaces them: one guarded AgentSync entry per event', () => {
+    const ws = tempWorkspace('init-hooks-old');
+    runCliSync(['--dir', ws, 'init', '--hooks']);
+    const current = Object.fromEntries(JSON_PACKS.map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
+    // The packs as AgentSync wrote them before the guard: the same entries, each command the bare `agentsync hook …`.
+    for (const file of JSON_PACKS) {
+      const doc = JSON.parse(current[file]) as unknown;
+      const old = JSON.stringify(
+        doc,
+        (k, v: unknown) => (typeof v === 'string' && ['command', 'bash', 'powershell'].includes(k) ? bareCommand(v) : v),
+        2,
+      );
+      assert.ok(
+        packCommands(JSON.parse(old)).every(({ command }) => command.startsWith('agentsync hook ')),
+        old,
+      );
+      fs.writeFileSync(path.join(ws, file), old + '\n');
+    }
+    runCliSync(['--dir', ws, 'init', '--hooks']);
+    for (const file of JSON_PACKS) {
+      const doc = JSON.parse(fs.readFileSync(path.join(ws, file), 'utf8')) as HooksFile;
+      for (const [event, entries] of Object.entries(doc.hooks)) {
+        assert.equal(entries.length, 1, `${file} ${event}: ${JSON.stringify(entries)}`);
+        for (const { command } of packCommands(entries)) assert.match(command, /^if /, `${file} ${event}: the guarded command`);
+      }
+      assert.equal(fs.readFileSync(path.join(ws, file), 'utf8'), current[file], `${file} is the pack a fresh init writes`);
+    }
   });
 
   it('a hook file of the wrong shape, or nested 5,000 deep, is refused as hooks_file_invalid naming the file; nothing is written', () => {

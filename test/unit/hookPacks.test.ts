@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError } from '../../src/core/domain/errors';
 import { mergePack } from '../../src/core/hooks/hookPacks';
+import { guardedHookCommand } from '../../src/core/hooks/missingCommand';
 import { VENDORS, type VendorId } from '../../src/core/hooks/vendors';
 import type { JsonPack } from '../../src/core/hooks/vendors/vendor';
 import { leasesDue } from '../../src/core/hooks/leaseRenewal';
@@ -36,7 +37,7 @@ describe('hook packs', () => {
     const view = merged as unknown as { hooks: { Stop: { hooks: { command: string }[] }[] }; model: string };
     assert.equal(view.hooks.Stop.length, 2);
     assert.deepEqual(view.hooks.Stop[0], user.hooks.Stop[0]);
-    assert.equal(view.hooks.Stop[1].hooks[0].command, 'agentsync hook stop --agent claude --format claude');
+    assert.equal(view.hooks.Stop[1].hooks[0].command, guardedHookCommand('agentsync hook stop --agent claude --format claude'));
     assert.equal(view.model, 'opus');
     assert.deepEqual(mergePack(merged, pack('claude')), merged);
     assert.equal((user.hooks.Stop[1].hooks[0] as { timeout?: number }).timeout, 5, 'the input is not modified');

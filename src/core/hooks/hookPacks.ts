@@ -18,7 +18,10 @@ export const HOOK_PACKS: readonly (JsonPack | FilePack)[] = VENDOR_IDS.map((v) =
 /** The first line of a file pack AgentSync wrote: a file without it is the user's and is never overwritten. */
 export const FILE_PACK_MARK = '// agentsync:';
 
-/** True when an entry (at any depth) runs `agentsync hook <event>`: that entry is ours to replace. */
+/**
+ * True when an entry (at any depth) runs `agentsync hook <event>`, bare (as older packs wrote it) or inside the
+ * missing-command guard (src/core/hooks/missingCommand.ts): that entry is ours to replace.
+ */
 function isOurs(entry: Json, event: HookEvent): boolean {
   const text = JSON.stringify(entry);
   return new RegExp(`agentsync hook ${event}(?![a-z-])`).test(text);

@@ -1,13 +1,13 @@
 // The hook dialect Claude Code published and Codex adopted (docs/agentsync-documentation.md, "Hook packs"): a
 // `.json` file of hooks.<Event>[] = { matcher?, hooks: [{ type: "command", command, timeout }] }, snake_case input
 // (session_id, cwd, stop_hook_active, tool_name, tool_input) and hookSpecificOutput answers.
-import { hookCommand, str, type HookEvent, type HookInput, type PackEntry } from './vendor';
+import { packCommand, str, type HookEvent, type HookInput, type PackEntry } from './vendor';
 
 export function claudeStyleEntries(vendor: string): PackEntry[] {
   const entry = (name: string, event: HookEvent, timeout: number): PackEntry => ({
     name,
     event,
-    entry: { hooks: [{ type: 'command', command: hookCommand(event, vendor), timeout }] },
+    entry: { hooks: [{ type: 'command', command: packCommand(event, vendor), timeout }] },
   });
   return [
     entry('SessionStart', 'session-start', 30),

@@ -2,12 +2,12 @@
 // { version: 1, hooks: { sessionStart|preToolUse|postToolUse|agentStop: [{ type, bash, powershell, timeoutSec }] } },
 // camelCase input (sessionId, cwd, toolName, toolArgs: an object, or a JSON string in older versions)
 // (docs/agentsync-documentation.md, "Hook packs").
-import { hookCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+import { packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
 
 const entry = (name: string, event: HookEvent, timeoutSec: number): PackEntry => ({
   name,
   event,
-  entry: { type: 'command', bash: hookCommand(event, 'copilot'), powershell: hookCommand(event, 'copilot'), timeoutSec },
+  entry: { type: 'command', bash: packCommand(event, 'copilot'), powershell: packCommand(event, 'copilot', 'powershell'), timeoutSec },
 });
 
 function toolArgs(input: HookInput): Record<string, unknown> {

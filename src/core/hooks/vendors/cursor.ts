@@ -1,8 +1,8 @@
 // Cursor: AGENTS.md, `.cursor/hooks.json` { version: 1, hooks: { sessionStart|postToolUse|stop: [{ command }] } }
 // (docs/agentsync-documentation.md, "Hook packs"). No pre-tool hook is installed for it.
-import { hookCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+import { packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
 
-const entry = (name: string, event: HookEvent): PackEntry => ({ name, event, entry: { command: hookCommand(event, 'cursor') } });
+const entry = (name: string, event: HookEvent): PackEntry => ({ name, event, entry: { command: packCommand(event, 'cursor') } });
 
 export const cursor: Vendor = {
   id: 'cursor',

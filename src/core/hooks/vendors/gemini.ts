@@ -4,12 +4,12 @@
 // but no context, so a radar warning comes with AfterTool's answer; AfterAgent's block sends the reason back as the
 // next prompt.
 import { claudeStyleInput, toolInput } from './claudeStyle';
-import { hookCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+import { packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
 
 const entry = (name: string, event: HookEvent, timeoutMs: number): PackEntry => ({
   name,
   event,
-  entry: { hooks: [{ type: 'command', command: hookCommand(event, 'gemini'), timeout: timeoutMs }] },
+  entry: { hooks: [{ type: 'command', command: packCommand(event, 'gemini'), timeout: timeoutMs }] },
 });
 
 export const gemini: Vendor = {

@@ -2,6 +2,7 @@
 // reads, the pack written for it, the JSON it sends a hook and what it reads back. One module per vendor in this
 // folder implements `Vendor`; every member is required, so a vendor added without one of them does not compile.
 // Node built-ins only: dist/hook.js bundles these modules and runs before every tool call.
+import { guardedHookCommand } from '../missingCommand';
 
 /** The events an AgentSync hook handles, whatever each vendor calls them. */
 export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'stop'] as const;
@@ -79,8 +80,14 @@ export interface Vendor {
   runByAnother(env: NodeJS.ProcessEnv, input: HookInput): boolean;
 }
 
+/** The AgentSync command a vendor's hook runs for `event`. */
 export function hookCommand(event: HookEvent, vendor: string): string {
   return `agentsync hook ${event} --agent ${vendor} --format ${vendor}`;
+}
+
+/** The command line a pack entry holds: `hookCommand`, saying what to do when `agentsync` is not on the agent's PATH. */
+export function packCommand(event: HookEvent, vendor: string, shell: 'posix' | 'powershell' = 'posix'): string {
+  return guardedHookCommand(hookCommand(event, vendor), shell);
 }
 
 export function str(input: HookInput, key: string): string {
