@@ -24,6 +24,8 @@ export class SharedStateRef {
   /** Where the last fetch put the remote's ref: a private namespace no user refspec or branch list touches. */
   readonly localRef: string;
   private checked = false;
+  /** The repository's common git folder (refs live there, also for a worktree); known once assertUsable ran. */
+  private commonDir = '';
 
   constructor(
     private readonly root: string,
@@ -35,7 +37,7 @@ export class SharedStateRef {
   /** The repository and the remote exist: else `invalid_config`, saying what to set up. Checked once. */
   private assertUsable(): void {
     if (this.checked) return;
-    const inside = localGit(this.root, ['rev-parse', '--git-dir']);
+    const inside = localGit(this.root, ['rev-parse', '--git-common-dir']);
     if (!inside.ok) {
       throw new ActionError(
         'invalid_config',
@@ -51,6 +53,7 @@ export class SharedStateRef {
         { remote: this.config.remote },
       );
     }
+    this.commonDir = path.resolve(this.root, inside.stdout.trim());
     this.checked = true;
   }
 
@@ -66,10 +69,8 @@ export class SharedStateRef {
    * and the remote's compare-and-swap decides every write, so a lock removed here can cost at most a stale view.
    */
   private clearStaleRefLock(): void {
-    const common = localGit(this.root, ['rev-parse', '--git-common-dir']);
-    if (!common.ok) return;
     try {
-      fs.rmSync(path.resolve(this.root, common.stdout.trim(), `${this.localRef}.lock`), { force: true });
+      fs.rmSync(path.join(this.commonDir, `${this.localRef}.lock`), { force: true });
     } catch {
       // nothing to remove, or not ours to remove: git's own message will say so
     }
