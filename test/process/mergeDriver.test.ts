@@ -6,30 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
 import { findSection, HANDOFFS_HEADING, renderHandoffsSection } from '../../src/core/domain/trackerRenderer';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
-
-/** git isolated from the machine's own config; `node` on PATH is the one running the tests (the driver runs `node`). */
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
-};
-
-function git(dir: string, ...args: string[]): { status: number | null; out: string } {
-  const r = spawnSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
-
-function gitOk(dir: string, ...args: string[]): string {
-  const r = git(dir, ...args);
-  assert.equal(r.status, 0, `git ${args.join(' ')} failed: ${r.out}`);
-  return r.out;
-}
+import { CLI, git, gitOk, GIT_ENV, runCliSync, tempWorkspace } from './processHarness';
 
 function cli(dir: string, ...args: string[]): Record<string, unknown> {
   return JSON.parse(runCliSync(['--dir', dir, '--json', ...args])) as Record<string, unknown>;

@@ -3,33 +3,10 @@
 // moved refuses its old id with `id_moved` until its agents were told, ids are not reused through the archive, a
 // merge never reopens finished archived work, and the drivers refuse files they are not for.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { handoffsFileSchema, type Handoff, type HandoffsFile } from '../../src/core/domain/handoffSchema';
-import { runCliIn, runCliSync, tempWorkspace } from './processHarness';
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
-};
-
-function git(dir: string, ...args: string[]): { status: number | null; out: string } {
-  const r = spawnSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
-
-function gitOk(dir: string, ...args: string[]): string {
-  const r = git(dir, ...args);
-  assert.equal(r.status, 0, `git ${args.join(' ')} failed: ${r.out}`);
-  return r.out;
-}
+import { git, gitOk, runCliIn, runCliSync, tempWorkspace } from './processHarness';
 
 /** The CLI's JSON answer, whatever its exit code. */
 function cli(dir: string, ...args: string[]): { ok: boolean; reason?: string; data?: Record<string, unknown> } & Record<string, unknown> {

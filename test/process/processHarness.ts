@@ -1,5 +1,6 @@
 // Helpers the multi-process tests share: start a fixture child, follow its stdout line by line, wait for lines
 // and for its exit. Real processes only; nothing here fakes the store.
+import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -113,4 +114,27 @@ export function configureAgents(ws: string): void {
   };
   config.humans = ['dana'];
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
+}
+
+/** git isolated from the machine's own config; `node` on PATH is the one running the tests (merge drivers run `node`). */
+export const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+};
+
+export function git(dir: string, ...args: string[]): { status: number | null; out: string } {
+  const r = spawnSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+export function gitOk(dir: string, ...args: string[]): string {
+  const r = git(dir, ...args);
+  assert.equal(r.status, 0, `git ${args.join(' ')} failed: ${r.out}`);
+  return r.out;
 }
