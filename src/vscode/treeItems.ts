@@ -1,5 +1,5 @@
-// How each tree node looks: status codicons, the status as description, a tooltip (handoffTooltip.ts, a handoff's built on hover), and a
-// contextValue that the view/item/context menus in package.json key on.
+// How each tree node looks: status codicons, a handoff's id and status as label (its summary as description), a tooltip
+// (handoffTooltip.ts, a handoff's built on hover), and a contextValue that the view/item/context menus in package.json key on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { awaitsAssignment } from '../core/requests/actions/assignHandoff';
@@ -36,11 +36,19 @@ function conflictCount(h: Handoff): string {
   return n ? ` · ${n} merge conflict${n === 1 ? '' : 's'}` : '';
 }
 
+/** `HO-20261123-002 · in progress`, then ` · stale` and the merge-conflict count when they apply. */
+export function handoffLabel(node: HandoffNode): string {
+  const h = node.handoff;
+  return `${h.handoff_id} · ${statusLabel(h.status)}${node.stale ? ' · stale' : ''}${conflictCount(h)}`;
+}
+
 function handoffItem(node: HandoffNode): vscode.TreeItem {
   const h = node.handoff;
   // Expanded when a merge left conflicts: they wait for a human, so they should be seen.
-  const item = new vscode.TreeItem(h.summary.split('\n')[0], collapsible(node, (h.conflicts?.length ?? 0) > 0));
-  item.description = `${statusLabel(h.status)}${node.stale ? ' · stale' : ''}${conflictCount(h)} · ${h.handoff_id}`;
+  // Id and status first, the summary as description: at the default sidebar width the end of a row is cut, and the
+  // summary is the part that can be cut (the hover shows it whole).
+  const item = new vscode.TreeItem(handoffLabel(node), collapsible(node, (h.conflicts?.length ?? 0) > 0));
+  item.description = h.summary.split('\n')[0];
   item.iconPath = h.conflicts?.length
     ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
     : statusIcon(h, node.stale !== null);
