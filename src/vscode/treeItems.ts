@@ -31,24 +31,32 @@ function collapsible(node: TreeNode, expanded: boolean): vscode.TreeItemCollapsi
   return expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
 }
 
-function conflictCount(h: Handoff): string {
-  const n = h.conflicts?.length ?? 0;
-  return n ? ` · ${n} merge conflict${n === 1 ? '' : 's'}` : '';
+/**
+ * The tree's word for a status: the status label, but `for review` for ready_for_review, so that id and status fit
+ * the default sidebar width even two levels down (about 28 characters).
+ */
+const TREE_STATUS: Partial<Record<HandoffStatus, string>> = { ready_for_review: 'for review' };
+
+/** `HO-20261123-002 in progress`: what must stay readable when the row is cut. */
+export function handoffLabel(h: Handoff): string {
+  return `${h.handoff_id} ${TREE_STATUS[h.status] ?? statusLabel(h.status)}`;
 }
 
-/** `HO-20261123-002 · in progress`, then ` · stale` and the merge-conflict count when they apply. */
-export function handoffLabel(node: HandoffNode): string {
+/** `stale · ` and the merge-conflict count when they apply, then the summary's first line (the part that may be cut). */
+export function handoffDescription(node: HandoffNode): string {
   const h = node.handoff;
-  return `${h.handoff_id} · ${statusLabel(h.status)}${node.stale ? ' · stale' : ''}${conflictCount(h)}`;
+  const conflicts = h.conflicts?.length ?? 0;
+  const flags = [...(node.stale ? ['stale'] : []), ...(conflicts ? [`${conflicts} merge conflict${conflicts === 1 ? '' : 's'}`] : [])];
+  return [...flags, h.summary.split('\n')[0]].join(' · ');
 }
 
 function handoffItem(node: HandoffNode): vscode.TreeItem {
   const h = node.handoff;
   // Expanded when a merge left conflicts: they wait for a human, so they should be seen.
-  // Id and status first, the summary as description: at the default sidebar width the end of a row is cut, and the
+  // Id and status first, the rest as description: at the default sidebar width the end of a row is cut, and the
   // summary is the part that can be cut (the hover shows it whole).
-  const item = new vscode.TreeItem(handoffLabel(node), collapsible(node, (h.conflicts?.length ?? 0) > 0));
-  item.description = h.summary.split('\n')[0];
+  const item = new vscode.TreeItem(handoffLabel(h), collapsible(node, (h.conflicts?.length ?? 0) > 0));
+  item.description = handoffDescription(node);
   item.iconPath = h.conflicts?.length
     ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
     : statusIcon(h, node.stale !== null);

@@ -28,8 +28,8 @@ async function rowsUnder(node: TreeNode): Promise<string[]> {
 }
 
 /** The row a seeded handoff should have: its id and status first (readable at the default width), then its summary. */
-function row(summary: string, status: string): string {
-  return `${findHandoff(summary).handoff_id} · ${status} | ${summary}`;
+function row(summary: string, status: string, flags = ''): string {
+  return `${findHandoff(summary).handoff_id} ${status} | ${flags}${summary}`;
 }
 
 describe('Handoffs tree', () => {
@@ -50,10 +50,10 @@ describe('Handoffs tree', () => {
   it('puts each seeded handoff in its group (merged ones hidden, chains under their parent)', async () => {
     assert.deepEqual(await rowsUnder(await group('Assigned to me')), [row('Review the token refresh fix', 'queued')]);
     assert.deepEqual(await rowsUnder(await group('Shared with me')), [row('Pair on the rate limiter', 'in progress')]);
-    assert.deepEqual(await rowsUnder(await group('Awaiting my review')), [row('Add tests for the parser', 'ready for review')]);
+    assert.deepEqual(await rowsUnder(await group('Awaiting my review')), [row('Add tests for the parser', 'for review')]);
     assert.deepEqual(
       (await rowsUnder(await group('Blocked/Stale'))).sort(),
-      [row('Decide the data retention policy', 'blocked'), row('Update the release checklist', 'queued · stale')].sort(),
+      [row('Decide the data retention policy', 'blocked'), row('Update the release checklist', 'queued', 'stale · ')].sort(),
     );
     assert.deepEqual(await rowsUnder(await group('Other open handoffs')), [row('Refactor the logging setup', 'queued')]);
   });
@@ -62,7 +62,7 @@ describe('Handoffs tree', () => {
     const a = await api();
     const [node] = a.tree.getChildren(await group('Assigned to me'));
     const item = a.tree.getTreeItem(node);
-    assert.equal(item.label, `${findHandoff('token refresh').handoff_id} · queued`);
+    assert.equal(item.label, `${findHandoff('token refresh').handoff_id} queued`);
     assert.equal(item.description, 'Review the token refresh fix');
     assert.equal(item.contextValue, 'handoff.queued');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'circle-large-outline');
@@ -80,8 +80,8 @@ describe('Handoffs tree', () => {
       .getChildren(await group('Blocked/Stale'))
       .filter((n) => String(a.tree.getTreeItem(n).description).includes('release checklist'));
     const staleItem = a.tree.getTreeItem(stale);
-    assert.equal(staleItem.label, `${findHandoff('release checklist').handoff_id} · queued · stale`);
-    assert.equal(staleItem.description, 'Update the release checklist');
+    assert.equal(staleItem.label, `${findHandoff('release checklist').handoff_id} queued`);
+    assert.equal(staleItem.description, 'stale · Update the release checklist');
     assert.equal((staleItem.iconPath as vscode.ThemeIcon).id, 'warning');
     assert.match(hoverText(a.tree, stale).replace(/\\(.)/g, '$1'), /not updated for 7\d h \(staleAfterHours is 24\)/);
   });
@@ -95,7 +95,7 @@ describe('Handoffs tree', () => {
       ['handoff', 'file', 'file', 'todo', 'todo'],
     );
     const items = kids.map((k) => a.tree.getTreeItem(k));
-    assert.equal(items[0].label, `${findHandoff('auth regression suite').handoff_id} · queued`);
+    assert.equal(items[0].label, `${findHandoff('auth regression suite').handoff_id} queued`);
     assert.equal(items[0].description, 'Run the auth regression suite');
     assert.deepEqual(
       items.slice(1, 3).map((i) => [i.label, i.description]),
