@@ -28,6 +28,7 @@ import { SessionStates } from './vscode/sessionCare/sessionStates';
 import { ZeroTouchSessions } from './vscode/sessionCare/zeroTouchSession';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { StaleBadge } from './vscode/staleBadge';
+import { startDemo } from './vscode/demoStart';
 import { testSeam } from './vscode/testSeam';
 import { AgentSyncFolderWatcher } from './core/workspace/agentSyncFolderWatcher';
 import { treeProbe, type TreeProbe } from './vscode/treeProbe';
@@ -188,12 +189,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
-  // The demo (scripts/editor/serve-demo.mjs) sets this so a first-time visitor lands on the Handoffs view, not the Explorer.
-  if (process.env.AGENTSYNC_DEMO_SHOW_VIEW === '1') void vscode.commands.executeCommand('workbench.view.extension.agentsync');
-  // And opens a file another agent holds, so its tab shows the ⇄ badge and the one-time warning (demoScene.mjs).
-  const demoFile = process.env.AGENTSYNC_DEMO_OPEN_FILE;
-  const demoRoot = vscode.workspace.workspaceFolders?.[0];
-  if (demoFile && demoRoot) void vscode.window.showTextDocument(vscode.Uri.joinPath(demoRoot.uri, demoFile), { preview: false });
+  // Only when scripts/editor/serve-demo.mjs started this editor: the view shown, a hot file opened, the chain revealed.
+  context.subscriptions.push(startDemo(process.env, services, tree, treeView, log));
 
   const activationMs = performance.now() - started;
   log.info(

@@ -7,7 +7,8 @@ import type { TreeNode } from './treeNodes';
 
 const SEARCH_DEPTH = 4; // folder → group → handoff → chained handoff
 
-function find(tree: HandoffTreeProvider, service: FolderService, handoffId: string): TreeNode | undefined {
+/** The tree node of `handoffId` in `service`'s folder (in its group, or under the handoff it was passed from), if shown. */
+export function findHandoffNode(tree: HandoffTreeProvider, service: FolderService, handoffId: string): TreeNode | undefined {
   let level: TreeNode[] = tree.getChildren();
   for (let depth = 0; depth < SEARCH_DEPTH && level.length; depth++) {
     const hit = level.find((n) => n.kind === 'handoff' && n.service === service && n.handoff.handoff_id === handoffId);
@@ -23,7 +24,7 @@ export async function revealHandoff(
   service: FolderService,
   handoffId: string,
 ): Promise<'tree' | 'record'> {
-  const node = find(tree, service, handoffId);
+  const node = findHandoffNode(tree, service, handoffId);
   if (node) {
     await view.reveal(node, { select: true, focus: true, expand: true });
     return 'tree';
