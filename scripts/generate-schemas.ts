@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { configSchema } from '../src/core/domain/configSchema';
 import { handoffsFileSchema } from '../src/core/domain/handoffSchema';
-import { languageModelToolContributions } from '../src/vscode/languageModelToolCatalog';
+import { languageModelToolContributions } from '../src/vscode/agents/languageModelToolCatalog';
 
 const outDir = path.resolve(__dirname, '..', '..', 'schemas');
 

@@ -3,10 +3,10 @@
 // opened (its tab carries the ⇄ badge), and a chain of passed work revealed in the Handoffs tree (its group and parent
 // expanded, as Show Handoff would). Nothing here runs unless those variables are set; the tree's rules stay the same.
 import * as vscode from 'vscode';
-import type { FolderServices } from './folderServices';
-import type { HandoffTreeProvider } from './handoffTreeProvider';
-import { findHandoffNode } from './revealHandoff';
-import type { TreeNode } from './treeNodes';
+import type { FolderServices } from './folders/folderServices';
+import type { HandoffTreeProvider } from './tree/handoffTreeProvider';
+import { findHandoffNode } from './tree/revealHandoff';
+import type { TreeNode } from './tree/treeNodes';
 
 export const DEMO_SHOW_VIEW = 'AGENTSYNC_DEMO_SHOW_VIEW';
 export const DEMO_OPEN_FILE = 'AGENTSYNC_DEMO_OPEN_FILE';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, figures, findHandoff, hoverText, plainText, waitFor, workspaceRoot } from './helpers';
 
 async function roots(): Promise<TreeNode[]> {
