@@ -32,10 +32,10 @@ function requireCompiled(file) {
 
 /**
  * The bundle's exports, run from its code cache (`<file>.v8cache`: one JSON header line naming the V8 version and
- * the bundle's SHA-256, then V8's data), or undefined when there is no usable cache: none, another V8, another bundle,
- * or V8 refusing the data. With AGENTSYNC_WRITE_CODE_CACHE set (the build, scripts/build/codeCache.mjs) the bundle is
- * run from that file's cache if it has one, and the code compiled by then is written back to it when the process exits:
- * a few verbs in turn leave the code of all of them.
+ * the bundle's SHA-256, then V8's data), or undefined when there is no usable cache (none, another V8, another
+ * bundle); data V8 still refuses only means that it compiles the bundle itself. With AGENTSYNC_WRITE_CODE_CACHE set
+ * (the build, scripts/build/codeCache.mjs) the bundle is run from that file's cache if it has one, and the code
+ * compiled by then is written back to it when the process exits: a few verbs in turn leave the code of all of them.
  * `AGENTSYNC_CODE_CACHE_REPORT=1` prints to standard error whether V8 took the data (for the tests).
  */
 function loadWithCodeCache(file) {
@@ -65,7 +65,7 @@ function loadWithCodeCache(file) {
   }
   const vm = require('node:vm');
   const Module = require('node:module');
-  // Data V8 refuses (other flags, say --cpu-prof) costs nothing more: the script was compiled as usual instead.
+  // Data V8 refuses (run with other V8 flags) costs nothing more: the script is compiled as usual instead.
   const script = new vm.Script(Module.wrap(source.toString('utf8')), { filename: file, cachedData });
   const mod = new Module(file, module);
   mod.filename = file;
