@@ -9,9 +9,10 @@ import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { StoreSnapshot } from '../storeSnapshot';
 import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
-import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from '../stateAuthority';
+import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from '../stateAuthority';
+import { recordMovedIds } from '../movedIds';
 import { RetryBudget, type RetryClock } from './retryBudget';
-import { SharedStateRef } from './sharedStateRef';
+import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
 import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState } from './syncStateFile';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
@@ -88,10 +89,14 @@ export class RemoteAuthority implements StateAuthority {
     const known = this.attempt === 1 && !this.fetchFirst ? this.ref.lastKnown() : null;
     const retry = this.retry;
     this.retry = null;
+    let blobs: SharedBlobs | null = null;
     try {
       if (retry?.unreachable) throw retry.unreachable;
-      this.head = known ?? (await this.ref.fetch());
-      this.fetched = known === null;
+      this.head = known;
+      // A last known commit that is not a shared state (a broken one fetched earlier) is no view: fetch instead.
+      if (known) blobs = this.ref.readIfState(known);
+      if (!blobs) this.head = await this.ref.fetch();
+      this.fetched = !blobs;
       this.offline = null;
     } catch (e) {
       this.noteError(e);
@@ -107,7 +112,8 @@ export class RemoteAuthority implements StateAuthority {
     // again cannot help (a stuck lock on the server, a full disk): named as the server's refusal.
     const stuck = retry?.stuck;
     if (stuck && this.fetched && this.head === stuck.expected) throw this.ref.stuck(stuck.detail);
-    const blobs = this.ref.read(this.head);
+    blobs ??= this.ref.read(this.head);
+    if (this.fetched) this.assertNotRewound(this.head);
     let snapshot: StoreSnapshot;
     if (blobs.handoffs) {
       try {
@@ -124,8 +130,6 @@ export class RemoteAuthority implements StateAuthority {
           { ...e.details, sync: { remote, ref, commit: this.head } },
         );
       }
-    } else if (this.head) {
-      snapshot = StoreSnapshot.empty();
     } else {
       // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
       snapshot = (await this.host.localBase()).snapshot;
@@ -148,7 +152,7 @@ export class RemoteAuthority implements StateAuthority {
     _base: BaseState,
     works: readonly BatchWork[],
     changedBy: readonly boolean[],
-    replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
+    replayed: readonly Replayed[],
   ): Promise<Decision> {
     const { remote, ref } = this.config;
     if (this.offline) return this.decideOffline(tx, works, changedBy, this.offline);
@@ -191,6 +195,14 @@ export class RemoteAuthority implements StateAuthority {
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
     this.host.adopt(tx);
     const at = this.host.now().toISOString();
+    const renumbered = replayed.flatMap((r) => (r.renumbered ? [r.renumbered] : []));
+    // An agent holding a provisional id the shared state gave another handoff is refused id_moved until told.
+    this.bestEffort(() =>
+      recordMovedIds(
+        this.host.layout,
+        renumbered.map((r) => ({ id: r.from, uid: r.uid, moved_to: r.to, at, by: 'sync' as const, ...holderOf(tx, r.from) })),
+      ),
+    );
     const revoked: Revocation[] = [];
     const settled = new Set(replayed.map((r) => r.replay.requestId));
     this.bestEffort(() =>
@@ -211,14 +223,49 @@ export class RemoteAuthority implements StateAuthority {
         }
         s.pending = s.pending.filter((p) => !settled.has(p.request_id));
         s.revoked.push(...revoked);
+        if (renumbered.length) s.renumbered = [...(s.renumbered ?? []), ...renumbered.map((r) => ({ ...r, at }))];
         s.commit = commit;
+        s.source = { remote, ref };
         s.fetched_at = at;
         s.last_error = null;
       }),
     );
-    const outcome: SyncOutcome = { confirmed: true, remote, ref, commit, attempts: this.attempt };
+    const outcome: SyncOutcome = {
+      confirmed: true,
+      remote,
+      ref,
+      commit,
+      attempts: this.attempt,
+      ...(renumbered.length ? { renumbered } : {}),
+    };
     for (const w of works) w.onSync?.(outcome);
     return { kind: 'decided' };
+  }
+
+  /**
+   * The fetched head must hold everything this clone last adopted: absent, or not descending from that commit, the
+   * remote lost writes this clone saw confirmed (the ref was deleted, or forced back), and writing on it would reuse
+   * their ids: `remote_rewound`, nothing written, nothing pushed.
+   */
+  private assertNotRewound(head: string | null): void {
+    const last = this.state.read();
+    if (!last.commit || head === last.commit || !this.adoptedHere(last)) return;
+    if (head && this.ref.descends(head, last.commit)) return;
+    const { remote, ref } = this.config;
+    throw new ActionError(
+      'remote_rewound',
+      `${ref} on the git remote "${remote}" ${head ? `is at ${head}, which does not contain` : 'no longer exists; it held'} ` +
+        `${last.commit}, the shared state this clone last had: writes confirmed there would be lost and their ids given ` +
+        `again. Nothing was changed and nothing was pushed. Restore it by pushing that commit back (this clone has it): ` +
+        `git push --force ${remote} ${last.commit}:${ref}. To start over from what the remote has instead, delete ` +
+        ".agentsync/sync.json (this clone's records then join the remote's state as on a first contact).",
+      { sync: { remote, ref, commit: head, last_commit: last.commit } },
+    );
+  }
+
+  /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
+  private adoptedHere(s: SyncLocalState): boolean {
+    return !s.source || (s.source.remote === this.config.remote && s.source.ref === this.config.ref);
   }
 
   /**
@@ -262,6 +309,7 @@ export class RemoteAuthority implements StateAuthority {
         handoff_id: refOf(request),
         request,
         applied_at: at,
+        ...createdBy(tx, id),
       });
     });
     // Pending writes stay out of this clone's ledger: their replay must apply them, not answer them from it.
@@ -317,6 +365,20 @@ export class RemoteAuthority implements StateAuthority {
       this.host.warn(`could not update .agentsync/sync.json: ${(e as Error).message}`);
     }
   }
+}
+
+/** The record a create applied offline made (its first history entry carries the request's id), if any. */
+function createdBy(tx: StoreTransaction, requestId: string): Pick<PendingWrite, 'created'> {
+  const marker = tx.snapshot.markerFor(requestId);
+  const h = marker ? tx.find(marker.uid) : undefined;
+  if (!h?.uid || h.state_history[0]?.request_id !== requestId) return {};
+  return { created: { handoff_id: h.handoff_id, uid: h.uid, created_at: h.created_at } };
+}
+
+/** The handoff that holds `id` in the shared state now (another clone's), for the id_moved refusal. */
+function holderOf(tx: StoreTransaction, id: string): { holder_uid?: string } {
+  const h = tx.find(id);
+  return h?.uid ? { holder_uid: h.uid } : {};
 }
 
 function refOf(request: Record<string, unknown>): string | null {
