@@ -53,7 +53,8 @@ export const syncVerb: Verb = {
       ...statusLines(remote, ref, s),
       ...(confirmed.length ? [`confirmed: ${confirmed.join(', ')}`] : []),
       ...renumbered.map(
-        (r) => `renumbered: ${r.from} is now ${r.to} (uid ${r.uid}; given offline, ${r.from} went to another handoff meanwhile)`,
+        (r) =>
+          `renumbered: ${r.from} is now ${r.to} (uid ${r.uid}; ${r.from} was given in this clone alone, and the shared state gives it to another handoff)`,
       ),
       `handoffs: ${handoffs}`,
     ];

@@ -162,4 +162,70 @@ describe('sync refuses a shared ref that does not hold the shared state, or went
     cli(b, ['sync']);
     assert.deepEqual(storeBytes(a), storeBytes(b));
   });
+
+  it('a record merged in from a branch after the first contact joins the shared state; one the remote removed does not come back', () => {
+    const a = server.clone('a');
+    assert.equal(cli(a, ['request', '-'], create('first with sync')).ok, true);
+    assert.equal(cli(a, ['request', '-'], create('removed on the remote')).ok, true);
+    // A record made where sync was off (a branch), brought into this clone's handoffs.json as a git merge would.
+    const side = server.clone('side', {});
+    fs.writeFileSync(path.join(side, '.agentsync.json'), '{}');
+    assert.equal(cli(side, ['request', '-'], create('on the feature branch')).ok, true);
+    const branchRecord = (JSON.parse(storeBytes(side)!.toString()) as { handoffs: Record<string, unknown>[] }).handoffs[0];
+    // The merge driver keeps ids unique in this clone: the branch's record comes in as the next id here...
+    const day = String(branchRecord.handoff_id).slice(0, -3);
+    branchRecord.handoff_id = `${day}003`;
+    // ...which another clone's write gave to its own handoff in the shared state meanwhile.
+    const b = server.clone('b');
+    assert.equal(cli(b, ['request', '-'], create('by b')).data!.handoff!.handoff_id, `${day}003`);
+    const file = path.join(a, '.agentsync', 'handoffs.json');
+    const local = JSON.parse(fs.readFileSync(file, 'utf8')) as { handoffs: Record<string, unknown>[] };
+    local.handoffs.push(branchRecord);
+    fs.writeFileSync(file, JSON.stringify(local, null, 2) + '\n');
+    // Meanwhile the shared state dropped a record (as an archive pass elsewhere would): a commit on top of the head.
+    const head = remoteHead();
+    const shared = JSON.parse(git(bare, ['show', `${head}:handoffs.json`])) as { handoffs: { summary: string }[] };
+    shared.handoffs = shared.handoffs.filter((h) => h.summary !== 'removed on the remote');
+    const blob = git(bare, ['hash-object', '-w', '--stdin'], JSON.stringify(shared, null, 2) + '\n');
+    const ledger = git(bare, ['rev-parse', `${head}:ledger.jsonl`]);
+    const tree = git(bare, ['mktree'], `100644 blob ${blob}\thandoffs.json\n100644 blob ${ledger}\tledger.jsonl\n`);
+    git(bare, ['update-ref', 'refs/agentsync/state', git(bare, [...ID, 'commit-tree', tree, '-p', head, '-m', 'removed one'])]);
+
+    const next = cli(a, ['request', '-'], create('next'));
+    assert.equal(next.ok, true, JSON.stringify(next));
+    const summaries = (
+      JSON.parse(git(bare, ['show', 'refs/agentsync/state:handoffs.json'])) as { handoffs: { summary: string }[] }
+    ).handoffs
+      .map((h) => h.summary)
+      .sort();
+    assert.deepEqual(summaries, ['by b', 'first with sync', 'next', 'on the feature branch']);
+    const joined = (JSON.parse(storeBytes(a)!.toString()) as { handoffs: Record<string, unknown>[] }).handoffs.find(
+      (h) => h.summary === 'on the feature branch',
+    )!;
+    assert.equal(joined.uid, branchRecord.uid);
+    // Its id was taken in the shared state: renumbered, the old id kept in previous_ids and refused id_moved here.
+    assert.deepEqual(joined.previous_ids, [branchRecord.handoff_id]);
+    const done = cli(a, ['complete', String(branchRecord.handoff_id), '--agent', 'claude']);
+    assert.equal(done.reason, 'id_moved', JSON.stringify(done));
+  });
+
+  it('turning sync on: a record renumbered when it joins keeps previous_ids, and its old id is id_moved in that clone', () => {
+    const a = server.clone('a');
+    const b = server.clone('b', {});
+    fs.writeFileSync(path.join(b, '.agentsync.json'), '{}');
+    const mine = cli(b, ['request', '-'], create('b before sync')).data!.handoff!;
+    assert.equal(cli(b, ['claim', mine.handoff_id, '--agent', 'claude']).ok, true);
+    assert.equal(cli(a, ['request', '-'], create('seeded by a')).data!.handoff!.handoff_id, mine.handoff_id);
+    fs.writeFileSync(path.join(b, '.agentsync.json'), JSON.stringify({ sync: { remote: 'origin' } }));
+    const synced = cli(b, ['sync']);
+    assert.equal(synced.ok, true, JSON.stringify(synced));
+    const records = (JSON.parse(storeBytes(b)!.toString()) as { handoffs: Record<string, unknown>[] }).handoffs;
+    const moved = records.find((h) => h.summary === 'b before sync')!;
+    assert.notEqual(moved.handoff_id, mine.handoff_id);
+    assert.deepEqual(moved.previous_ids, [mine.handoff_id]);
+    assert.deepEqual(synced.data!.renumbered, [{ from: mine.handoff_id, to: moved.handoff_id, uid: moved.uid }]);
+    const done = cli(b, ['complete', mine.handoff_id, '--agent', 'claude']);
+    assert.equal(done.reason, 'id_moved', JSON.stringify(done));
+    assert.equal(records.find((h) => h.summary === 'seeded by a')!.status, 'queued', "a's handoff untouched");
+  });
 });

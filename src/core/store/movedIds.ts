@@ -22,7 +22,7 @@ export interface MovedId {
   at: string;
   /** When a startSession briefing told this clone's agents; from then on `id` names the published record here too. */
   told_at?: string;
-  /** What moved it: a git merge (absent), or sync, which renumbered an id given offline (docs/contract.md §13). */
+  /** What moved it: a git merge (absent), or sync, which renumbered an id given in this clone alone (docs/contract.md §13). */
   by?: 'sync';
 }
 
@@ -124,7 +124,8 @@ export function refuseMovedId(
   const other = holder && holder.uid !== moved.uid ? holder : undefined;
   const what =
     move.by === 'sync'
-      ? `${ref} was given offline, and on reconnect the shared state renumbered that handoff to ${moved.handoff_id}`
+      ? `${ref} was given in this clone alone (offline, before sync was on, or on a branch), and the shared state ` +
+        `renumbered that handoff to ${moved.handoff_id}`
       : `a git merge renumbered the handoff this clone knew as ${ref} to ${moved.handoff_id}`;
   throw new ActionError(
     'id_moved',

@@ -11,6 +11,7 @@ import { StoreSnapshot } from '../storeSnapshot';
 import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
 import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from '../stateAuthority';
 import { recordMovedIds } from '../movedIds';
+import { MAX_PREVIOUS_IDS } from '../storeMerge';
 import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
@@ -57,6 +58,8 @@ export class RemoteAuthority implements StateAuthority {
   private shared: Map<string, LedgerEntry> = new Map();
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
+  /** Records renumbered while joining, because the shared state gives their id to another handoff. */
+  private joinRenumbered: { from: string; to: string; uid: string }[] = [];
 
   constructor(
     private readonly host: AuthorityHost,
@@ -134,9 +137,11 @@ export class RemoteAuthority implements StateAuthority {
       // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
       snapshot = (await this.host.localBase()).snapshot;
     }
-    // This clone's first contact with a shared state another clone seeded: its own records join it, nothing is lost.
+    // Records only this clone holds (its first contact with a shared state another clone seeded, a branch merged in)
+    // join it: nothing is lost. Without a shared state yet, this clone's store seeds it.
+    this.joinRenumbered = [];
     if (!this.head) this.joined = snapshot.handoffs.length;
-    else this.joined = blobs.handoffs && this.state.read().commit === null ? await this.joinLocalRecords(snapshot) : 0;
+    else this.joined = await this.joinLocalRecords(snapshot);
     this.shared = parseSharedLedger(blobs.ledger);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
@@ -195,7 +200,7 @@ export class RemoteAuthority implements StateAuthority {
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
     this.host.adopt(tx);
     const at = this.host.now().toISOString();
-    const renumbered = replayed.flatMap((r) => (r.renumbered ? [r.renumbered] : []));
+    const renumbered = [...this.joinRenumbered, ...replayed.flatMap((r) => (r.renumbered ? [r.renumbered] : []))];
     // An agent holding a provisional id the shared state gave another handoff is refused id_moved until told.
     this.bestEffort(() =>
       recordMovedIds(
@@ -269,27 +274,53 @@ export class RemoteAuthority implements StateAuthority {
   }
 
   /**
-   * Adds the records only this clone holds (created before sync was turned on, or on a branch) to the shared state, so
-   * that taking the shared state loses none. A record whose id the shared state already gives to another handoff gets
-   * the next free id of its day (it was never published through the remote); records both hold stay the shared ones.
+   * Adds the records only this clone holds (created before sync was turned on, or on a branch merged since) to the
+   * shared state, so that taking the shared state loses none. Not joined: a pending offline create (its replay adds
+   * it), and a record the last adopted shared state held (the remote removed it since). A record whose id the shared
+   * state gives another handoff gets the next free id of its day, keeping the old one in previous_ids (an agent naming
+   * it is refused id_moved); records both hold stay the shared ones.
    */
   private async joinLocalRecords(shared: StoreSnapshot): Promise<number> {
+    this.joinRenumbered = [];
     let local: StoreSnapshot;
     try {
       local = (await this.host.localBase()).snapshot;
     } catch {
       return 0; // no readable local store: nothing to join
     }
+    const state = this.state.read();
+    const replayed = new Set(state.pending.flatMap((p) => (p.created ? [p.created.uid] : [])));
+    const only = local.handoffs.filter((h) => h.uid && !shared.find(h.uid) && !replayed.has(h.uid));
+    if (only.length === 0) return 0;
+    const removed = this.adoptedUids(state);
     let joined = 0;
-    for (const h of local.handoffs) {
-      if (!h.uid || shared.find(h.uid)) continue;
+    for (const h of only) {
+      if (removed.has(h.uid!)) continue;
       const taken = shared.find(h.handoff_id) !== undefined;
-      const id = taken ? shared.ids.next(new Date(Date.parse(h.created_at) || this.host.now().getTime())) : h.handoff_id;
-      if (taken) this.host.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
-      shared.insert(taken ? { ...h, handoff_id: id } : h);
+      if (!taken) {
+        shared.insert(h);
+        joined++;
+        continue;
+      }
+      const id = shared.ids.next(new Date(Date.parse(h.created_at) || this.host.now().getTime()));
+      this.host.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
+      shared.insert({ ...h, handoff_id: id, previous_ids: [...(h.previous_ids ?? []), h.handoff_id].slice(-MAX_PREVIOUS_IDS) });
+      this.joinRenumbered.push({ from: h.handoff_id, to: id, uid: h.uid! });
       joined++;
     }
     return joined;
+  }
+
+  /** The uids of the shared state this clone last adopted (none on a first contact, or when it cannot be read). */
+  private adoptedUids(state: SyncLocalState): Set<string> {
+    if (!state.commit || !this.adoptedHere(state)) return new Set();
+    const blobs = this.ref.readIfState(state.commit);
+    if (!blobs?.handoffs) return new Set();
+    try {
+      return new Set(StoreSnapshot.parse(blobs.handoffs, false).handoffs.flatMap((h) => (h.uid ? [h.uid] : [])));
+    } catch {
+      return new Set();
+    }
   }
 
   private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
