@@ -221,14 +221,20 @@ export class RequestDispatcher {
       requestId: pending.request_id,
       requestHash: requestHash(request),
       surface: 'sync',
+      ...(pending.created ? { keep: { uid: pending.created.uid, created_at: pending.created.created_at } } : {}),
     };
     const prepared = spec.prepare
       ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config }, params as never)
       : undefined;
     return {
       requestId: pending.request_id,
-      work: (tx) => {
-        const r = this.apply(tx, action, params, actx, actx.requestHash!, {}, prepared);
+      ...(pending.created ? { created: pending.created } : {}),
+      work: (tx, moved) => {
+        // A provisional id an earlier replayed create was renumbered from names that record, not the id's new holder.
+        const named = (params.handoffId ?? params.handoff_id) as string | undefined;
+        const renamed = named === undefined ? undefined : moved.get(named);
+        const applied = renamed ? { ...params, handoffId: renamed } : params;
+        const r = this.apply(tx, action, applied, actx, actx.requestHash!, {}, prepared);
         return { ok: r.ok, reason: r.reason, message: r.message };
       },
     };

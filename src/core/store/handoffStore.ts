@@ -24,7 +24,8 @@ import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import { readMovedIds } from './movedIds';
 import { assertSectionUsable } from '../domain/configSchema';
-import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from './stateAuthority';
+import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from './stateAuthority';
+import { MAX_PREVIOUS_IDS } from './storeMerge';
 import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remoteAuthority';
 import type { StoreTransaction as Tx } from './storeTransaction';
 
@@ -299,7 +300,8 @@ export class HandoffStore {
           readMovedIds(this.layout),
         );
         // Writes applied offline go first, in their order: the remote confirms or revokes each (docs/contract.md §13).
-        const replayed = base.replays.map((replay) => applyReplay(tx, replay));
+        const moved = new Map<string, string>();
+        const replayed = base.replays.map((replay) => applyReplay(tx, replay, moved));
         results = [];
         const changedBy: boolean[] = [];
         for (const p of batch) {
@@ -664,11 +666,18 @@ export class HandoffStore {
 }
 
 /** A write applied offline, applied again to the shared state; a refusal now means the remote revoked it. */
-function applyReplay(tx: Tx, replay: Replay): { replay: Replay; ok: boolean; reason?: string; message?: string } {
+function applyReplay(tx: Tx, replay: Replay, moved: Map<string, string>): Replayed {
   const step = tx.begin();
   try {
-    const answer = replay.work(tx);
-    return { replay, ...answer };
+    const answer = replay.work(tx, moved);
+    const made = answer.ok && replay.created ? tx.find(replay.created.uid) : undefined;
+    if (!made || made.handoff_id === replay.created!.handoff_id) return { replay, ...answer };
+    // The shared state gave this create's provisional id to another handoff: the record keeps the old id in
+    // previous_ids (an agent naming it is refused id_moved, movedIds.ts), and later replays naming it act on this one.
+    const from = replay.created!.handoff_id;
+    moved.set(from, made.handoff_id);
+    tx.replace({ ...made, previous_ids: [...(made.previous_ids ?? []), from].slice(-MAX_PREVIOUS_IDS) });
+    return { replay, ...answer, renumbered: { from, to: made.handoff_id, uid: made.uid! } };
   } catch (e) {
     step.rollback();
     return { replay, ok: false, reason: isActionError(e) ? e.reason : 'internal_error', message: (e as Error).message };

@@ -22,6 +22,8 @@ export interface MovedId {
   at: string;
   /** When a startSession briefing told this clone's agents; from then on `id` names the published record here too. */
   told_at?: string;
+  /** What moved it: a git merge (absent), or sync, which renumbered an id given in this clone alone (docs/contract.md §13). */
+  by?: 'sync';
 }
 
 /** The newest moves kept; older ones were told long ago or belong to merges since undone. */
@@ -38,7 +40,8 @@ function isMove(v: unknown): v is MovedId {
     typeof m.moved_to === 'string' &&
     typeof m.at === 'string' &&
     (m.holder_uid === undefined || typeof m.holder_uid === 'string') &&
-    (m.told_at === undefined || typeof m.told_at === 'string')
+    (m.told_at === undefined || typeof m.told_at === 'string') &&
+    (m.by === undefined || m.by === 'sync')
   );
 }
 
@@ -119,9 +122,14 @@ export function refuseMovedId(
   if (!move) return;
   const holder = findAnywhere(ref);
   const other = holder && holder.uid !== moved.uid ? holder : undefined;
+  const what =
+    move.by === 'sync'
+      ? `${ref} was given in this clone alone (offline, before sync was on, or on a branch), and the shared state ` +
+        `renumbered that handoff to ${moved.handoff_id}`
+      : `a git merge renumbered the handoff this clone knew as ${ref} to ${moved.handoff_id}`;
   throw new ActionError(
     'id_moved',
-    `${ref} is ambiguous in this clone: a git merge renumbered the handoff this clone knew as ${ref} to ${moved.handoff_id} ` +
+    `${ref} is ambiguous in this clone: ${what} ` +
       `(uid ${moved.uid}), because a published handoff ${other ? `(uid ${other.uid}) ` : ''}keeps ${ref}. Name the one you mean by ` +
       `its current id or uid: ${moved.handoff_id} for the one this clone created${other ? `, ${other.uid} for the published one` : ''}. ` +
       `${ref} names the published handoff here once this clone's agents were told (the next startSession). Nothing was changed.`,
