@@ -272,6 +272,7 @@ export class RequestDispatcher {
       response = this.success(ctx, action, actx.requestId, { handoff: tx.find(marked.uid), replayed: true });
     } else {
       const step = tx.begin();
+      tx.actor = actx.agent || null;
       try {
         response = this.success(ctx, action, actx.requestId, spec.run(tx, actx, params as never, prepared) as Record<string, unknown>);
         if (tx.config.sync && (action === 'startSession' || action === 'status')) {
