@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTIONS } from '../../src/core/requests/actionRegistry';
+import { CATALOG } from '../../src/core/requests/catalog';
 import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from '../../src/vscode/languageModelToolCatalog';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -35,7 +35,7 @@ describe('language-model tools (docs/contract.md §10a)', () => {
       'status',
     ]);
     for (const t of LANGUAGE_MODEL_TOOLS) {
-      assert.equal(t.changesStore, !ACTIONS[t.action].readOnly, `${t.name}: changesStore`);
+      assert.equal(t.changesStore, !CATALOG[t.action].readOnly, `${t.name}: changesStore`);
       assert.equal(t.name, `agentsync_${t.action}`);
       assert.match(t.modelDescription, /^Use /, `${t.name}: the description says when to use it`);
     }
