@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agentIdentity';
 import { offerCommandToTerminals, registerCommandInPath } from './vscode/agentsyncCommandInPath';
 import { registerCommand } from './vscode/commandRunner';
+import { registerMoveCommands } from './vscode/moveCommands';
 import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
 import { FolderService } from './vscode/folderService';
@@ -134,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     returns,
     dropZones,
     ...registerHandoffCommands(deps),
+    ...registerMoveCommands(deps),
     ...registerHistoryDocument(deps),
     ...registerWorkspaceCommands(deps, badge, tree),
     ...registerSessionCommands(deps, trust, zeroTouch),

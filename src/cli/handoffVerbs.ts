@@ -33,26 +33,6 @@ const revOpt: Options = { 'expected-rev': { type: 'string' } };
 
 const showHandoff = (r: { data?: Record<string, unknown> }) => handoffDetails(r.data!.handoff as Handoff);
 
-function moveVerb(to: string, summary: string): Verb {
-  return {
-    usage: `<handoff-id> --agent <id> [--reason <text>] [--expected-rev N]`,
-    summary,
-    options: { ...agentOpt, ...revOpt, reason: { type: 'string' } },
-    run: async (ctx, values, pos) =>
-      ctx.report(
-        await ctx.dispatcher.dispatch({
-          action: 'transitionHandoff',
-          handoffId: one(pos, 'handoff id'),
-          agent: agentOf(values),
-          to,
-          reason: values.reason,
-          expected_rev: rev(values),
-        }),
-        showHandoff,
-      ),
-  };
-}
-
 export const VERBS: Record<string, Verb> = {
   init: {
     usage: '[--git] [--hooks]',
@@ -168,7 +148,7 @@ export const VERBS: Record<string, Verb> = {
         ...(v.limit !== undefined ? { limit: Number(v.limit) } : {}),
         ...(v.cursor !== undefined ? { cursor: v.cursor } : {}),
       });
-      const next = response.ok ? (response.data!.next_cursor as string | undefined) : undefined;
+      const next = response.ok ? response.data!.next_cursor : undefined;
       const code = ctx.report(response, (r) => {
         const hs = r.data!.handoffs as Handoff[];
         return hs.length ? hs.map(handoffLine).join('\n') : 'no handoffs match';
@@ -186,7 +166,7 @@ export const VERBS: Record<string, Verb> = {
       const id = one(pos, 'handoff id');
       const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs', handoffId: id, archived: true });
       if (!response.ok) return ctx.report(response, () => '');
-      const h = (response.data!.handoffs as Handoff[])[0];
+      const h = response.data!.handoffs[0];
       const origin = { requestId: response.request_id };
       const shown = h
         ? { ...response, data: { handoff: h, archived: response.data!.archived === 1 } }
@@ -255,10 +235,5 @@ export const VERBS: Record<string, Verb> = {
       );
     },
   },
-  approve: moveVerb('approved', 'approve a handoff that is ready for review'),
-  revise: moveVerb('in_progress', 'return a handoff in review for revision (escalates past maxAttempts)'),
-  merge: moveVerb('merged', 'mark an approved handoff merged'),
-  block: moveVerb('blocked', 'park a handoff as blocked'),
-  release: moveVerb('queued', 'give a claimed handoff back to the queue'),
-  escalate: moveVerb('escalated', 'escalate a handoff to humans'),
+  // approve, revise, merge, block, release, escalate: derived from the action catalog's moves (moveVerbs.ts).
 };

@@ -52,7 +52,9 @@ describe('handoff commands', () => {
     );
     await waitFor(
       'tree item now in progress',
-      async () => a.tree.getTreeItem(await nodeFor('Review the token refresh fix')).contextValue === 'handoff.in_progress',
+      async () =>
+        a.tree.getTreeItem(await nodeFor('Review the token refresh fix')).contextValue ===
+        'handoff.in_progress.can-complete.can-pass.can-escalate',
     );
   });
 

@@ -54,7 +54,7 @@ describe('Handoffs tree', () => {
     const [node] = a.tree.getChildren(await group('Assigned to me'));
     const item = a.tree.getTreeItem(node);
     assert.equal(item.description, `queued · ${findHandoff('token refresh').handoff_id}`);
-    assert.equal(item.contextValue, 'handoff.queued');
+    assert.equal(item.contextValue, 'handoff.queued.can-claim.can-pass.can-escalate');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'circle-large-outline');
     assert.equal(item.tooltip, undefined, 'built on hover, not for every item of an expanded group');
     const tip = hoverText(a.tree, node).replace(/\\(.)/g, '$1'); // unescape the literal text

@@ -37,7 +37,7 @@ export interface ToolDefinition {
   /** The window's agent identity is filled into `agent` when the input names none. */
   actsAsAgent: boolean;
   /** The dialog shown before a call that changes the store; the catalog's generic one when absent. */
-  confirm?(input: ConfirmationInput): Confirmation;
+  confirm?: (input: ConfirmationInput) => Confirmation;
 }
 
 /** A text the editor asks for before a move (a reason, a time): the parameter it fills and the input box's words. */
@@ -75,7 +75,7 @@ export interface MoveDefinition {
   /** Fixed parameters the move sends (transitionHandoff's `to`). */
   fixed?: Readonly<Record<string, unknown>>;
   /** Whether the handoff offers this move now: read from the lifecycle (domain/lifecycle.ts), never a status list. */
-  available(h: Handoff): boolean;
+  available: (h: Handoff) => boolean;
   cli?: MoveVerb;
   /** The editor command (package.json contributes.commands, menus); none for a CLI-only move. */
   command?: {
@@ -85,8 +85,6 @@ export interface MoveDefinition {
     label: string;
     /** A codicon name. */
     icon: string;
-    /** Older command ids that still run it. */
-    aliases?: readonly string[];
     /** view/item/context: the menu group (`1_move@2`), and whether it is also an inline button. */
     group: string;
     inline?: boolean;
