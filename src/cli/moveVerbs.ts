@@ -32,6 +32,7 @@ function verbOf(move: CatalogMove, cli: NonNullable<CatalogMove['cli']>): Verb {
         expected_rev: rev(values),
       });
       return ctx.report(response, (r) => {
+        // Every move sends an action that answers { handoff } (test/unit/manifest.test.ts runs each derived verb).
         const h = r.data!.handoff as Handoff;
         return cli.done ? `${cli.done} ${handoffLine(h)}` : handoffDetails(h);
       });

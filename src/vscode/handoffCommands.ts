@@ -66,7 +66,7 @@ export async function returnForRevision(deps: CommandDeps, arg?: unknown): Promi
     reason,
     expected_rev: t.handoff.rev,
   });
-  const escalated = (response.data?.handoff as { status?: string } | undefined)?.status === 'escalated';
+  const escalated = response.data?.handoff.status === 'escalated';
   return reportResponse(
     response,
     escalated
