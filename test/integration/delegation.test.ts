@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import type { HandoffNode, TreeNode } from '../../src/vscode/treeNodes';
+import type { HandoffNode, TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, findHandoff, hoverText, readHandoffs, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 /** Runs the CLI with --json and returns the response envelope (asserting it succeeded). */

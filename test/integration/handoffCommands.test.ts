@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 const storeFile = () => path.join(workspaceRoot(), '.agentsync/handoffs.json');

@@ -150,6 +150,31 @@ function ids(ws: string): string[] {
   return (JSON.parse(bytes.toString()) as { handoffs: { handoff_id: string }[] }).handoffs.map((h) => h.handoff_id).sort();
 }
 
+/** A TCP proxy in front of the daemon that counts its connections: each git fetch or push is one conversation. */
+async function countingProxy(target: number): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const sockets = new Set<net.Socket>();
+  const proxy = net.createServer((client) => {
+    connections++;
+    const upstream = net.connect(target, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => (client.destroy(), upstream.destroy()));
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  return {
+    port: (proxy.address() as net.AddressInfo).port,
+    connections: () => connections,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => proxy.close(() => r()));
+    },
+  };
+}
+
 describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
   this.timeout(120_000);
   let server: GitServer;
@@ -180,6 +205,99 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.equal(cli(a, ['sync']).ok, true);
     assert.equal(cli(b, ['sync']).ok, true);
     assert.deepEqual(storeBytes(a), storeBytes(b));
+  });
+
+  it('an uncontended write is one conversation with the remote: pushed on the last known commit, no fetch first', async () => {
+    const a = server.clone('a');
+    const id = cli(a, ['request', '-'], create('counted')).data!.handoff!.handoff_id;
+    const proxy = await countingProxy(server.port);
+    try {
+      git(a, ['remote', 'set-url', 'origin', `git://127.0.0.1:${proxy.port}/shared.git`]);
+      const claim = await cliAsync(a, ['claim', id, '--agent', 'claude']);
+      assert.equal(claim.ok, true, JSON.stringify(claim));
+      assert.deepEqual(
+        [(claim.data!.sync as { confirmed: boolean }).confirmed, (claim.data!.sync as { commit: string }).commit],
+        [true, server.remoteLog()[0]],
+      );
+      assert.equal(proxy.connections(), 1, 'one push, no fetch');
+      const made = await cliAsync(a, ['request', '-'], create('counted too'));
+      assert.equal(made.ok, true, JSON.stringify(made));
+      assert.equal(proxy.connections(), 2, 'a create too: one push');
+      assert.equal(server.remoteLog().length, 3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a refusal from this clone's old view is not the answer: fetched and decided again (released elsewhere, the claim wins)", () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const id = cli(a, ['request', '-'], create('released elsewhere')).data!.handoff!.handoff_id;
+    assert.equal(cli(a, ['claim', id, '--agent', 'claude']).ok, true);
+    // Clone B releases it; clone A's last known state still says claude holds it.
+    assert.equal(cli(b, ['sync']).ok, true);
+    const released = cli(b, ['release', id, '--agent', 'claude']);
+    assert.equal(released.ok, true, JSON.stringify(released));
+    const claim = cli(a, ['claim', id, '--agent', 'codex']);
+    assert.equal(claim.ok, true, JSON.stringify(claim));
+    assert.equal(claim.data!.handoff!.claimed_by, 'codex');
+    assert.equal((claim.data!.sync as { commit: string }).commit, server.remoteLog()[0]);
+  });
+
+  it("a write decided on this clone's old view loses the compare-and-swap: already_claimed naming the winner", async () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const id = cli(a, ['request', '-'], create('won elsewhere')).data!.handoff!.handoff_id;
+    assert.equal(cli(b, ['sync']).ok, true);
+    assert.equal(cli(b, ['claim', id, '--agent', 'codex']).ok, true);
+    const commits = server.remoteLog();
+    const proxy = await countingProxy(server.port);
+    try {
+      git(a, ['remote', 'set-url', 'origin', `git://127.0.0.1:${proxy.port}/shared.git`]);
+      const claim = await cliAsync(a, ['claim', id, '--agent', 'claude']);
+      assert.equal(claim.ok, false, JSON.stringify(claim));
+      assert.deepEqual([claim.reason, claim.claimedBy], ['already_claimed', 'codex']);
+      assert.equal(proxy.connections(), 2, 'the push refused (stale lease), then a fetch');
+    } finally {
+      await proxy.close();
+    }
+    assert.deepEqual(server.remoteLog(), commits, 'nothing pushed');
+    assert.equal((JSON.parse(storeBytes(a)!.toString()) as { handoffs: { claimed_by?: string }[] }).handoffs[0].claimed_by, 'codex');
+  });
+
+  it("the ref moved between the push's look and its update (the server fails the update): applied again, already_claimed", () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const id = cli(a, ['request', '-'], create('raced on the server')).data!.handoff!.handoff_id;
+    const before = server.remoteLog()[0];
+    assert.equal(cli(b, ['sync']).ok, true);
+    assert.equal(cli(b, ['claim', id, '--agent', 'codex']).ok, true);
+    const won = server.remoteLog()[0];
+    // Back to the state clone A knows; a pre-receive hook moves the ref to B's claim once, after the push's lease check.
+    const bare = path.join(server.base, 'shared.git');
+    git(bare, ['update-ref', 'refs/agentsync/state', before]);
+    const once = path.join(server.base, 'moved-once');
+    fs.writeFileSync(
+      path.join(bare, 'hooks', 'pre-receive'),
+      `#!/bin/sh\ncat >/dev/null\n[ -e ${once} ] && exit 0\ntouch ${once}\nenv -u GIT_QUARANTINE_PATH git update-ref refs/agentsync/state ${won}\n`,
+      { mode: 0o755 },
+    );
+    const claim = cli(a, ['claim', id, '--agent', 'claude']);
+    assert.equal(fs.existsSync(once), true, 'the hook ran');
+    assert.deepEqual([claim.reason, claim.claimedBy], ['already_claimed', 'codex'], JSON.stringify(claim));
+    assert.equal(server.remoteLog()[0], won);
+  });
+
+  it('a push the server cannot apply while the ref stays put is remote_refused, not retried until remote_busy', () => {
+    const a = server.clone('a');
+    const id = cli(a, ['request', '-'], create('stuck ref')).data!.handoff!.handoff_id;
+    const before = storeBytes(a);
+    // What a server's git killed mid-update leaves: the ref's lock file; every update of the ref then fails.
+    fs.writeFileSync(path.join(server.base, 'shared.git', 'refs', 'agentsync', 'state.lock'), '');
+    const claim = cli(a, ['claim', id, '--agent', 'claude']);
+    assert.equal(claim.reason, 'remote_refused', JSON.stringify(claim));
+    assert.match(String(claim.detail), /did not move/);
+    assert.deepEqual(storeBytes(a), before);
   });
 
   it('creates from two clones get distinct ids, identical on both clones after a sync', async () => {

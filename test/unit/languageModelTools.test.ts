@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATALOG } from '../../src/core/requests/catalog';
-import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from '../../src/vscode/languageModelToolCatalog';
+import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from '../../src/vscode/agents/languageModelToolCatalog';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const root = path.resolve(__dirname, '..', '..', '..');

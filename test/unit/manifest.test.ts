@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandContributions, handoffContextValue, menuContributions, PLAIN_COMMANDS } from '../../src/vscode/commandCatalog';
-import { languageModelToolContributions } from '../../src/vscode/languageModelToolCatalog';
+import { commandContributions, handoffContextValue, menuContributions, PLAIN_COMMANDS } from '../../src/vscode/commands/commandCatalog';
+import { languageModelToolContributions } from '../../src/vscode/agents/languageModelToolCatalog';
 import { MOVES } from '../../src/core/requests/catalog';
 import { handoffIn } from './helpers/handoffFixtures';
 

@@ -59,6 +59,7 @@ const GIT_WAIT_MS = 10_000;
 const MISSING_STORE_WAIT_MS = 2_000;
 
 interface Pending extends BatchWork {
+  fetchFirst?: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -68,6 +69,8 @@ export interface TransactOptions {
   request?: Record<string, unknown>;
   agent?: string;
   onSync?: (outcome: SyncOutcome) => void;
+  /** Sync mode: fetch the shared ref before the first attempt (a sync, a fresh read), not only when the push needs it. */
+  fetchFirst?: boolean;
 }
 
 const silent: StoreLogger = { info: () => undefined, warn: () => undefined };
@@ -113,7 +116,7 @@ export class HandoffStore {
   private replayer: Replayer | null = null;
   /** This clone's handoffs.json as the authority: a batch reads it under the lock and writes it back (docs/contract.md §12). */
   private readonly local: StateAuthority = {
-    maxAttempts: MAX_BATCH_ATTEMPTS,
+    another: (attempt) => Promise.resolve(attempt < MAX_BATCH_ATTEMPTS),
     base: () => this.localBase(),
     decide: (tx, base) => Promise.resolve(this.localDecide(tx, base)),
     exhausted: (why) => new StoreMoved(why).refusal(),
@@ -241,7 +244,7 @@ export class HandoffStore {
    */
   async syncNow(): Promise<SyncOutcome | null> {
     let outcome: SyncOutcome | null = null;
-    await this.transact(() => undefined, { onSync: (o) => (outcome = o) });
+    await this.transact(() => undefined, { onSync: (o) => (outcome = o), fetchFirst: true });
     // Decided here because the remote did not answer: for a sync that is the failure itself.
     const failure = (outcome as SyncOutcome | null)?.confirmed === false ? this.remote?.authority.offlineError() : null;
     if (failure) throw failure;
@@ -277,7 +280,7 @@ export class HandoffStore {
       assertSectionUsable(this.config().config, 'sync');
       authority = this.syncAuthority() ?? this.local;
       this.lock = authority === this.local ? this.locks.local : this.locks.sync;
-      if (authority instanceof RemoteAuthority) await authority.prepare();
+      if (authority instanceof RemoteAuthority) await authority.prepare(batch.some((p) => p.fetchFirst));
       // The lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a
       // symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
       ensureSafeDirectory(this.layout.root, this.layout.dataDir);
@@ -312,10 +315,11 @@ export class HandoffStore {
         }
         const decision = await authority.decide(tx, base, batch, changedBy, replayed);
         if (decision.kind === 'decided') break;
-        // The state moved after we read it (git or a hand replaced the file; another clone pushed): apply the batch again.
-        if (attempt >= authority.maxAttempts) throw authority.exhausted(decision.why);
+        // The state moved after we read it (git or a hand replaced the file; another clone pushed), or the remote's state
+        // must be fetched before a batch that pushes nothing is answered: apply the batch again.
+        if (!(await authority.another(attempt))) throw authority.exhausted(decision.why);
         this.cached = null;
-        this.logger.info(`the state changed during a write (${decision.why}); applying the batch again`);
+        this.logger.info(`applying the batch again (${decision.why})`);
       }
     } catch (e) {
       this.cached = null; // whatever is in memory may not be on disk: re-read next time

@@ -59,7 +59,10 @@ export interface StateAuthority {
     changedBy: readonly boolean[],
     replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
   ): Promise<Decision>;
-  /** How many times `moved` is answered before the batch is refused, and the refusal then. */
-  readonly maxAttempts: number;
+  /**
+   * After `moved`: waits as this authority wants before attempt `attempt + 1`, or answers false when its retry budget
+   * is spent (a count for the local file, a time for the remote); the batch is then refused with `exhausted`.
+   */
+  another(attempt: number): Promise<boolean>;
   exhausted(lastWhy: string): Error;
 }

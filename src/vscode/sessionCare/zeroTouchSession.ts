@@ -11,12 +11,12 @@ import { pickUpPrompt } from '../../core/requests/sessions/pickUpPrompt';
 import { waitingHandoffsFor } from '../../core/requests/sessions/waitingHandoffPick';
 import { zeroTouchRoute } from '../../core/requests/sessions/zeroTouchRouting';
 import { zeroTouchSummary } from '../../core/requests/sessions/zeroTouchSummary';
-import { reportResponse } from '../commandRunner';
-import type { FolderService } from '../folderService';
-import type { CommandDeps } from '../commandDeps';
-import { dispatchEndSession } from '../endSessionDispatch';
-import { folderOf, type SessionAutomation, type SessionCommandArgs } from '../sessionCommands';
-import type { TrustState } from '../trustState';
+import { reportResponse } from '../commands/commandRunner';
+import type { FolderService } from '../folders/folderService';
+import type { CommandDeps } from '../commands/commandDeps';
+import { dispatchEndSession } from './endSessionDispatch';
+import { folderOf, type SessionAutomation, type SessionCommandArgs } from './sessionCommands';
+import type { TrustState } from '../folders/trustState';
 import { zeroTouchDefaults, zeroTouchEnabled } from './automationSettings';
 import type { SessionStates } from './sessionStates';
 

@@ -1,13 +1,16 @@
-// The git remote as the authority (docs/contract.md §13): each attempt fetches the shared ref and applies the batch to
-// the state it holds; the result is committed on top of the fetched commit and pushed as a compare-and-swap. When the
-// ref moved meanwhile, the batch is applied again to the new state (a claim may now be already_claimed). Only after the
-// push succeeded does this clone's handoffs.json change. Offline (`offline: "local"`), this clone decides and the
-// writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
+// The git remote as the authority (docs/contract.md §13): a write's first attempt applies the batch to the commit this
+// clone last fetched or pushed (no network), commits the result on top of it and pushes it as a compare-and-swap: one
+// conversation with the remote when nobody else wrote meanwhile. When the ref moved, the shared ref is fetched and the
+// batch applied again to the state it holds (a claim may now be already_claimed). A batch that pushes nothing (a
+// refusal, a briefing) is never answered from a view no fetch of this write confirmed: the ref is fetched and the batch
+// decided again. Only after the push succeeded does this clone's handoffs.json change. Offline (`offline: "local"`),
+// this clone decides and the writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { StoreSnapshot } from '../storeSnapshot';
 import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
 import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from '../stateAuthority';
+import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
 import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState } from './syncStateFile';
@@ -31,8 +34,6 @@ export interface AuthorityHost {
 export type Replayer = (pending: readonly PendingWrite[]) => Promise<Replay[]>;
 
 export class RemoteAuthority implements StateAuthority {
-  /** Enough for a clone to lose many races in a row to seven others (each loss is one other clone's success). */
-  readonly maxAttempts = 24;
   readonly ref: SharedStateRef;
   readonly state: SyncStateFile;
   private replays: Replay[] = [];
@@ -40,6 +41,18 @@ export class RemoteAuthority implements StateAuthority {
   /** Set when the last fetch found no remote: the batch is then decided here (see decideOffline). */
   private offline: ActionError | null = null;
   private head: string | null = null;
+  /** Whether `head` was fetched during this write (else it is the last known commit, read without the network). */
+  private fetched = false;
+  private fetchFirst = false;
+  /** Why the last attempt must be tried again: its push lost a race (contended), or its view was only the last known one. */
+  private retry: {
+    contended: boolean;
+    /** The server failed to update the ref: if a fetch finds it still at `expected`, it did not move. */
+    stuck?: { expected: string | null; detail: string };
+    /** The push found no remote (offline "local"): the next attempt decides on this clone's own store. */
+    unreachable?: ActionError;
+  } | null = null;
+  private readonly budget: RetryBudget;
   private shared: Map<string, LedgerEntry> = new Map();
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
@@ -48,22 +61,37 @@ export class RemoteAuthority implements StateAuthority {
     private readonly host: AuthorityHost,
     readonly config: SyncConfig,
     private readonly replayer: Replayer | null,
+    clock?: RetryClock,
   ) {
     this.ref = new SharedStateRef(host.layout.root, config);
     this.state = new SyncStateFile(host.layout.syncStateFile);
+    this.budget = new RetryBudget(clock);
   }
 
-  /** Before the lock: the writes waiting from an offline time, turned into work to apply first. */
-  async prepare(): Promise<void> {
+  /**
+   * Before the lock: the writes waiting from an offline time, turned into work to apply first. `fetchFirst`: the batch
+   * wants the remote's newest state even if it pushes nothing (a sync, a fresh read), so its first attempt fetches.
+   */
+  async prepare(fetchFirst = false): Promise<void> {
     this.attempt = 0;
+    this.fetchFirst = fetchFirst;
+    this.retry = null;
+    this.budget.start();
     const pending = this.state.read().pending;
     this.replays = pending.length && this.replayer ? await this.replayer(pending) : [];
   }
 
   async base(): Promise<BaseState> {
     this.attempt++;
+    // The first attempt decides on the commit this clone last fetched or pushed: no network; the push's compare-and-swap
+    // tells whether it was still the remote's. Without one, and on every later attempt, the ref is fetched.
+    const known = this.attempt === 1 && !this.fetchFirst ? this.ref.lastKnown() : null;
+    const retry = this.retry;
+    this.retry = null;
     try {
-      this.head = await this.ref.fetch();
+      if (retry?.unreachable) throw retry.unreachable;
+      this.head = known ?? (await this.ref.fetch());
+      this.fetched = known === null;
       this.offline = null;
     } catch (e) {
       this.noteError(e);
@@ -75,6 +103,10 @@ export class RemoteAuthority implements StateAuthority {
       }
       throw e;
     }
+    // The server failed to update the ref, and the ref is still where the push expected it: it did not move, so trying
+    // again cannot help (a stuck lock on the server, a full disk): named as the server's refusal.
+    const stuck = retry?.stuck;
+    if (stuck && this.fetched && this.head === stuck.expected) throw this.ref.stuck(stuck.detail);
     const blobs = this.ref.read(this.head);
     let snapshot: StoreSnapshot;
     if (blobs.handoffs) {
@@ -134,16 +166,25 @@ export class RemoteAuthority implements StateAuthority {
       } catch (e) {
         this.noteError(e);
         if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
-          // Fetched, but the push found no remote: this clone decides, on top of the newer state it fetched.
-          this.offline = e;
-          return this.decideOffline(tx, works, changedBy, e);
+          // The push found no remote: the batch is decided here, applied again to this clone's own store as when a fetch
+          // finds no remote (whose pending writes are already in it, not replayed into this clone's ledger).
+          this.retry = { contended: false, unreachable: e };
+          return { kind: 'moved', why: 'the push found no remote; deciding on this clone' };
         }
         throw e;
       }
       if (pushed.kind === 'moved') {
-        await new Promise((r) => setTimeout(r, jitterMs(this.attempt)));
+        // Fetch and apply again. Decided on the last known commit, a push that found the ref elsewhere only says this
+        // clone's view was old: no pause. A lost race on a fetched state, or a server that failed to update the ref: a pause.
+        this.retry = { contended: this.fetched || !pushed.seen };
+        if (!pushed.seen) this.retry.stuck = { expected: this.head, detail: pushed.detail };
         return { kind: 'moved', why: pushed.detail };
       }
+    } else if (!this.fetched) {
+      // Nothing to push (refusals, a briefing, replays already answered), decided on a view no fetch of this write
+      // confirmed: a refusal from an old view could be wrong (the handoff may have been released since). Fetch, decide again.
+      this.retry = { contended: false };
+      return { kind: 'moved', why: 'nothing to push, and the last known state of the remote must be fetched first' };
     }
     // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
     if (commit !== this.head && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
@@ -234,12 +275,22 @@ export class RemoteAuthority implements StateAuthority {
     return { kind: 'decided' };
   }
 
+  async another(): Promise<boolean> {
+    const pause = this.budget.next(this.retry?.contended ?? true);
+    if (pause === null) return false;
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+    return true;
+  }
+
   exhausted(lastWhy: string): Error {
     const { remote, ref } = this.config;
+    const seconds = Math.round(this.budget.elapsedMs() / 1000);
     return new ActionError(
       'remote_busy',
-      `${ref} on the git remote "${remote}" kept moving through ${this.maxAttempts} attempts (${lastWhy}); nothing was changed. Retry.`,
-      { sync: { remote, ref } },
+      `${ref} on the git remote "${remote}" kept moving for ${seconds} s (the time a write keeps trying: ` +
+        `${this.budget.budgetMs / 1000} s): other writes won each of ${this.attempt} attempts (the last refused push: ${lastWhy}); ` +
+        'nothing was changed. Retry.',
+      { sync: { remote, ref }, attempts: this.attempt },
     );
   }
 
@@ -276,9 +327,4 @@ function refOf(request: Record<string, unknown>): string | null {
 function commitMessage(tx: StoreTransaction): string {
   const lines = tx.audit.filter((a) => !a.refused).map((a) => `${a.action} ${a.handoff_id ?? ''} by ${a.agent ?? '?'}`.trim());
   return `agentsync: ${lines.length} change(s)\n\n${lines.slice(0, 50).join('\n')}\n`;
-}
-
-/** A random pause before the next attempt, growing with the attempt, so racing clones spread out. */
-function jitterMs(attempt: number): number {
-  return Math.random() * Math.min(500, 10 * 2 ** attempt);
 }

@@ -12,7 +12,23 @@ import { classifyRemoteFailure, gitOutputSummary, REMOTE_PROGRAM_OPTIONS, runRem
 export const STATE_FILE = 'handoffs.json';
 export const LEDGER_FILE = 'ledger.jsonl';
 
-export type PushOutcome = { kind: 'ok' } | { kind: 'moved'; detail: string };
+/**
+ * `moved`: the compare-and-swap failed. `seen`: git saw the ref at another commit than the expected one (the lease was
+ * stale, or the push was not a fast-forward); otherwise the server failed to update the ref (another push won the
+ * race between its advertisement and its update, or the ref cannot be updated at all: a fetch tells which).
+ */
+export type PushOutcome = { kind: 'ok' } | { kind: 'moved'; detail: string; seen: boolean };
+
+/** git's words for a push refused because the ref is not what the pusher expected: stale lease, not a fast-forward. */
+const SEEN_MOVED = /stale info|fetch first|non-fast-forward/i;
+/** The server's words for a ref update that failed after the advertisement: the ref moved meanwhile, or is stuck. */
+const UPDATE_FAILED = /cannot lock|failed to (update|lock)|but expected|is at /i;
+
+/** How a push's refused line ("[rejected] (stale info)", "[remote rejected] (failed to update ref)") is taken. */
+export function pushRefusal(summary: string): { moved: boolean; seen: boolean } {
+  if (SEEN_MOVED.test(summary)) return { moved: true, seen: true };
+  return { moved: UPDATE_FAILED.test(summary), seen: false };
+}
 
 export interface SharedBlobs {
   handoffs: Buffer | null;
@@ -125,10 +141,9 @@ export class SharedStateRef {
     }
     if (line?.startsWith('!')) {
       const summary = line.split('\t').slice(2).join(' ');
-      // Someone else's write landed between our fetch and our push: the compare-and-swap failed, apply again.
-      if (/stale info|fetch first|non-fast-forward|cannot lock|failed to (update|lock)|but expected|is at /i.test(summary)) {
-        return { kind: 'moved', detail: summary };
-      }
+      // Someone else's write landed since the commit we decided on: the compare-and-swap failed, apply again.
+      const refusal = pushRefusal(summary);
+      if (refusal.moved) return { kind: 'moved', detail: summary, seen: refusal.seen };
       // The server's own words (a hook's or the host's message) come as "remote:" lines.
       const said = run.stderr
         .split('\n')
@@ -138,6 +153,11 @@ export class SharedStateRef {
       throw refused(this.config, [summary, ...said].join(' | ').slice(0, 600));
     }
     throw this.failure('push to', run);
+  }
+
+  /** The push was refused, and a fetch showed the ref did not move: `remote_refused` with the server's words. */
+  stuck(detail: string): ActionError {
+    return refused(this.config, `${detail}, and the ref did not move`);
   }
 
   private failure(what: string, run: RemoteRun): ActionError {
