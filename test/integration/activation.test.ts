@@ -92,7 +92,7 @@ describe('activation', () => {
       'passOver',
       'showHistory',
     ]);
-    assert.deepEqual(offered('in_progress.can-complete.can-return.can-pass.can-escalate'), [
+    assert.deepEqual(offered('in_progress.can-complete.can-return.can-pass.can-escalate.returnable'), [
       'completeHandoff',
       'escalateHandoff',
       'openRecord',
@@ -101,7 +101,7 @@ describe('activation', () => {
       'showHistory',
     ]);
     assert.deepEqual(offered('blocked.can-pass.can-escalate'), ['escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
-    assert.deepEqual(offered('blocked.can-assign.can-pass.can-escalate'), [
+    assert.deepEqual(offered('blocked.can-assign.can-pass.can-escalate.unassigned'), [
       'assignHandoff',
       'escalateHandoff',
       'openRecord',

@@ -89,5 +89,14 @@ describe('package.json from the action catalog (npm run schemas)', () => {
   it('a handoff item names its status and its moves: handoff.<status>.can-<move>…', () => {
     assert.equal(handoffContextValue(handoffIn('queued')), 'handoff.queued.can-claim.can-pass.can-escalate');
     assert.equal(handoffContextValue(handoffIn('merged')), 'handoff.merged');
+    // The flags 0.4 documented stay beside the can- flags.
+    assert.equal(
+      handoffContextValue(handoffIn('in_progress', { return_to: 'codex' })),
+      'handoff.in_progress.can-complete.can-return.can-pass.can-escalate.returnable',
+    );
+    assert.equal(
+      handoffContextValue(handoffIn('blocked', { to_agents: [], no_handoff_reason: null })),
+      'handoff.blocked.can-assign.can-pass.can-escalate.unassigned',
+    );
   });
 });

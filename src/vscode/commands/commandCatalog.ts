@@ -88,13 +88,19 @@ export function moveFlag(move: { name: string }): string {
   return `can-${move.name}`;
 }
 
+/** The flags 0.4 documented for a move, still set beside its can- flag for menus and keybindings that match them. */
+const OLD_FLAGS: Readonly<Record<string, string>> = { assign: 'unassigned', return: 'returnable' };
+
 /**
  * A handoff item's contextValue: `handoff.<status>`, then `.can-<move>` for each move of the catalog the handoff offers
- * now (its `available`, read from the lifecycle). The menus match `viewItem =~ /\.can-<move>(\.|$)/`.
+ * now (its `available`, read from the lifecycle), then the older `.unassigned` / `.returnable`. The menus match
+ * `viewItem =~ /\.can-<move>(\.|$)/`.
  */
 export function handoffContextValue(h: Handoff): string {
-  const flags = COMMAND_MOVES.filter((m) => (m.command.on ?? 'handoff') === 'handoff' && m.available(h)).map((m) => `.${moveFlag(m)}`);
-  return `handoff.${h.status}${flags.join('')}`;
+  const offered = COMMAND_MOVES.filter((m) => (m.command.on ?? 'handoff') === 'handoff' && m.available(h));
+  const flags = offered.map((m) => `.${moveFlag(m)}`);
+  const old = offered.flatMap((m) => (OLD_FLAGS[m.name] ? [`.${OLD_FLAGS[m.name]}`] : []));
+  return `handoff.${h.status}${flags.join('')}${old.join('')}`;
 }
 
 const VIEW = 'view == agentsync.handoffs';
