@@ -23,6 +23,7 @@ const COMMANDS = [
   'openTracker',
   'refresh',
   'showStaleHandoffs',
+  'snoozeHandoff',
 ].map((c) => `agentsync.${c}`);
 
 /** The parts of package.json these tests read. */
@@ -78,44 +79,55 @@ describe('activation', () => {
             .map((e) => e.command.replace('agentsync.', '')),
         ),
       ].sort();
-    assert.deepEqual(offered('queued.can-claim.can-pass.can-escalate'), [
+    assert.deepEqual(offered('queued.can-claim.can-pass.can-escalate.can-snooze'), [
       'claimHandoff',
       'escalateHandoff',
       'openRecord',
       'passOver',
       'showHistory',
+      'snoozeHandoff',
     ]);
-    assert.deepEqual(offered('in_progress.can-complete.can-pass.can-escalate'), [
+    assert.deepEqual(offered('in_progress.can-complete.can-pass.can-escalate.can-snooze'), [
       'completeHandoff',
       'escalateHandoff',
       'openRecord',
       'passOver',
       'showHistory',
+      'snoozeHandoff',
     ]);
-    assert.deepEqual(offered('in_progress.can-complete.can-return.can-pass.can-escalate.returnable'), [
+    assert.deepEqual(offered('in_progress.can-complete.can-return.can-pass.can-escalate.can-snooze.returnable'), [
       'completeHandoff',
       'escalateHandoff',
       'openRecord',
       'passOver',
       'returnToOriginator',
       'showHistory',
+      'snoozeHandoff',
     ]);
-    assert.deepEqual(offered('blocked.can-pass.can-escalate'), ['escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
-    assert.deepEqual(offered('blocked.can-assign.can-pass.can-escalate.unassigned'), [
+    assert.deepEqual(offered('blocked.can-pass.can-escalate.can-snooze'), [
+      'escalateHandoff',
+      'openRecord',
+      'passOver',
+      'showHistory',
+      'snoozeHandoff',
+    ]);
+    assert.deepEqual(offered('blocked.can-assign.can-pass.can-escalate.can-snooze.unassigned'), [
       'assignHandoff',
       'escalateHandoff',
       'openRecord',
       'passOver',
       'showHistory',
+      'snoozeHandoff',
     ]);
-    assert.deepEqual(offered('ready_for_review.can-approve.can-revise.can-escalate'), [
+    assert.deepEqual(offered('ready_for_review.can-approve.can-revise.can-escalate.can-snooze'), [
       'approveHandoff',
       'escalateHandoff',
       'openRecord',
       'requestRevision',
       'showHistory',
+      'snoozeHandoff',
     ]);
-    assert.deepEqual(offered('approved.can-escalate'), ['escalateHandoff', 'openRecord', 'showHistory']);
+    assert.deepEqual(offered('approved.can-escalate.can-snooze'), ['escalateHandoff', 'openRecord', 'showHistory', 'snoozeHandoff']);
     assert.deepEqual(offered('merged'), ['openRecord', 'showHistory']);
     assert.deepEqual(offered('escalated'), ['openRecord', 'showHistory']);
   });

@@ -80,6 +80,7 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
       'endSession',
       'status',
       'health',
+      'snoozeHandoff',
     ]) {
       assert.ok(names.includes(required), `${required} is a tool`);
     }

@@ -24,7 +24,7 @@ describe('language-model tools (docs/contract.md §10a)', () => {
     assert.deepEqual(pkg().contributes.languageModelTools, JSON.parse(JSON.stringify(languageModelToolContributions())));
   });
 
-  it('covers create, list, claim, complete, pass over, return and status; store-changing tools are the non-read-only actions', () => {
+  it('covers create, list, claim, complete, pass over, return, snooze and status; store-changing tools are the non-read-only actions', () => {
     assert.deepEqual(LANGUAGE_MODEL_TOOLS.map((t) => t.action).sort(), [
       'claimHandoff',
       'completeHandoff',
@@ -32,6 +32,7 @@ describe('language-model tools (docs/contract.md §10a)', () => {
       'listHandoffs',
       'passOver',
       'returnHandoff',
+      'snoozeHandoff',
       'status',
     ]);
     for (const t of LANGUAGE_MODEL_TOOLS) {

@@ -68,7 +68,8 @@ describe('package.json from the action catalog (npm run schemas)', () => {
         ),
       ].sort();
     const always = ['openRecord', 'showHistory'];
-    const sorted = (xs: string[]) => [...xs, ...always].sort();
+    // Open work may also be snoozed.
+    const sorted = (xs: string[]) => [...xs, 'snoozeHandoff', ...always].sort();
     assert.deepEqual(offered(handoffIn('queued')), sorted(['claimHandoff', 'escalateHandoff', 'passOver']));
     assert.deepEqual(offered(handoffIn('in_progress')), sorted(['completeHandoff', 'escalateHandoff', 'passOver']));
     assert.deepEqual(
@@ -82,21 +83,25 @@ describe('package.json from the action catalog (npm run schemas)', () => {
     );
     assert.deepEqual(offered(handoffIn('ready_for_review')), sorted(['approveHandoff', 'escalateHandoff', 'requestRevision']));
     assert.deepEqual(offered(handoffIn('approved')), sorted(['escalateHandoff']));
+    assert.deepEqual(
+      offered(handoffIn('queued', { snoozed_until: '2026-03-10T14:00:00.000Z' })),
+      sorted(['claimHandoff', 'escalateHandoff', 'passOver']),
+    );
     assert.deepEqual(offered(handoffIn('merged')), always);
     assert.deepEqual(offered(handoffIn('escalated')), always);
   });
 
   it('a handoff item names its status and its moves: handoff.<status>.can-<move>…', () => {
-    assert.equal(handoffContextValue(handoffIn('queued')), 'handoff.queued.can-claim.can-pass.can-escalate');
+    assert.equal(handoffContextValue(handoffIn('queued')), 'handoff.queued.can-claim.can-pass.can-escalate.can-snooze');
     assert.equal(handoffContextValue(handoffIn('merged')), 'handoff.merged');
     // The flags 0.4 documented stay beside the can- flags.
     assert.equal(
       handoffContextValue(handoffIn('in_progress', { return_to: 'codex' })),
-      'handoff.in_progress.can-complete.can-return.can-pass.can-escalate.returnable',
+      'handoff.in_progress.can-complete.can-return.can-pass.can-escalate.can-snooze.returnable',
     );
     assert.equal(
       handoffContextValue(handoffIn('blocked', { to_agents: [], no_handoff_reason: null })),
-      'handoff.blocked.can-assign.can-pass.can-escalate.unassigned',
+      'handoff.blocked.can-assign.can-pass.can-escalate.can-snooze.unassigned',
     );
   });
 });

@@ -15,6 +15,7 @@ import { listHandoffs } from './listHandoffs';
 import { passOver } from './passOver';
 import { returnHandoff } from './returnHandoff';
 import { endSession, health, startSession, status } from './sessions';
+import { snoozeHandoff } from './snoozeHandoff';
 import { transitionHandoff } from './transitionHandoff';
 import { updateTodos } from './updateTodos';
 
@@ -32,6 +33,7 @@ export const CATALOG = {
   heartbeat,
   clearConflicts,
   updateTodos,
+  snoozeHandoff,
   startSession,
   endSession,
   status,
