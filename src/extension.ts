@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agents/agentIdentity';
 import { offerCommandToTerminals, registerCommandInPath } from './vscode/agents/agentsyncCommandInPath';
 import { registerCommand } from './vscode/commands/commandRunner';
+import { registerMoveCommands } from './vscode/commands/moveCommands';
 import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/folders/dropZoneHost';
 import { FolderService } from './vscode/folders/folderService';
@@ -135,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     returns,
     dropZones,
     ...registerHandoffCommands(deps),
+    ...registerMoveCommands(deps),
     ...registerHistoryDocument(deps),
     ...registerWorkspaceCommands(deps, badge, tree),
     ...registerSessionCommands(deps, trust, zeroTouch),

@@ -20,6 +20,7 @@ const TOOLS = [
   'agentsync_completeHandoff',
   'agentsync_passOver',
   'agentsync_returnHandoff',
+  'agentsync_snoozeHandoff',
   'agentsync_status',
 ];
 

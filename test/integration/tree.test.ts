@@ -64,7 +64,7 @@ describe('Handoffs tree', () => {
     const item = a.tree.getTreeItem(node);
     assert.equal(item.label, `${findHandoff('token refresh').handoff_id} queued`);
     assert.equal(item.description, 'Review the token refresh fix');
-    assert.equal(item.contextValue, 'handoff.queued');
+    assert.equal(item.contextValue, 'handoff.queued.can-claim.can-pass.can-escalate.can-snooze');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'circle-large-outline');
     assert.equal(item.tooltip, undefined, 'built on hover, not for every item of an expanded group');
     const tip = hoverText(a.tree, node).replace(/\\(.)/g, '$1'); // unescape the literal text

@@ -10,6 +10,7 @@ import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
 import { LANGUAGE_MODEL_TOOLS, requestFor, type LanguageModelToolSpec } from './languageModelToolCatalog';
 import { refusal as refusalResponse } from '../../core/domain/responseEnvelope';
+import { actionOf } from '../../core/requests/catalog';
 import type { RefusalReason } from '../../core/domain/errors';
 
 type ToolInput = Record<string, unknown>;
@@ -76,59 +77,17 @@ function describeHandoff(deps: LanguageModelToolDeps, input: ToolInput): string 
   return h ? `${h.handoff_id} ("${h.summary.split('\n')[0].slice(0, 120)}")` : ref;
 }
 
-/** The confirmation shown before a tool changes the store: what changes, and as whom. */
+/** The confirmation shown before a tool changes the store: the catalog entry's text (what changes, and as whom). */
 export function confirmationFor(
   deps: LanguageModelToolDeps,
   spec: LanguageModelToolSpec,
   input: ToolInput,
 ): vscode.LanguageModelToolConfirmationMessages {
-  const req = requestFor(spec, input, deps.me());
-  const as = displayAgent(shown(req.agent, deps.me()));
-  const target = describeHandoff(deps, input);
-  switch (spec.action) {
-    case 'createHandoff': {
-      const h = (req.handoff ?? {}) as Record<string, unknown>;
-      const to =
-        Array.isArray(h.to_agents) && h.to_agents.length
-          ? h.to_agents.map((a) => displayAgent(String(a))).join(', ')
-          : 'routed by capabilities';
-      const from = displayAgent(shown(h.from_agent, deps.me()));
-      return {
-        title: 'Create an AgentSync handoff?',
-        message:
-          `A new handoff from ${from} to ${to} (${shown(h.owner_mode, '?')}): "${shown(h.summary, '')}". ` +
-          'It is written to .agentsync/handoffs.json and AgentTracker.md.',
-      };
-    }
-    case 'claimHandoff':
-      return {
-        title: `Claim ${handoffRef(input) ?? 'a handoff'}?`,
-        message: `${target} moves to in progress, held by ${as}, in .agentsync/handoffs.json.`,
-      };
-    case 'completeHandoff': {
-      const decision = (input.result as { decision?: string } | undefined)?.decision ?? 'PROCEED';
-      const next = decision === 'PROCEED' ? 'ready for review' : 'blocked, for a human';
-      return {
-        title: `Complete ${handoffRef(input) ?? 'a handoff'}?`,
-        message: `${as} completes ${target} with decision ${decision}: it moves to ${next}.`,
-      };
-    }
-    case 'passOver': {
-      const to = displayAgent(shown(input.to, '?'));
-      const why = input.reason ? ` (${shown(input.reason, '')})` : '';
-      return {
-        title: `Pass work over to ${to}?`,
-        message: `${as} passes ${target} to ${to} as a new handoff${why}: "${shown(input.summary, '')}".`,
-      };
-    }
-    case 'returnHandoff':
-      return {
-        title: `Return ${handoffRef(input) ?? 'a handoff'}?`,
-        message: `${as} returns ${target} to the agent that passed it over, as a new handoff back to them.`,
-      };
-    default:
-      return { title: `${spec.displayName}?`, message: `${as} runs ${spec.action}, which changes .agentsync/handoffs.json.` };
-  }
+  const request = requestFor(spec, input, deps.me());
+  const as = displayAgent(shown(request.agent, deps.me()));
+  const confirm = actionOf(spec.action).tool?.confirm;
+  if (confirm) return confirm({ request, as, target: describeHandoff(deps, input), ref: handoffRef(input) });
+  return { title: `${spec.displayName}?`, message: `${as} runs ${spec.action}, which changes .agentsync/handoffs.json.` };
 }
 
 export function registerLanguageModelTools(deps: LanguageModelToolDeps): vscode.Disposable[] {

@@ -58,6 +58,6 @@ export async function returnToOriginatorCommand(deps: CommandDeps, arg?: unknown
     result,
     expected_rev: h.rev,
   });
-  const returned = response.data?.returned as { handoff_id?: string } | null | undefined;
+  const returned = response.data?.returned;
   return reportResponse(response, `${h.handoff_id} went back to ${origin} as ${returned?.handoff_id ?? 'a new handoff'}.`, deps.log);
 }

@@ -1,17 +1,14 @@
-// Commands on one handoff: claim, complete, approve, return for revision, escalate, open its record; it also
-// registers the delegation and list commands. Each builds a request and sends it through the folder's one dispatcher.
+// Commands on one handoff: claim, complete, approve, return for revision, escalate (registered with the other moves by
+// moveCommands.ts), open its record; it also registers the list command. Each builds a request and sends it through the folder's one dispatcher.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
 import { askCompletionReport } from './completionReportPrompt';
-import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
 import type { CommandDeps } from './commandDeps';
 import { allowsEscalate, allowsVerb, resolveHandoff, type HandoffTarget } from './handoffTarget';
 import { listHandoffs } from './listHandoffsCommand';
 import { askText } from './prompts';
-import { passOverCommand } from './passOverCommand';
-import { CLEAR_CONFLICTS_COMMAND, clearConflictsCommand } from './clearConflictsCommand';
 
 const MAX_REASON = 2_000;
 
@@ -69,7 +66,7 @@ export async function returnForRevision(deps: CommandDeps, arg?: unknown): Promi
     reason,
     expected_rev: t.handoff.rev,
   });
-  const escalated = (response.data?.handoff as { status?: string } | undefined)?.status === 'escalated';
+  const escalated = response.data?.handoff.status === 'escalated';
   return reportResponse(
     response,
     escalated
@@ -122,16 +119,8 @@ export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] 
   const r = (id: string, fn: (deps: CommandDeps, arg?: unknown) => Promise<unknown>) =>
     registerCommand(id, deps.log, (arg) => fn(deps, arg));
   return [
-    r('agentsync.claimHandoff', claim),
-    r('agentsync.completeHandoff', complete),
-    r('agentsync.approveHandoff', approve),
-    r('agentsync.requestRevision', returnForRevision),
-    r('agentsync.returnToOriginator', returnToOriginatorCommand),
-    r('agentsync.assignHandoff', assignCommand),
-    r('agentsync.escalateHandoff', escalate),
     r('agentsync.openRecord', openRecord),
     r('agentsync.listHandoffs', listHandoffs),
-    r('agentsync.passOver', passOverCommand),
-    r(CLEAR_CONFLICTS_COMMAND, clearConflictsCommand),
+    // The moves (claim, complete, approve, …) are registered from the action catalog: moveCommands.ts.
   ];
 }

@@ -166,7 +166,7 @@ export async function addHandoffNote(deps: CommandDeps, arg?: unknown): Promise<
     agent: me,
     handoff: handoffParams(me, own, { summary, notes, files }),
   });
-  const h = response.data?.handoff as { handoff_id?: string; status?: string; to_agents?: string[] } | undefined;
+  const h = response.data?.handoff;
   return reportResponse(
     response,
     h

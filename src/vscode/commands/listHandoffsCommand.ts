@@ -1,25 +1,27 @@
 // List Handoffs: every handoff (open first, then the newest), then what can be done with the chosen one. The move
 // runs its own command with the handoff as argument, so it behaves exactly as from the tree or the palette.
 import * as vscode from 'vscode';
-import { awaitsAssignment } from '../../core/requests/actions/assignHandoff';
-import { returnsToOriginator } from '../../core/requests/actions/returnHandoff';
 import { isTerminal, type Handoff } from '../../core/domain/handoffSchema';
 import type { CommandDeps } from './commandDeps';
-import { allowsEscalate, allowsVerb, handoffChoice, type HandoffTarget } from './handoffTarget';
+import { COMMAND_MOVES, PLAIN_COMMANDS } from './commandCatalog';
+import { handoffChoice, type HandoffTarget } from './handoffTarget';
 import { pickOne, type Choice } from './prompts';
 
-/** The moves offered for a handoff, in this order, each with the command it runs. */
-const MOVES: { label: string; command: string; applies: (h: Handoff) => boolean }[] = [
-  { label: '$(arrow-circle-down) Claim', command: 'agentsync.claimHandoff', applies: allowsVerb('claim') },
-  { label: '$(check) Complete', command: 'agentsync.completeHandoff', applies: allowsVerb('complete') },
-  { label: '$(arrow-left) Return to Originator', command: 'agentsync.returnToOriginator', applies: returnsToOriginator },
-  { label: '$(pass) Approve', command: 'agentsync.approveHandoff', applies: allowsVerb('approve') },
-  { label: '$(reply) Return for Revision', command: 'agentsync.requestRevision', applies: allowsVerb('return_for_revision') },
-  { label: '$(person-add) Assign', command: 'agentsync.assignHandoff', applies: awaitsAssignment },
-  { label: '$(flame) Escalate', command: 'agentsync.escalateHandoff', applies: allowsEscalate },
-  { label: '$(history) Show History', command: 'agentsync.showHistory', applies: () => true },
-  { label: '$(go-to-file) Open Record', command: 'agentsync.openRecord', applies: () => true },
-];
+/** The commands on any handoff (no move): shown after the moves. */
+const ALWAYS = ['agentsync.showHistory', 'agentsync.openRecord'];
+
+/** The moves the handoff offers now (the catalog's, as on its tree item), then History and Record, each with its command. */
+function movesOf(h: Handoff): { label: string; value: string }[] {
+  const moves = COMMAND_MOVES.filter((m) => (m.command.on ?? 'handoff') === 'handoff' && m.available(h)).map((m) => ({
+    label: `$(${m.command.icon}) ${m.command.label}`,
+    value: m.command.id,
+  }));
+  const always = ALWAYS.map((id) => PLAIN_COMMANDS.find((c) => c.id === id)!).map((c) => ({
+    label: `$(${c.icon}) ${c.title}`,
+    value: c.id,
+  }));
+  return [...moves, ...always];
+}
 
 export async function listHandoffs(deps: CommandDeps): Promise<unknown> {
   const multi = deps.services.all().length > 1;
@@ -40,7 +42,9 @@ export async function listHandoffs(deps: CommandDeps): Promise<unknown> {
     placeHolder: 'Pick a handoff to act on it',
   });
   const h = t.handoff;
-  const moves = MOVES.filter((m) => m.applies(h)).map((m) => ({ label: m.label, value: m.command }));
-  const command = await pickOne(moves, { title: `${h.handoff_id}: ${h.summary.slice(0, 80)}`, placeHolder: 'What do you want to do?' });
+  const command = await pickOne(movesOf(h), {
+    title: `${h.handoff_id}: ${h.summary.slice(0, 80)}`,
+    placeHolder: 'What do you want to do?',
+  });
   return vscode.commands.executeCommand(command, { handoffId: h.handoff_id, folder: t.service.layout.root });
 }

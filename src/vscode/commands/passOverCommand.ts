@@ -52,7 +52,7 @@ export async function passOverCommand(deps: CommandDeps, arg?: unknown): Promise
     handoffId: t.handoff.handoff_id,
     files: t.handoff.files,
   });
-  const created = response.data?.handoff as { handoff_id?: string } | undefined;
+  const created = response.data?.handoff;
   return reportResponse(
     response,
     `passed to ${displayAgent(to)} as ${created?.handoff_id ?? 'a new handoff'}; it returns to you when done.`,

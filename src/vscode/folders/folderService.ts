@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HandoffStore, type StoreLogger } from '../../core/store/handoffStore';
 import { BackgroundSync, type BackgroundSyncStatus } from '../../core/store/sync/backgroundSync';
-import { RequestDispatcher, type RequestResponse } from '../../core/requests/requestDispatcher';
+import { RequestDispatcher, type ActionResponse, type RequestFor, type RequestResponse } from '../../core/requests/requestDispatcher';
+import type { ActionName } from '../../core/requests/catalog';
 import { DEFAULT_CONFIG, type AgentSyncConfig } from '../../core/domain/configSchema';
 import { WorkspaceLayout } from '../../core/workspace/workspaceLayout';
 import type { Handoff } from '../../core/domain/handoffSchema';
@@ -146,6 +147,8 @@ export class FolderService implements vscode.Disposable {
   }
 
   /** Every editor action goes through here: the same dispatcher, validation, lock and audit as any surface. */
+  dispatch<A extends ActionName>(request: RequestFor<A>): Promise<ActionResponse<A>>;
+  dispatch(request: Record<string, unknown>): Promise<RequestResponse>;
   dispatch(request: Record<string, unknown>): Promise<RequestResponse> {
     return this.dispatcher.dispatch(request, { surface: 'vscode' });
   }

@@ -1,7 +1,7 @@
 // Sends End Session's one request, with its health checks under a cancellable progress notification: shared by the
 // asking flow (sessionCommands.ts) and the zero-touch one (sessionCare/zeroTouchSession.ts).
 import * as vscode from 'vscode';
-import type { RequestResponse } from '../../core/requests/requestDispatcher';
+import type { ActionResponse } from '../../core/requests/requestDispatcher';
 import type { FolderService } from '../folders/folderService';
 import { PromptCancelled } from '../commands/prompts';
 import type { TrustState } from '../folders/trustState';
@@ -18,7 +18,7 @@ export async function dispatchEndSession(
   trust: TrustState,
   request: Record<string, unknown>,
   external?: vscode.CancellationToken,
-): Promise<RequestResponse> {
+): Promise<ActionResponse<'endSession'>> {
   const response = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'AgentSync: ending the session', cancellable: true },
     async (progress, token) => {
@@ -29,14 +29,17 @@ export async function dispatchEndSession(
         progress.report({
           message: trust.trusted ? 'reading git, running health checks…' : 'reading git (health checks are off in Restricted Mode)…',
         });
-        return await service.dispatcher.dispatch(request, {
-          surface: 'vscode',
-          healthOptions: {
-            signal: abort.signal,
-            skipReason: trust.trusted ? undefined : RESTRICTED_HEALTH_REASON,
-            onProgress: (label, i, n) => progress.report({ message: `${label} (${i + 1} of ${n})…`, increment: 100 / Math.max(n, 1) }),
+        return await service.dispatcher.dispatch(
+          { ...request, action: 'endSession' },
+          {
+            surface: 'vscode',
+            healthOptions: {
+              signal: abort.signal,
+              skipReason: trust.trusted ? undefined : RESTRICTED_HEALTH_REASON,
+              onProgress: (label, i, n) => progress.report({ message: `${label} (${i + 1} of ${n})…`, increment: 100 / Math.max(n, 1) }),
+            },
           },
-        });
+        );
       } finally {
         for (const s of subs) s?.dispose();
       }

@@ -156,9 +156,8 @@ export async function endSession(deps: CommandDeps, trust: TrustState, arg?: unk
   if (trust.trusted) await ensureCommandConsent(service.layout.root, service.view().config, deps.log);
 
   const response = await dispatchEndSession(service, trust, request, external);
-  const data = response.data ?? {};
-  const health = data.health as Record<string, string> | undefined;
-  const h = data.handoff as { handoff_id?: string; no_handoff_reason?: string | null } | null | undefined;
+  const health = response.data?.health;
+  const h = response.data?.handoff;
   const parts = [
     'session ended',
     health

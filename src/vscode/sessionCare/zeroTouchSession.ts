@@ -107,7 +107,7 @@ export class ZeroTouchSessions implements SessionAutomation {
     }
     // No consent question: commands not yet approved on this machine are recorded as Skipped (commands_untrusted).
     const response = await dispatchEndSession(service, this.trust, request, (arg as SessionCommandArgs | undefined)?.cancellation);
-    const handoff = response.ok ? ((response.data?.handoff as Handoff | null | undefined) ?? null) : null;
+    const handoff = response.ok ? (response.data?.handoff ?? null) : null;
     let prompt: string | null = null;
     if (handoff && !handoff.no_handoff_reason) {
       prompt = pickUpPrompt(handoff, service.name);

@@ -1,12 +1,12 @@
 // How each tree node looks: status codicons, a handoff's id and status as label (its summary as description), a tooltip
-// (handoffTooltip.ts, a handoff's built on hover), and a contextValue that the view/item/context menus in package.json key on.
+// (handoffTooltip.ts, a handoff's built on hover), and a contextValue that the view/item/context menus in package.json key
+// on (a handoff's: commands/commandCatalog.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { awaitsAssignment } from '../../core/requests/actions/assignHandoff';
-import { returnsToOriginator } from '../../core/requests/actions/returnHandoff';
 import { chainLines } from '../../core/domain/handoffChains';
 import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../../core/domain/handoffAttention';
 import type { Handoff, HandoffStatus } from '../../core/domain/handoffSchema';
+import { handoffContextValue } from '../commands/commandCatalog';
 import { conflictValue, handoffTooltip, literal } from './handoffTooltip';
 import { statusIcon, statusLabel } from './statusIcons';
 import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
@@ -69,15 +69,6 @@ function handoffItem(node: HandoffNode): vscode.TreeItem {
 /** A handoff item's hover, built only when VS Code resolves the item (the pointer rests on it). */
 export function handoffItemTooltip(node: HandoffNode): vscode.MarkdownString {
   return handoffTooltip(node.handoff, node.stale, chainLines(node.handoff, node.index.chains));
-}
-
-/**
- * `handoff.<status>`, then a `.<flag>` per extra move the item offers: `.unassigned` (blocked, nobody could be routed:
- * Assign), `.returnable` (passed-over work in progress: Return to Originator). Menus match with regexes such as
- * `/^handoff\.in_progress(\.|$)/` and `/\.returnable(\.|$)/`.
- */
-export function handoffContextValue(h: Handoff): string {
-  return `handoff.${h.status}${awaitsAssignment(h) ? '.unassigned' : ''}${returnsToOriginator(h) ? '.returnable' : ''}`;
 }
 
 export function treeItemFor(node: TreeNode): vscode.TreeItem {

@@ -151,7 +151,7 @@ function enforcementProblem(config: AgentSyncConfig, hot: readonly string[], p: 
   return null;
 }
 
-export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'endSession'>, prep: EndSessionPrepared): object {
+export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'endSession'>, prep: EndSessionPrepared) {
   const state = readStateFile(prep.layout.stateFile);
   const previous = lastSessionOf(state);
   if (previous && previous.request_id === ctx.requestId) {
