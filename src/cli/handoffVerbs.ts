@@ -23,6 +23,8 @@ export interface Verb {
    * `found-or-here`: the workspace found, else the current folder (verbs that work without one: hooks, merge drivers).
    */
   workspace?: 'here' | 'found-or-here';
+  /** The verb checks its own words (subcommands); else it takes at most its usage's leading `<…>`/`[<…>]` words. */
+  ownWords?: true;
   /** The exit code; a verb that has nothing to wait for answers it synchronously (the caller awaits either). */
   run(ctx: CliContext, values: Values, positionals: string[]): number | Promise<number>;
 }

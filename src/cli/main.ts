@@ -91,6 +91,22 @@ export function helpText(verb?: string): string {
   ].join('\n');
 }
 
+/**
+ * A word the verb does not take is refused, not ignored: `create --to claude copilot` would otherwise make a handoff
+ * for claude alone. The words a verb takes are its usage's leading placeholders, so the rule lives with the usage.
+ */
+function refuseExtraWords(name: string, verb: Verb, positionals: string[]): void {
+  if (verb.ownWords) return;
+  const lead = /^(?:\s*\[?<[^>]*>\]?)*/.exec(verb.usage)![0];
+  const takes = (lead.match(/</g) ?? []).length;
+  if (positionals.length <= takes) return;
+  const extra = positionals[takes];
+  throw new UsageError(
+    `unexpected argument "${extra}": ${name} takes ${takes === 0 ? 'no words' : `only ${lead.trim()}`} besides its options ` +
+      '(a list is comma-separated, e.g. --to claude,copilot; quote a value that has spaces)',
+  );
+}
+
 export async function runCli(argv: string[], io: CliIo = processIo, cwd = process.cwd()): Promise<number> {
   const verbIndex = findVerbIndex(argv);
   const verbName = verbIndex >= 0 ? argv[verbIndex] : undefined;
@@ -116,6 +132,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
       io.out(helpText(verbName));
       return 0;
     }
+    refuseExtraWords(verbName, verb, positionals);
     const dir = values.dir !== undefined ? path.resolve(cwd, values.dir) : verb.workspace === 'here' ? cwd : findWorkspaceRoot(cwd);
     if (dir === null && verb.workspace !== 'found-or-here') {
       // Outside every workspace: refused before anything is opened, so nothing is written (docs/contract.md §8).

@@ -120,6 +120,7 @@ export const policyVerb: Verb = {
     'reset alone removes the whole passOver section (the built-in policy applies again).',
   ],
   options: { ...KEY_OPTIONS, defaults: { type: 'boolean' }, subagent: { type: 'string' } },
+  ownWords: true,
   run: (ctx, values, positionals) => {
     try {
       return run(ctx, values, positionals);
