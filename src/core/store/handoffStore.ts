@@ -27,8 +27,8 @@ import { assertSectionUsable } from '../domain/configSchema';
 import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from './stateAuthority';
 import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remoteAuthority';
 import type { StoreTransaction as Tx } from './storeTransaction';
+import { MAX_STORE_BYTES, StoreReader, storeFileRefusal } from './storeReader';
 
-export const MAX_STORE_BYTES = 200 * 1024 * 1024;
 /** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
 export const LARGE_STORE_BYTES = 2 * 1024 * 1024;
 
@@ -119,10 +119,14 @@ export class HandoffStore {
     exhausted: (why) => new StoreMoved(why).refusal(),
   };
 
+  /** The state as this clone holds it, for readers outside the commit pipeline (storeReader.ts). */
+  readonly reader: StoreReader;
+
   constructor(
     readonly layout: WorkspaceLayout,
     private readonly options: HandoffStoreOptions = {},
   ) {
+    this.reader = new StoreReader(layout);
     this.locks = {
       local: new FileLock(layout.lockFile, options.lockTimeoutMs ?? 10_000),
       sync: new FileLock(layout.lockFile, options.lockTimeoutMs ?? SYNC_LOCK_WAIT_MS),
@@ -623,18 +627,8 @@ export class HandoffStore {
       if (!this.cached || this.cached.key !== 'missing') this.cached = { key: 'missing', snapshot: StoreSnapshot.empty(), hash: null };
       return this.cached.snapshot;
     }
-    if (!st.isFile()) {
-      throw new ActionError(
-        'store_unsafe',
-        '.agentsync/handoffs.json is a symlink or special file; AgentSync will not follow it. Replace it with a regular file.',
-      );
-    }
-    if (st.size > MAX_STORE_BYTES) {
-      throw new ActionError(
-        'too_large',
-        `.agentsync/handoffs.json is ${st.size} bytes, over the ${MAX_STORE_BYTES}-byte limit; archive old handoffs and retry.`,
-      );
-    }
+    const refusal = storeFileRefusal(st);
+    if (refusal) throw refusal;
     const key = keyOf(st);
     this.loadedKey = key;
     if (this.cached?.key === key) return this.cached.snapshot;
