@@ -1,12 +1,13 @@
-// The tool hooks' fast path (src/cli/hookMain.ts) reads the store through the store's reader
-// (src/core/store/storeReader.ts), once per hook run: Gemini CLI's post-tool-use gives the conflict radar's warning and
-// checks the agent's leases, both from the same read. Counts the reads of the store file by wrapping fs.readFileSync.
+// The tool hooks (the fast path of src/cli/hookMain.ts, and src/cli/hookVerb.ts) read the store through the store's
+// reader (src/core/store/storeReader.ts), once per hook run: Gemini CLI's post-tool-use gives the conflict radar's
+// warning and checks the agent's leases, both from the same read. Counts the reads of the store file by wrapping fs.readFileSync.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import nodeFs from 'node:fs'; // the module object itself, whose readFileSync every importer calls through
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { answeredHere } from '../../src/cli/hookMain';
+import { runCli } from '../../src/cli/main';
 import { parseHookArgs, type HookArgs } from '../../src/core/hooks/hookInput';
 import { headFor, recordText, SEPARATOR, TAIL } from '../../src/core/store/storeFormat';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
@@ -67,6 +68,19 @@ describe('the tool hooks read the store once', () => {
     const here = answeredHere(args('post-tool-use', 'gemini'), writeOf('src/contested.ts'));
     assert.equal(here.done, true, 'no lease of gemini is due: nothing for the full CLI');
     assert.match(JSON.stringify(here.answer), /claimed by codex in HO-20260310-001/);
+    assert.equal(storeReads, 1, 'the store was read once');
+  });
+
+  it("the full CLI's post-tool-use (agentsync hook): the lease check and the radar from one read", async () => {
+    const out: string[] = [];
+    const io = {
+      out: (t: string) => void out.push(t),
+      err: (t: string) => void out.push(t),
+      readStdin: () => Promise.resolve(JSON.stringify(writeOf('src/contested.ts'))),
+    };
+    const code = await runCli(['--dir', ws, 'hook', 'post-tool-use', '--format', 'gemini'], io);
+    assert.equal(code, 0);
+    assert.match(out.join('\n'), /claimed by codex in HO-20260310-001/);
     assert.equal(storeReads, 1, 'the store was read once');
   });
 
