@@ -7,7 +7,8 @@ import { runGit } from '../git/gitCommand';
 import { WorkspaceLayout } from '../workspace/workspaceLayout';
 import { MAX_STORE_BYTES } from './storeReader';
 
-const EMPTY_STORE: HandoffsFile = { version: 1, handoffs: [] };
+/** The store of a commit that has none: no handoffs there. */
+export const EMPTY_STORE: HandoffsFile = { version: 1, handoffs: [] };
 
 /** The store's path inside a workspace, posix (`.agentsync/handoffs.json`). */
 function storeInWorkspace(): string {
@@ -39,5 +40,3 @@ export function committedStore(root: string, rev: string, workspaceDir: string):
   if (!parsed.success) throw new Error(`${rev}:${file} does not match the handoffs.json schema: ${describeIssues(parsed.error)}`);
   return parsed.data;
 }
-
-export { EMPTY_STORE };

@@ -28,6 +28,7 @@ import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcom
 import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remoteAuthority';
 import type { StoreTransaction as Tx } from './storeTransaction';
 import { MAX_STORE_BYTES, StoreReader, storeFileRefusal } from './storeReader';
+import { storePathIn } from './committedStore';
 
 /** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
 export const LARGE_STORE_BYTES = 2 * 1024 * 1024;
@@ -586,9 +587,7 @@ export class HandoffStore {
    */
   private storeExpected(): boolean {
     return (
-      isRegularFile(this.layout.validatedStampFile) ||
-      isRegularFile(this.layout.stateFile) ||
-      gitTracks(this.layout.root, '.agentsync/handoffs.json')
+      isRegularFile(this.layout.validatedStampFile) || isRegularFile(this.layout.stateFile) || gitTracks(this.layout.root, storePathIn(''))
     );
   }
 
