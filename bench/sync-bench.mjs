@@ -3,7 +3,9 @@
 // 50 ms round trip. Prints, each with its data size:
 //  1. a confirmed create and a confirmed claim (`agentsync --json create|claim`, one process each), on the direct link
 //     and through the proxy: median and p99, paired with `node -e 0` (alternating order each round), the ratio of
-//     medians, and the round trips the 50 ms link adds ((proxy − direct) / 50 ms);
+//     medians, and the round trips the 50 ms link adds ((proxy − direct) / 50 ms). Both clones write to the one ref in
+//     turn, so each create follows the other clone's writes (its last known commit is old: the push is refused, then
+//     a fetch and a second push), while each claim follows the same clone's create (one push);
 //  2. 8 clones racing: every clone claims the same handoffs (each decided once; the losers answered already_claimed),
 //     then every clone claims handoffs of its own (every claim a push on the one ref): answers and confirmed claims per
 //     second (runs in one process per clone, so Node's start-up is not counted);
@@ -172,6 +174,9 @@ if (want(1)) {
     console.log(`   agentsync claim    ${fmt(t.claim)}   ratio to node -e 0: ${(median(t.claim) / base).toFixed(2)}x`);
     console.log(`   git fetch of the ref alone, up to date: ${fmt(t.fetch)}`);
   }
+  console.log(
+    "   (each create follows the other clone's writes: a refused push, a fetch, a push; each claim follows its clone's own create: one push)",
+  );
   const [direct, far] = links.map((l) => l.t);
   for (const op of ['create', 'claim', 'fetch']) {
     const extra = median(far[op].map((x, r) => x - direct[op][r]));

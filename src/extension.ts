@@ -2,39 +2,41 @@
 // hosts and the commands, and owns every disposable. Activation reads nothing from disk; the first view or badge
 // update (deferred to after activation) reads the store.
 import * as vscode from 'vscode';
-import { readAgentIdentity, type AgentIdentity } from './vscode/agentIdentity';
-import { offerCommandToTerminals, registerCommandInPath } from './vscode/agentsyncCommandInPath';
-import { registerCommand } from './vscode/commandRunner';
+import { readAgentIdentity, type AgentIdentity } from './vscode/agents/agentIdentity';
+import { offerCommandToTerminals, registerCommandInPath } from './vscode/agents/agentsyncCommandInPath';
+import { registerCommand } from './vscode/commands/commandRunner';
+import { registerMoveCommands } from './vscode/commands/moveCommands';
 import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
-import { DropZoneHosts, hostDropZone } from './vscode/dropZoneHost';
-import { FolderService } from './vscode/folderService';
-import { FolderServices } from './vscode/folderServices';
-import { registerHandoffCommands } from './vscode/handoffCommands';
-import type { CommandDeps } from './vscode/commandDeps';
-import { addHandoffNote } from './vscode/handoffNoteFlow';
-import { HandoffTreeProvider } from './vscode/handoffTreeProvider';
-import { registerHistoryDocument } from './vscode/historyDocument';
+import { DropZoneHosts, hostDropZone } from './vscode/folders/dropZoneHost';
+import { FolderService } from './vscode/folders/folderService';
+import { FolderServices } from './vscode/folders/folderServices';
+import { registerHandoffCommands } from './vscode/commands/handoffCommands';
+import type { CommandDeps } from './vscode/commands/commandDeps';
+import { addHandoffNote } from './vscode/commands/handoffNoteFlow';
+import { HandoffTreeProvider } from './vscode/tree/handoffTreeProvider';
+import { registerHistoryDocument } from './vscode/commands/historyDocument';
 import { HotFileDecorations } from './vscode/hotFiles/hotFileDecorations';
 import { HotFileIndex } from './vscode/hotFiles/hotFileIndex';
 import { HotFileWarnings } from './vscode/hotFiles/hotFileWarnings';
-import { registerLanguageModelTools } from './vscode/languageModelTools';
-import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/mcpServerProvider';
-import { ReturnNotifier } from './vscode/returnNotifier';
-import { revealHandoff } from './vscode/revealHandoff';
+import { registerLanguageModelTools } from './vscode/agents/languageModelTools';
+import { AgentSyncMcpProvider, registerMcpProvider } from './vscode/agents/mcpServerProvider';
+import { ReturnNotifier } from './vscode/notices/returnNotifier';
+import { revealHandoff } from './vscode/tree/revealHandoff';
 import { reminderHours, REMINDER_HOURS_SETTING } from './vscode/sessionCare/automationSettings';
 import { offerDanglingSessions, type DanglingSessionPrompt } from './vscode/sessionCare/danglingSessionPrompt';
 import { SessionReminders } from './vscode/sessionCare/sessionReminders';
 import { SessionStates } from './vscode/sessionCare/sessionStates';
 import { ZeroTouchSessions } from './vscode/sessionCare/zeroTouchSession';
-import { registerSessionCommands } from './vscode/sessionCommands';
-import { StaleBadge } from './vscode/staleBadge';
+import { registerSessionCommands } from './vscode/sessionCare/sessionCommands';
+import { StaleBadge } from './vscode/notices/staleBadge';
+import { startDemo } from './vscode/demoStart';
 import { testSeam } from './vscode/testSeam';
 import { AgentSyncFolderWatcher } from './core/workspace/agentSyncFolderWatcher';
-import { treeProbe, type TreeProbe } from './vscode/treeProbe';
-import type { TreeNode } from './vscode/treeNodes';
-import { TrustState } from './vscode/trustState';
-import { registerWorkspaceCommands } from './vscode/workspaceCommands';
-import { markInitializeStepDone } from './vscode/walkthroughProgress';
+import { treeProbe, type TreeProbe } from './vscode/tree/treeProbe';
+import type { TreeNode } from './vscode/tree/treeNodes';
+import { TrustState } from './vscode/folders/trustState';
+import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
+import { markInitializeStepDone } from './vscode/setup/walkthroughProgress';
 
 /** True while a folder of the window is an AgentSync workspace: menus and the walkthrough's Initialize step use it. */
 const INITIALIZED_CONTEXT_KEY = 'agentsync.initialized';
@@ -134,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     returns,
     dropZones,
     ...registerHandoffCommands(deps),
+    ...registerMoveCommands(deps),
     ...registerHistoryDocument(deps),
     ...registerWorkspaceCommands(deps, badge, tree),
     ...registerSessionCommands(deps, trust, zeroTouch),
@@ -188,12 +191,8 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     }
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
-  // The demo (scripts/editor/serve-demo.mjs) sets this so a first-time visitor lands on the Handoffs view, not the Explorer.
-  if (process.env.AGENTSYNC_DEMO_SHOW_VIEW === '1') void vscode.commands.executeCommand('workbench.view.extension.agentsync');
-  // And opens a file another agent holds, so its tab shows the ⇄ badge and the one-time warning (demoScene.mjs).
-  const demoFile = process.env.AGENTSYNC_DEMO_OPEN_FILE;
-  const demoRoot = vscode.workspace.workspaceFolders?.[0];
-  if (demoFile && demoRoot) void vscode.window.showTextDocument(vscode.Uri.joinPath(demoRoot.uri, demoFile), { preview: false });
+  // Only when scripts/editor/serve-demo.mjs started this editor: the view shown, a hot file opened, the chain revealed.
+  context.subscriptions.push(startDemo(process.env, services, tree, treeView, log));
 
   const activationMs = performance.now() - started;
   log.info(

@@ -36,6 +36,7 @@ function shiftTimes(store, newestAgoMs) {
   return move(store);
 }
 
+/** @returns {{ chainId: string }} the handoff Claude passed to Copilot (the demo reveals it under its parent) */
 export function prepareDemoScene(workspace) {
   const configFile = join(workspace, '.agentsync.json');
   const config = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -64,7 +65,7 @@ export function prepareDemoScene(workspace) {
   // Through the CLI, as agents do: Claude claims the shared review (its files become hot for you) and passes part of
   // it to Copilot, who returns it to Claude: a chain.
   agentsync(workspace, 'claim', 'HO-20261123-001', '--agent', 'claude');
-  agentsync(
+  const passed = agentsync(
     workspace,
     'pass',
     'HO-20261123-001',
@@ -76,8 +77,11 @@ export function prepareDemoScene(workspace) {
     'code_review',
     '--summary',
     'Check the refresh path for a race',
+    '--json',
   );
+  const chainId = JSON.parse(passed).data.handoff.handoff_id;
 
   // A change of yours since the last commit: End Session lists it as a hot file.
   appendFileSync(join(workspace, 'src/auth/session.ts'), '\n// TODO(demo): retry the refresh once before logging out.\n');
+  return { chainId };
 }

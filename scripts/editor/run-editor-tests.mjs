@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from './browser.mjs';
 import { REPO_ROOT, SERVER_MAIN, startEditorServer, workbenchUrl } from './server.mjs';
 
 const { values: opt } = parseArgs({
@@ -34,7 +34,6 @@ for (const k of ['extension', 'tests', 'workspace']) {
   }
 }
 const timeoutMs = Number(opt['timeout-ms']);
-const CHROMIUM = '/usr/bin/chromium';
 const t0 = Date.now();
 const say = (m) => console.log(`[editor +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 
@@ -182,19 +181,7 @@ try {
   say(`server on port ${server.port}`);
   userDataDir = mkdtempSync(join(tmpdir(), 'agentsync-chromium-'));
   // launchPersistentContext: a fresh profile dir we own and delete, never the user's.
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium(userDataDir);
   browser.on('close', () => finish(1, 'browser closed before the tests finished'));
   // The zero-touch End Session copies its pick-up prompt; the suite reads it back through vscode.env.clipboard.
   await browser.grantPermissions(['clipboard-read', 'clipboard-write']);

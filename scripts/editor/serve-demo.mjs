@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, SERVER_MAIN, startEditorServer, workbenchUrl } from './server.mjs';
 import { prepareDemoScene } from './demoScene.mjs';
+import { startWorkbenchProxy } from './workbenchProxy.mjs';
 
 const { values: opt } = parseArgs({
   options: { workspace: { type: 'string' }, port: { type: 'string' }, minutes: { type: 'string', default: '120' } },
@@ -33,12 +34,13 @@ if (!workspace) {
   const demo = join(REPO_ROOT, 'demo/workspace');
   if (existsSync(demo)) cpSync(demo, workspace, { recursive: true });
   // Every feature in the first minute: git with a changed file, a stale handoff, another agent's claim, a chain.
-  if (existsSync(demo)) prepareDemoScene(workspace);
+  if (existsSync(demo)) process.env.AGENTSYNC_DEMO_REVEAL_HANDOFF = prepareDemoScene(workspace).chainId;
 }
 
 // A first-time visitor should land on AgentSync: no welcome page or walkthrough (user and machine settings of this
-// throw-away server), and the extension opens its own view at start when AGENTSYNC_DEMO_SHOW_VIEW is set (the
-// extension host inherits the server's environment).
+// throw-away server), and the extension opens its own view at start when AGENTSYNC_DEMO_SHOW_VIEW is set, and reveals
+// the chain in the tree (AGENTSYNC_DEMO_REVEAL_HANDOFF; src/vscode/demoStart.ts): the extension host inherits the
+// server's environment.
 const serverDir = mkdtempSync(join(tmpdir(), 'agentsync-editor-'));
 const settings = JSON.stringify(
   {
@@ -58,8 +60,15 @@ for (const dir of [join(serverDir, 'ud/User'), join(serverDir, 'sd/data/Machine'
 process.env.AGENTSYNC_DEMO_SHOW_VIEW = '1';
 if (ownWorkspace) process.env.AGENTSYNC_DEMO_OPEN_FILE = 'src/auth/session.ts'; // Claude's claim: the ⇄ badge
 
-const server = await startEditorServer({ port: opt.port ? Number(opt.port) : undefined, tmpDir: serverDir });
-const url = workbenchUrl({ port: server.port, folder: workspace, extensionDevelopmentPath: REPO_ROOT });
+const server = await startEditorServer({ tmpDir: serverDir });
+// The visitor's address is a proxy that tells the workbench to open a new workspace on the Handoffs view (its
+// `defaultLayout` option): VS Code would otherwise show the Explorer until the extension is up (workbenchProxy.mjs).
+const proxy = await startWorkbenchProxy({
+  upstreamPort: server.port,
+  port: opt.port ? Number(opt.port) : undefined,
+  options: { defaultLayout: { views: [{ id: 'agentsync.handoffs' }] } },
+});
+const url = workbenchUrl({ port: proxy.port, folder: workspace, extensionDevelopmentPath: REPO_ROOT });
 const minutes = Number(opt.minutes);
 console.log(`\nAgentSync demo: open this address in a browser on this machine\n\n  ${url}\n`);
 console.log(`workspace: ${workspace}${ownWorkspace ? ' (temporary copy)' : ''}`);
@@ -67,6 +76,7 @@ console.log(`stops after ${minutes} minutes, or on Ctrl-C\n`);
 
 const stop = (why) => {
   console.log(`[demo] stopping (${why})`);
+  proxy.close();
   server.stop();
   rmSync(serverDir, { recursive: true, force: true });
   if (ownWorkspace) rmSync(workspace, { recursive: true, force: true });

@@ -87,7 +87,7 @@ export class CliContext {
   }
 
   /** Prints a response: the envelope under --json, readable text otherwise. Returns the exit code. */
-  report(response: RequestResponse, human: (r: RequestResponse) => string): number {
+  report<R extends RequestResponse>(response: R, human: (r: R) => string): number {
     if (this.json) this.io.out(JSON.stringify(response));
     else if (response.ok) this.io.out(human(response));
     // One line: a message may quote agent text (an id, a file name) with a newline in it.

@@ -1,6 +1,5 @@
 // `agentsync pass`, `agentsync return` and `agentsync assign`: delegation from the terminal, each one request through
 // the dispatcher's passOver / returnHandoff / assignHandoff (docs/agentsync-documentation.md, "Pass over").
-import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError } from './cliContext';
 import { handoffLine } from './handoffFormat';
 import type { Verb } from './handoffVerbs';
@@ -48,7 +47,7 @@ export const passVerb: Verb = {
         ...(v['no-return'] ? { return_required: false } : {}),
       }),
       (r) => {
-        const h = r.data!.handoff as Handoff;
+        const h = r.data!.handoff;
         return madeLine(v, h.handoff_id, () => `passed ${handoffLine(h)}`);
       },
     );
@@ -79,10 +78,8 @@ export const returnVerb: Verb = {
         ...(revRaw !== undefined ? { expected_rev: Number(revRaw) } : {}),
       }),
       (r) => {
-        const returned = r.data!.returned as Handoff | null;
-        return [`returned ${handoffLine(r.data!.handoff as Handoff)}`, ...(returned ? [`back to ${handoffLine(returned)}`] : [])].join(
-          '\n',
-        );
+        const returned = r.data!.returned;
+        return [`returned ${handoffLine(r.data!.handoff)}`, ...(returned ? [`back to ${handoffLine(returned)}`] : [])].join('\n');
       },
     );
   },
@@ -104,7 +101,7 @@ export const assignVerb: Verb = {
         to_agents: to,
         ...(v.reason !== undefined ? { reason: v.reason } : {}),
       }),
-      (r) => `assigned ${handoffLine(r.data!.handoff as Handoff)}`,
+      (r) => `assigned ${handoffLine(r.data!.handoff)}`,
     );
   },
 };

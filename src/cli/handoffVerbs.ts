@@ -7,7 +7,6 @@ import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegis
 import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine, tagLine } from './handoffFormat';
-import type { TagOutcome } from '../core/requests/actions/noteTags';
 import { agentOf, list, madeLine, one, quietOption, resultOf, rev, type Values } from './verbArgs';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
@@ -32,27 +31,7 @@ export interface Verb {
 const agentOpt: Options = { agent: { type: 'string', short: 'a' } };
 const revOpt: Options = { 'expected-rev': { type: 'string' } };
 
-const showHandoff = (r: { data?: Record<string, unknown> }) => handoffDetails(r.data!.handoff as Handoff);
-
-function moveVerb(to: string, summary: string): Verb {
-  return {
-    usage: `<handoff-id> --agent <id> [--reason <text>] [--expected-rev N]`,
-    summary,
-    options: { ...agentOpt, ...revOpt, reason: { type: 'string' } },
-    run: async (ctx, values, pos) =>
-      ctx.report(
-        await ctx.dispatcher.dispatch({
-          action: 'transitionHandoff',
-          handoffId: one(pos, 'handoff id'),
-          agent: agentOf(values),
-          to,
-          reason: values.reason,
-          expected_rev: rev(values),
-        }),
-        showHandoff,
-      ),
-  };
-}
+const showHandoff = (r: { data?: { handoff: Handoff } }) => handoffDetails(r.data!.handoff);
 
 export const VERBS: Record<string, Verb> = {
   init: {
@@ -134,8 +113,8 @@ export const VERBS: Record<string, Verb> = {
       return ctx.report(
         await ctx.dispatcher.dispatch({ action: 'createHandoff', ...(v.agent ? { agent: v.agent } : {}), handoff }),
         (r) => {
-          const h = r.data!.handoff as Handoff;
-          return madeLine(v, h.handoff_id, () => `created ${handoffLine(h)}${tagLine(r.data!.tag as TagOutcome | undefined)}`);
+          const h = r.data!.handoff;
+          return madeLine(v, h.handoff_id, () => `created ${handoffLine(h)}${tagLine(r.data!.tag)}`);
         },
       );
     },
@@ -169,9 +148,9 @@ export const VERBS: Record<string, Verb> = {
         ...(v.limit !== undefined ? { limit: Number(v.limit) } : {}),
         ...(v.cursor !== undefined ? { cursor: v.cursor } : {}),
       });
-      const next = response.ok ? (response.data!.next_cursor as string | undefined) : undefined;
+      const next = response.ok ? response.data!.next_cursor : undefined;
       const code = ctx.report(response, (r) => {
-        const hs = r.data!.handoffs as Handoff[];
+        const hs = r.data!.handoffs;
         return hs.length ? hs.map(handoffLine).join('\n') : 'no handoffs match';
       });
       if (next && !ctx.json)
@@ -187,21 +166,20 @@ export const VERBS: Record<string, Verb> = {
       const id = one(pos, 'handoff id');
       const response = await ctx.dispatcher.dispatch({ action: 'listHandoffs', handoffId: id, archived: true });
       if (!response.ok) return ctx.report(response, () => '');
-      const h = (response.data!.handoffs as Handoff[])[0];
+      const h = response.data!.handoffs[0];
       const origin = { requestId: response.request_id };
-      const shown = h
-        ? { ...response, data: { handoff: h, archived: response.data!.archived === 1 } }
-        : {
-            ...refusal(
-              response.action,
-              'not_found',
-              `No handoff ${id}, in handoffs.json or the archive. Run \`agentsync list --archived\` to see the ids.`,
-              origin,
-              { handoffId: id },
-            ),
-            request_id: response.request_id,
-          };
-      return ctx.report(shown, (r) => `${showHandoff(r)}${r.data!.archived ? '\narchived: read-only, in .agentsync/archive/' : ''}`);
+      if (!h) {
+        const missing = refusal(
+          response.action,
+          'not_found',
+          `No handoff ${id}, in handoffs.json or the archive. Run \`agentsync list --archived\` to see the ids.`,
+          origin,
+          { handoffId: id },
+        );
+        return ctx.report({ ...missing, request_id: response.request_id }, () => '');
+      }
+      const shown = { ...response, data: { handoff: h, archived: response.data!.archived === 1 } };
+      return ctx.report(shown, (r) => `${showHandoff(r)}${r.data.archived ? '\narchived: read-only, in .agentsync/archive/' : ''}`);
     },
   },
   claim: {
@@ -216,7 +194,7 @@ export const VERBS: Record<string, Verb> = {
           agent: agentOf(v),
           expected_rev: rev(v),
         }),
-        (r) => `claimed ${handoffLine(r.data!.handoff as Handoff)}`,
+        (r) => `claimed ${handoffLine(r.data!.handoff)}`,
       ),
   },
   complete: {
@@ -233,7 +211,7 @@ export const VERBS: Record<string, Verb> = {
           expected_rev: rev(v),
           ...(result !== undefined ? { result } : {}),
         }),
-        (r) => `completed ${handoffLine(r.data!.handoff as Handoff)}`,
+        (r) => `completed ${handoffLine(r.data!.handoff)}`,
       );
     },
   },
@@ -256,10 +234,5 @@ export const VERBS: Record<string, Verb> = {
       );
     },
   },
-  approve: moveVerb('approved', 'approve a handoff that is ready for review'),
-  revise: moveVerb('in_progress', 'return a handoff in review for revision (escalates past maxAttempts)'),
-  merge: moveVerb('merged', 'mark an approved handoff merged'),
-  block: moveVerb('blocked', 'park a handoff as blocked'),
-  release: moveVerb('queued', 'give a claimed handoff back to the queue'),
-  escalate: moveVerb('escalated', 'escalate a handoff to humans'),
+  // approve, revise, merge, block, release, escalate: derived from the action catalog's moves (moveVerbs.ts).
 };

@@ -7,6 +7,7 @@ import { MAX_REQUEST_BYTES } from '../core/requests/requestDispatcher';
 import { CliContext, UsageError, outputFailed, processIo, type CliIo } from './cliContext';
 import { VERBS, type Verb } from './handoffVerbs';
 import { EXTRA_VERBS } from './extraVerbs';
+import { MOVE_VERBS } from './moveVerbs';
 import { trustVerb } from './trustVerb';
 import { syncVerb } from './syncVerb';
 import { refusal } from '../core/domain/responseEnvelope';
@@ -51,7 +52,14 @@ const requestVerb: Verb = {
   },
 };
 
-export const ALL_VERBS: Record<string, Verb> = { request: requestVerb, ...VERBS, ...EXTRA_VERBS, trust: trustVerb, sync: syncVerb };
+export const ALL_VERBS: Record<string, Verb> = {
+  request: requestVerb,
+  ...VERBS,
+  ...MOVE_VERBS,
+  ...EXTRA_VERBS,
+  trust: trustVerb,
+  sync: syncVerb,
+};
 
 export function helpText(verb?: string): string {
   if (verb && ALL_VERBS[verb]) {

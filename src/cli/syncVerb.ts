@@ -35,6 +35,7 @@ export const syncVerb: Verb = {
       return print(ctx, 'sync', { enabled: true, remote, ref, ...stateData(s) }, statusLines(remote, ref, s));
     }
     const before = new Set(sync.status().pending.map((p) => p.request_id));
+    const renumberedBefore = sync.status().renumbered?.length ?? 0;
     try {
       await store.syncNow();
     } catch (e) {
@@ -45,10 +46,16 @@ export const syncVerb: Verb = {
     const revokedNow = new Set(s.revoked.map((r) => r.request_id));
     const confirmed = [...before].filter((id) => !stillPending.has(id) && !revokedNow.has(id));
     const handoffs = store.read().handoffs.length;
-    const data = { remote, ref, ...stateData(s), confirmed, handoffs };
+    // Ids given offline are provisional: one the shared state gave another handoff meanwhile is renumbered.
+    const renumbered = (s.renumbered ?? []).slice(renumberedBefore).map(({ from, to, uid }) => ({ from, to, uid }));
+    const data = { remote, ref, ...stateData(s), confirmed, renumbered, handoffs };
     const lines = [
       ...statusLines(remote, ref, s),
       ...(confirmed.length ? [`confirmed: ${confirmed.join(', ')}`] : []),
+      ...renumbered.map(
+        (r) =>
+          `renumbered: ${r.from} is now ${r.to} (uid ${r.uid}; ${r.from} was given in this clone alone, and the shared state gives it to another handoff)`,
+      ),
       `handoffs: ${handoffs}`,
     ];
     return print(ctx, 'sync', data, lines);

@@ -23,6 +23,7 @@ const COMMANDS = [
   'openTracker',
   'refresh',
   'showStaleHandoffs',
+  'snoozeHandoff',
 ].map((c) => `agentsync.${c}`);
 
 /** The parts of package.json these tests read. */
@@ -58,7 +59,7 @@ describe('activation', () => {
     assert.ok(pkg.contributes.commands.every((c) => c.category === 'AgentSync' && /^\$\([a-z-]+\)$/.test(c.icon)));
   });
 
-  it('the context menus offer each move exactly for the statuses it applies to', () => {
+  it('the context menus offer each move exactly on the items flagged can-<move> (the tree sets the flags from the catalog)', () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson;
     const entries = pkg.contributes.menus['view/item/context'];
     // A small evaluator for the clauses used there: `view == x`, `viewItem == x`, `viewItem =~ /re/`, joined by &&.
@@ -78,20 +79,55 @@ describe('activation', () => {
             .map((e) => e.command.replace('agentsync.', '')),
         ),
       ].sort();
-    assert.deepEqual(offered('queued'), ['claimHandoff', 'escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
-    assert.deepEqual(offered('in_progress'), ['completeHandoff', 'escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
-    assert.deepEqual(offered('in_progress.returnable'), [
+    assert.deepEqual(offered('queued.can-claim.can-pass.can-escalate.can-snooze'), [
+      'claimHandoff',
+      'escalateHandoff',
+      'openRecord',
+      'passOver',
+      'showHistory',
+      'snoozeHandoff',
+    ]);
+    assert.deepEqual(offered('in_progress.can-complete.can-pass.can-escalate.can-snooze'), [
+      'completeHandoff',
+      'escalateHandoff',
+      'openRecord',
+      'passOver',
+      'showHistory',
+      'snoozeHandoff',
+    ]);
+    assert.deepEqual(offered('in_progress.can-complete.can-return.can-pass.can-escalate.can-snooze.returnable'), [
       'completeHandoff',
       'escalateHandoff',
       'openRecord',
       'passOver',
       'returnToOriginator',
       'showHistory',
+      'snoozeHandoff',
     ]);
-    assert.deepEqual(offered('blocked'), ['escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
-    assert.deepEqual(offered('blocked.unassigned'), ['assignHandoff', 'escalateHandoff', 'openRecord', 'passOver', 'showHistory']);
-    assert.deepEqual(offered('ready_for_review'), ['approveHandoff', 'escalateHandoff', 'openRecord', 'requestRevision', 'showHistory']);
-    assert.deepEqual(offered('approved'), ['escalateHandoff', 'openRecord', 'showHistory']);
+    assert.deepEqual(offered('blocked.can-pass.can-escalate.can-snooze'), [
+      'escalateHandoff',
+      'openRecord',
+      'passOver',
+      'showHistory',
+      'snoozeHandoff',
+    ]);
+    assert.deepEqual(offered('blocked.can-assign.can-pass.can-escalate.can-snooze.unassigned'), [
+      'assignHandoff',
+      'escalateHandoff',
+      'openRecord',
+      'passOver',
+      'showHistory',
+      'snoozeHandoff',
+    ]);
+    assert.deepEqual(offered('ready_for_review.can-approve.can-revise.can-escalate.can-snooze'), [
+      'approveHandoff',
+      'escalateHandoff',
+      'openRecord',
+      'requestRevision',
+      'showHistory',
+      'snoozeHandoff',
+    ]);
+    assert.deepEqual(offered('approved.can-escalate.can-snooze'), ['escalateHandoff', 'openRecord', 'showHistory', 'snoozeHandoff']);
     assert.deepEqual(offered('merged'), ['openRecord', 'showHistory']);
     assert.deepEqual(offered('escalated'), ['openRecord', 'showHistory']);
   });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import type { HandoffNode, TreeNode } from '../../src/vscode/treeNodes';
+import type { HandoffNode, TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, findHandoff, hoverText, readHandoffs, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 /** Runs the CLI with --json and returns the response envelope (asserting it succeeded). */
@@ -66,7 +66,7 @@ describe('delegation in the editor', () => {
     const a = await api();
     const h = findHandoff('data retention policy');
     const [node] = await nodesOf(h.handoff_id);
-    assert.equal(a.tree.getTreeItem(node).contextValue, 'handoff.blocked.unassigned');
+    assert.equal(a.tree.getTreeItem(node).contextValue, 'handoff.blocked.can-assign.can-pass.can-escalate.can-snooze.unassigned');
     const { result, log } = await runWithAnswers<RequestResponse>('agentsync.assignHandoff', [node], { pick: 'Codex' });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(log.asked, ['pick: Who takes it over?']);
@@ -102,7 +102,10 @@ describe('delegation in the editor', () => {
     assert.equal((await runWithAnswers<RequestResponse>('agentsync.claimHandoff', [id])).result.ok, true);
     const a = await api();
     await waitFor('the item offers Return to Originator', async () =>
-      (await nodesOf(id)).some((n) => a.tree.getTreeItem(n).contextValue === 'handoff.in_progress.returnable'),
+      (await nodesOf(id)).some(
+        (n) =>
+          a.tree.getTreeItem(n).contextValue === 'handoff.in_progress.can-complete.can-return.can-pass.can-escalate.can-snooze.returnable',
+      ),
     );
     const { result, log } = await runWithAnswers<RequestResponse>(
       'agentsync.returnToOriginator',

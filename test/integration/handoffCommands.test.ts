@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
 
 const storeFile = () => path.join(workspaceRoot(), '.agentsync/handoffs.json');
@@ -52,7 +52,9 @@ describe('handoff commands', () => {
     );
     await waitFor(
       'tree item now in progress',
-      async () => a.tree.getTreeItem(await nodeFor('Review the token refresh fix')).contextValue === 'handoff.in_progress',
+      async () =>
+        a.tree.getTreeItem(await nodeFor('Review the token refresh fix')).contextValue ===
+        'handoff.in_progress.can-complete.can-pass.can-escalate.can-snooze',
     );
   });
 
@@ -267,5 +269,28 @@ describe('Pass Over command', () => {
     assert.equal(result.code, 'E003');
     assert.match(log.errors[0], /codex is already in the chain codex → human → codex/);
     assert.equal(fs.readFileSync(storeFile(), 'utf8'), before);
+  });
+
+  it('Snooze Handoff… asks until when, stores snoozed_until and moves the handoff out of Assigned to me', async () => {
+    const a = await api();
+    const h = findHandoff('Created from the CLI');
+    const assigned = () => {
+      const group = a.tree.getChildren().find((g) => g.kind === 'group' && g.group === 'assigned');
+      return group
+        ? a.tree
+            .getChildren(group)
+            .filter((n) => n.kind === 'handoff')
+            .map((n) => (n.kind === 'handoff' ? n.handoff.handoff_id : ''))
+        : [];
+    };
+    await waitFor('it is in Assigned to me first', () => Promise.resolve(assigned().includes(h.handoff_id)));
+    const { result, log } = await runWithAnswers<RequestResponse>('agentsync.snoozeHandoff', [{ handoffId: h.handoff_id }], {
+      input: '2h',
+    });
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.match(log.asked[0], /Until when\?/);
+    const until = Date.parse(findHandoff('Created from the CLI').snoozed_until!);
+    assert.ok(until > Date.now() + 3_500_000 && until <= Date.now() + 7_200_000, String(until));
+    await waitFor('it left Assigned to me', () => Promise.resolve(!assigned().includes(h.handoff_id)));
   });
 });

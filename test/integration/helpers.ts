@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSyncApi } from '../../src/extension';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import type { HandoffTreeProvider } from '../../src/vscode/handoffTreeProvider';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { HandoffTreeProvider } from '../../src/vscode/tree/handoffTreeProvider';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const EXTENSION_ID = 'agentsync.agentsync';

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { LANGUAGE_MODEL_TOOLS } from '../../src/vscode/languageModelToolCatalog';
-import { confirmationFor } from '../../src/vscode/languageModelTools';
+import { LANGUAGE_MODEL_TOOLS } from '../../src/vscode/agents/languageModelToolCatalog';
+import { confirmationFor } from '../../src/vscode/agents/languageModelTools';
 import { api, plainText, readHandoffs, workspaceRoot } from './helpers';
 
 const TOOLS = [
@@ -20,6 +20,7 @@ const TOOLS = [
   'agentsync_completeHandoff',
   'agentsync_passOver',
   'agentsync_returnHandoff',
+  'agentsync_snoozeHandoff',
   'agentsync_status',
 ];
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), three times:
+// Runs the integration suite inside a real VS Code (scripts/editor/run-editor-tests.mjs), three times, then the demo:
 //   1. on a seeded AgentSync workspace (the main suite; writes test-output/handoffs-tree.png, dashboard.png and
 //      explorer-hot-files.png; media/dashboard.png and media/explorer-hot-files.png, shown in README.md, are copies),
 //   2. on a plain folder (no activation until asked; the welcome view's Initialize),
-//   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care).
+//   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care),
+//   4. the demo (test/integration/demo.test.mjs: serve-demo.mjs in a browser, its first minute read from the page).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
-// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session] [--files tree,delegation] [--verbose]
+// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session|demo] [--files tree,delegation] [--verbose]
 // --files runs only those test files of the pass (in the suite's order), each on a freshly seeded workspace.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -37,7 +38,23 @@ const passes = [
   { name: 'main', initialized: true },
   { name: 'uninitialized', initialized: false },
   { name: 'session', initialized: true, openSessionOf: 'human' },
+  { name: 'demo' },
 ].filter((p) => !opt.only || p.name === opt.only);
+
+/** Pass "demo": README's demo as a browser shows it, checked from outside the editor (mocha in this Node). */
+function runDemoPass() {
+  console.log('\n== demo (scripts/editor/serve-demo.mjs in a browser)');
+  const mocha = join(REPO, 'node_modules/mocha/bin/mocha.js');
+  // The demo as a visitor runs it: none of the suite's variables (the test seam, a per-run consent file).
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('AGENTSYNC_')) delete env[k];
+  const r = spawnSync(process.execPath, [mocha, '--no-config', '--timeout', '180000', join(REPO, 'test/integration/demo.test.mjs')], {
+    stdio: 'inherit',
+    env,
+  });
+  console.log(r.status === 0 ? '== demo: passed' : `== demo: FAILED (exit ${r.status ?? r.signal})`);
+  return r.status === 0;
+}
 
 // The extension hands its internals (vscode/testSeam.ts) only to a window started with this variable.
 process.env.AGENTSYNC_INTEGRATION_SUITE = '1';
@@ -45,6 +62,10 @@ process.env.AGENTSYNC_INTEGRATION_SUITE = '1';
 if (opt.files) process.env.AGENTSYNC_IT_FILES = opt.files;
 let failed = 0;
 for (const pass of passes) {
+  if (pass.name === 'demo') {
+    if (!runDemoPass()) failed++;
+    continue;
+  }
   const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
   seedWorkspace(ws, { initialized: pass.initialized, openSessionOf: pass.openSessionOf });
   // Which test files test/integration/index.ts runs in the editor.

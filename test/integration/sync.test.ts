@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, plainText, readHandoffs, waitFor, workspaceRoot } from './helpers';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, figures, findHandoff, hoverText, plainText, waitFor, workspaceRoot } from './helpers';
 
 async function roots(): Promise<TreeNode[]> {
@@ -18,9 +18,18 @@ async function group(label: string): Promise<TreeNode> {
   return g;
 }
 
-async function labelsUnder(node: TreeNode): Promise<string[]> {
+/** Each child row as the view shows it: `label | description`. */
+async function rowsUnder(node: TreeNode): Promise<string[]> {
   const a = await api();
-  return a.tree.getChildren(node).map((n) => plainText(a.tree.getTreeItem(n).label));
+  return a.tree.getChildren(node).map((n) => {
+    const item = a.tree.getTreeItem(n);
+    return `${plainText(item.label)} | ${item.description ?? ''}`;
+  });
+}
+
+/** The row a seeded handoff should have: its id and status first (readable at the default width), then its summary. */
+function row(summary: string, status: string, flags = ''): string {
+  return `${findHandoff(summary).handoff_id} ${status} | ${flags}${summary}`;
 }
 
 describe('Handoffs tree', () => {
@@ -39,25 +48,29 @@ describe('Handoffs tree', () => {
   });
 
   it('puts each seeded handoff in its group (merged ones hidden, chains under their parent)', async () => {
-    assert.deepEqual(await labelsUnder(await group('Assigned to me')), ['Review the token refresh fix']);
-    assert.deepEqual(await labelsUnder(await group('Shared with me')), ['Pair on the rate limiter']);
-    assert.deepEqual(await labelsUnder(await group('Awaiting my review')), ['Add tests for the parser']);
-    assert.deepEqual((await labelsUnder(await group('Blocked/Stale'))).sort(), [
-      'Decide the data retention policy',
-      'Update the release checklist',
-    ]);
-    assert.deepEqual(await labelsUnder(await group('Other open handoffs')), ['Refactor the logging setup']);
+    assert.deepEqual(await rowsUnder(await group('Assigned to me')), [row('Review the token refresh fix', 'queued')]);
+    assert.deepEqual(await rowsUnder(await group('Shared with me')), [row('Pair on the rate limiter', 'in progress')]);
+    assert.deepEqual(await rowsUnder(await group('Awaiting my review')), [row('Add tests for the parser', 'for review')]);
+    assert.deepEqual(
+      (await rowsUnder(await group('Blocked/Stale'))).sort(),
+      [row('Decide the data retention policy', 'blocked'), row('Update the release checklist', 'queued', 'stale · ')].sort(),
+    );
+    assert.deepEqual(await rowsUnder(await group('Other open handoffs')), [row('Refactor the logging setup', 'queued')]);
   });
 
-  it('a handoff item has its status as description, a status codicon, a contextValue and a tooltip with notes and history', async () => {
+  it('a handoff item has its id and status as label, its summary as description, a status codicon, a contextValue and a full tooltip', async () => {
     const a = await api();
     const [node] = a.tree.getChildren(await group('Assigned to me'));
     const item = a.tree.getTreeItem(node);
-    assert.equal(item.description, `queued · ${findHandoff('token refresh').handoff_id}`);
-    assert.equal(item.contextValue, 'handoff.queued');
+    assert.equal(item.label, `${findHandoff('token refresh').handoff_id} queued`);
+    assert.equal(item.description, 'Review the token refresh fix');
+    assert.equal(item.contextValue, 'handoff.queued.can-claim.can-pass.can-escalate.can-snooze');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'circle-large-outline');
     assert.equal(item.tooltip, undefined, 'built on hover, not for every item of an expanded group');
     const tip = hoverText(a.tree, node).replace(/\\(.)/g, '$1'); // unescape the literal text
+    const id = findHandoff('token refresh').handoff_id;
+    assert.ok(tip.includes(`**${id}** · $(circle-large-outline) queued`), `the hover keeps id and status: ${tip}`);
+    assert.match(tip, /Review the token refresh fix/);
     assert.match(tip, /Check regression risk in the token refresh path/);
     assert.match(tip, /\*\*History\*\*/);
     assert.match(tip, /queued by Codex: created/);
@@ -65,9 +78,10 @@ describe('Handoffs tree', () => {
 
     const [stale] = a.tree
       .getChildren(await group('Blocked/Stale'))
-      .filter((n) => plainText(a.tree.getTreeItem(n).label).includes('release checklist'));
+      .filter((n) => String(a.tree.getTreeItem(n).description).includes('release checklist'));
     const staleItem = a.tree.getTreeItem(stale);
-    assert.equal(staleItem.description, `queued · stale · ${findHandoff('release checklist').handoff_id}`);
+    assert.equal(staleItem.label, `${findHandoff('release checklist').handoff_id} queued`);
+    assert.equal(staleItem.description, 'stale · Update the release checklist');
     assert.equal((staleItem.iconPath as vscode.ThemeIcon).id, 'warning');
     assert.match(hoverText(a.tree, stale).replace(/\\(.)/g, '$1'), /not updated for 7\d h \(staleAfterHours is 24\)/);
   });
@@ -81,7 +95,8 @@ describe('Handoffs tree', () => {
       ['handoff', 'file', 'file', 'todo', 'todo'],
     );
     const items = kids.map((k) => a.tree.getTreeItem(k));
-    assert.match(plainText(items[0].label), /Run the auth regression suite/);
+    assert.equal(items[0].label, `${findHandoff('auth regression suite').handoff_id} queued`);
+    assert.equal(items[0].description, 'Run the auth regression suite');
     assert.deepEqual(
       items.slice(1, 3).map((i) => [i.label, i.description]),
       [
@@ -125,7 +140,7 @@ describe('Handoffs tree', () => {
       await waitFor('onDidChangeTreeData after the CLI write', () => fired > 0);
       timing.dispose();
       probe.close();
-      assert.ok((await labelsUnder(await group('Assigned to me'))).some((l) => l.includes('Created from the CLI')));
+      assert.ok((await rowsUnder(await group('Assigned to me'))).includes(row('Created from the CLI', 'queued')));
       figures['tree refresh after a CLI write (handoffs.json renamed in → tree event)'] = `${(eventAt - renamedAt).toFixed(1)} ms`;
     } finally {
       sub.dispose();
@@ -157,9 +172,7 @@ describe('Handoffs tree', () => {
       fs.rmSync(file, { force: true });
     }
     const node = await waitFor('the passed handoff in the tree', async () =>
-      a.tree
-        .getChildren(await group('Other open handoffs'))
-        .find((n) => plainText(a.tree.getTreeItem(n).label).includes('Research the JWT feature')),
+      a.tree.getChildren(await group('Other open handoffs')).find((n) => a.tree.getTreeItem(n).description === 'Research the JWT feature'),
     );
     assert.ok(node);
     const tip = hoverText(a.tree, node).replace(/\\(.)/g, '$1');

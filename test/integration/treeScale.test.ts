@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { TreeNode } from '../../src/vscode/treeNodes';
-import type { TreeProbe } from '../../src/vscode/treeProbe';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
+import type { TreeProbe } from '../../src/vscode/tree/treeProbe';
 import { api, figures } from './helpers';
 
 const RUNS = 7;

@@ -2,6 +2,7 @@
 // left behind by a store that changed without AgentSync, are rebuilt by the next start (a read-only verb such as
 // `agentsync list`, or `watch`), not only by the next write; a workspace whose files are current is not written.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCliIn, runCliSync, tempWorkspace } from './processHarness';
@@ -77,5 +78,36 @@ describe('derived files rebuilt at start (process)', function () {
       [fs.statSync(tracker).mtimeMs, fs.statSync(state).mtimeMs, fs.readFileSync(tracker, 'utf8'), fs.readFileSync(state, 'utf8')],
       before,
     );
+  });
+
+  it('a tracker still as the last render left it (its recorded stat) is not read at start: state.json says so', () => {
+    const { ws, tracker, state } = initWithHandoff();
+    const stateJson = () => JSON.parse(fs.readFileSync(state, 'utf8')) as { trackerSection: { sha256: string; stat?: string } };
+    const st = fs.lstatSync(tracker, { bigint: true });
+    assert.equal(stateJson().trackerSection.stat, `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
+    // A proof whose hash no longer matches the bytes: only a start that hashes the tracker would rebuild it.
+    const before = fs.readFileSync(tracker, 'utf8');
+    const changed = stateJson();
+    changed.trackerSection.sha256 = '0'.repeat(64);
+    fs.writeFileSync(state, JSON.stringify(changed, null, 2) + '\n');
+    list(ws);
+    assert.equal(stateJson().trackerSection.sha256, '0'.repeat(64), 'state.json was rewritten: the start read the tracker');
+    assert.equal(fs.readFileSync(tracker, 'utf8'), before);
+  });
+
+  it('a hand edit that keeps the size and the modification time is still found and undone at start', function () {
+    if (process.platform === 'win32') this.skip(); // touch -r, which sets the time back to the nanosecond
+    const { ws, id, tracker } = initWithHandoff();
+    const text = fs.readFileSync(tracker, 'utf8');
+    const ref = path.join(ws, 'times.ref');
+    fs.copyFileSync(tracker, ref);
+    assert.equal(spawnSync('touch', ['-r', tracker, ref]).status, 0);
+    fs.writeFileSync(tracker, text.replace(`${id} |`, 'HO-19990101-999 |'.slice(0, id.length + 2)));
+    assert.equal(spawnSync('touch', ['-r', ref, tracker]).status, 0);
+    const was = fs.statSync(ref, { bigint: true });
+    const now = fs.statSync(tracker, { bigint: true });
+    assert.deepEqual([now.size, now.mtimeNs], [BigInt(Buffer.byteLength(text)), was.mtimeNs]);
+    list(ws);
+    assert.match(fs.readFileSync(tracker, 'utf8'), new RegExp(`${id} \\| from: Codex`));
   });
 });

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ACTION_NAMES, isActionName } from '../../src/core/requests/actionRegistry';
+import { ACTION_NAMES, isActionName } from '../../src/core/requests/catalog';
 import { handoffsFileSchema } from '../../src/core/domain/handoffSchema';
 import { HandoffStore } from '../../src/core/store/handoffStore';
 import { RequestDispatcher, type RequestResponse } from '../../src/core/requests/requestDispatcher';

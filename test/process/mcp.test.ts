@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ACTION_NAMES } from '../../src/core/requests/actionRegistry';
+import { ACTION_NAMES } from '../../src/core/requests/catalog';
 import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { auditLines, CLI, runCliSync, tempWorkspace } from './processHarness';
@@ -80,6 +80,7 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
       'endSession',
       'status',
       'health',
+      'snoozeHandoff',
     ]) {
       assert.ok(names.includes(required), `${required} is a tool`);
     }

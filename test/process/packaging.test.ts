@@ -85,6 +85,7 @@ describe('packaging', function () {
       'dist/hook.js',
       'dist/mcp.js',
       'dist/entities.js',
+      'dist/cli.js.v8cache',
       'templates/agent-instructions.md',
       'package.json',
     ])
@@ -108,5 +109,18 @@ describe('packaging', function () {
     const list = cmd(['--json', 'list']);
     assert.equal(list.status, 0, list.stderr);
     assert.equal((JSON.parse(list.stdout) as { ok: boolean }).ok, true);
+    // The CLI starts from the code cache the package build made (bin/agentsync.js), and only for the bytes it was
+    // made from: a changed bundle is compiled as usual and still answers.
+    const report = (args: string[]) =>
+      spawnSync(agentsync, args, { cwd: ws, encoding: 'utf8', env: { ...process.env, AGENTSYNC_CODE_CACHE_REPORT: '1' } });
+    const cached = report(['--json', 'list']);
+    assert.equal(cached.status, 0, cached.stderr);
+    assert.match(cached.stderr, /^code cache: used$/m);
+    const cli = path.join(prefix, 'lib', 'node_modules', 'agentsync', 'dist', 'cli.js');
+    fs.appendFileSync(cli, '\n// changed after the build\n');
+    const changed = report(['--json', 'list']);
+    assert.equal(changed.status, 0, changed.stderr);
+    assert.doesNotMatch(changed.stderr, /code cache/);
+    assert.equal((JSON.parse(changed.stdout) as { ok: boolean }).ok, true);
   });
 });

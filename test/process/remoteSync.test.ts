@@ -1,154 +1,13 @@
 // Sync mode with a real git server (docs/contract.md §13): `git daemon` with receive-pack on 127.0.0.1 and two or
 // three clones, each an AgentSync workspace whose writes go through the remote. Real processes, real git, no fakes.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { cli, cliAsync, countingProxy, create, git, GitServer, ids, storeBytes, type Answer } from './gitServer';
 import { CLI, runCliIn, tempWorkspace } from './processHarness';
-
-interface Answer {
-  ok: boolean;
-  reason?: string;
-  claimedBy?: string;
-  request_id?: string;
-  data?: Record<string, unknown> & { handoff?: { handoff_id: string; rev: number; claimed_by?: string } };
-  sync?: Record<string, unknown>;
-  [k: string]: unknown;
-}
-
-function git(cwd: string, args: string[]): string {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function waitForPort(port: number, up: boolean): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), resolve(true)));
-      s.once('error', () => resolve(false));
-    });
-    if (open === up) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`port ${port} did not become ${up ? 'open' : 'closed'}`);
-}
-
-/** A bare repository served by `git daemon --enable=receive-pack`, and clones of it configured for sync. */
-class GitServer {
-  readonly base = tempWorkspace('sync-server');
-  daemon: ChildProcess | null = null;
-  port = 0;
-
-  async start(): Promise<void> {
-    if (!fs.existsSync(path.join(this.base, 'shared.git'))) git(this.base, ['init', '-q', '--bare', 'shared.git']);
-    this.port ||= await freePort();
-    this.daemon = spawn(
-      'git',
-      [
-        'daemon',
-        '--enable=receive-pack',
-        '--export-all',
-        '--reuseaddr',
-        `--base-path=${this.base}`,
-        '--listen=127.0.0.1',
-        `--port=${this.port}`,
-      ],
-      // Its own process group: the daemon forks a child per connection, and a child still serving one keeps the
-      // listening socket open; stop() ends the whole group.
-      { stdio: 'ignore', detached: true },
-    );
-    await waitForPort(this.port, true);
-  }
-
-  async stop(): Promise<void> {
-    if (!this.daemon) return;
-    const exited = new Promise((r) => this.daemon!.once('exit', r));
-    try {
-      process.kill(-this.daemon.pid!, 'SIGKILL');
-    } catch {
-      this.daemon.kill('SIGKILL');
-    }
-    await exited;
-    this.daemon = null;
-    await waitForPort(this.port, false);
-  }
-
-  get url(): string {
-    return `git://127.0.0.1:${this.port}/shared.git`;
-  }
-
-  clone(name: string, sync: Record<string, unknown> = { remote: 'origin' }): string {
-    const dir = path.join(tempWorkspace(`sync-${name}`), 'ws');
-    git(path.dirname(dir), ['clone', '-q', this.url, 'ws']);
-    fs.writeFileSync(path.join(dir, '.agentsync.json'), JSON.stringify({ sync }));
-    return dir;
-  }
-
-  remoteLog(): string[] {
-    const r = spawnSync('git', ['--git-dir', path.join(this.base, 'shared.git'), 'log', '--format=%H', 'refs/agentsync/state'], {
-      encoding: 'utf8',
-    });
-    return r.status === 0 ? r.stdout.trim().split('\n') : [];
-  }
-}
-
-/** `agentsync --dir ws --json ...` as a child process, not waiting for it (for races). */
-function cliAsync(ws: string, args: string[], input?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, '--dir', ws, '--json', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    p.stdin.end(input ?? '');
-    p.on('exit', () => {
-      try {
-        resolve(JSON.parse(out) as Answer);
-      } catch {
-        reject(new Error(`no JSON answer from agentsync ${args.join(' ')}: ${out}${err}`));
-      }
-    });
-  });
-}
-
-function cli(ws: string, args: string[], input?: string): Answer {
-  const r = runCliIn(ws, ['--json', ...args], input);
-  try {
-    return JSON.parse(r.stdout) as Answer;
-  } catch {
-    throw new Error(`no JSON answer from agentsync ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-  }
-}
-
-const create = (summary: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    action: 'createHandoff',
-    ...extra,
-    handoff: { from_agent: 'human', to_agents: ['claude', 'codex'], owner_mode: 'shared', summary },
-  });
-
-function storeBytes(ws: string): Buffer | null {
-  const f = path.join(ws, '.agentsync', 'handoffs.json');
-  return fs.existsSync(f) ? fs.readFileSync(f) : null;
-}
-
-function ids(ws: string): string[] {
-  const bytes = storeBytes(ws);
-  if (!bytes) return [];
-  return (JSON.parse(bytes.toString()) as { handoffs: { handoff_id: string }[] }).handoffs.map((h) => h.handoff_id).sort();
-}
 
 describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
   this.timeout(120_000);
@@ -180,6 +39,99 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     assert.equal(cli(a, ['sync']).ok, true);
     assert.equal(cli(b, ['sync']).ok, true);
     assert.deepEqual(storeBytes(a), storeBytes(b));
+  });
+
+  it('an uncontended write is one conversation with the remote: pushed on the last known commit, no fetch first', async () => {
+    const a = server.clone('a');
+    const id = cli(a, ['request', '-'], create('counted')).data!.handoff!.handoff_id;
+    const proxy = await countingProxy(server.port);
+    try {
+      git(a, ['remote', 'set-url', 'origin', `git://127.0.0.1:${proxy.port}/shared.git`]);
+      const claim = await cliAsync(a, ['claim', id, '--agent', 'claude']);
+      assert.equal(claim.ok, true, JSON.stringify(claim));
+      assert.deepEqual(
+        [(claim.data!.sync as { confirmed: boolean }).confirmed, (claim.data!.sync as { commit: string }).commit],
+        [true, server.remoteLog()[0]],
+      );
+      assert.equal(proxy.connections(), 1, 'one push, no fetch');
+      const made = await cliAsync(a, ['request', '-'], create('counted too'));
+      assert.equal(made.ok, true, JSON.stringify(made));
+      assert.equal(proxy.connections(), 2, 'a create too: one push');
+      assert.equal(server.remoteLog().length, 3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a refusal from this clone's old view is not the answer: fetched and decided again (released elsewhere, the claim wins)", () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const id = cli(a, ['request', '-'], create('released elsewhere')).data!.handoff!.handoff_id;
+    assert.equal(cli(a, ['claim', id, '--agent', 'claude']).ok, true);
+    // Clone B releases it; clone A's last known state still says claude holds it.
+    assert.equal(cli(b, ['sync']).ok, true);
+    const released = cli(b, ['release', id, '--agent', 'claude']);
+    assert.equal(released.ok, true, JSON.stringify(released));
+    const claim = cli(a, ['claim', id, '--agent', 'codex']);
+    assert.equal(claim.ok, true, JSON.stringify(claim));
+    assert.equal(claim.data!.handoff!.claimed_by, 'codex');
+    assert.equal((claim.data!.sync as { commit: string }).commit, server.remoteLog()[0]);
+  });
+
+  it("a write decided on this clone's old view loses the compare-and-swap: already_claimed naming the winner", async () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const id = cli(a, ['request', '-'], create('won elsewhere')).data!.handoff!.handoff_id;
+    assert.equal(cli(b, ['sync']).ok, true);
+    assert.equal(cli(b, ['claim', id, '--agent', 'codex']).ok, true);
+    const commits = server.remoteLog();
+    const proxy = await countingProxy(server.port);
+    try {
+      git(a, ['remote', 'set-url', 'origin', `git://127.0.0.1:${proxy.port}/shared.git`]);
+      const claim = await cliAsync(a, ['claim', id, '--agent', 'claude']);
+      assert.equal(claim.ok, false, JSON.stringify(claim));
+      assert.deepEqual([claim.reason, claim.claimedBy], ['already_claimed', 'codex']);
+      assert.equal(proxy.connections(), 2, 'the push refused (stale lease), then a fetch');
+    } finally {
+      await proxy.close();
+    }
+    assert.deepEqual(server.remoteLog(), commits, 'nothing pushed');
+    assert.equal((JSON.parse(storeBytes(a)!.toString()) as { handoffs: { claimed_by?: string }[] }).handoffs[0].claimed_by, 'codex');
+  });
+
+  it("the ref moved between the push's look and its update (the server fails the update): applied again, already_claimed", () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    const id = cli(a, ['request', '-'], create('raced on the server')).data!.handoff!.handoff_id;
+    const before = server.remoteLog()[0];
+    assert.equal(cli(b, ['sync']).ok, true);
+    assert.equal(cli(b, ['claim', id, '--agent', 'codex']).ok, true);
+    const won = server.remoteLog()[0];
+    // Back to the state clone A knows; a pre-receive hook moves the ref to B's claim once, after the push's lease check.
+    const bare = path.join(server.base, 'shared.git');
+    git(bare, ['update-ref', 'refs/agentsync/state', before]);
+    const once = path.join(server.base, 'moved-once');
+    fs.writeFileSync(
+      path.join(bare, 'hooks', 'pre-receive'),
+      `#!/bin/sh\ncat >/dev/null\n[ -e ${once} ] && exit 0\ntouch ${once}\nenv -u GIT_QUARANTINE_PATH git update-ref refs/agentsync/state ${won}\n`,
+      { mode: 0o755 },
+    );
+    const claim = cli(a, ['claim', id, '--agent', 'claude']);
+    assert.equal(fs.existsSync(once), true, 'the hook ran');
+    assert.deepEqual([claim.reason, claim.claimedBy], ['already_claimed', 'codex'], JSON.stringify(claim));
+    assert.equal(server.remoteLog()[0], won);
+  });
+
+  it('a push the server cannot apply while the ref stays put is remote_refused, not retried until remote_busy', () => {
+    const a = server.clone('a');
+    const id = cli(a, ['request', '-'], create('stuck ref')).data!.handoff!.handoff_id;
+    const before = storeBytes(a);
+    // What a server's git killed mid-update leaves: the ref's lock file; every update of the ref then fails.
+    fs.writeFileSync(path.join(server.base, 'shared.git', 'refs', 'agentsync', 'state.lock'), '');
+    const claim = cli(a, ['claim', id, '--agent', 'claude']);
+    assert.equal(claim.reason, 'remote_refused', JSON.stringify(claim));
+    assert.match(String(claim.detail), /did not move/);
+    assert.deepEqual(storeBytes(a), before);
   });
 
   it('creates from two clones get distinct ids, identical on both clones after a sync', async () => {

@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTION_NAMES } from '../../src/core/requests/actionRegistry';
+import { ACTION_NAMES } from '../../src/core/requests/catalog';
 import { handoffSchema, type Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { trustWorkspace, useTempTrustFile } from './helpers/commandTrust';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTION_NAMES } from '../../src/core/requests/actionRegistry';
+import { ACTION_NAMES } from '../../src/core/requests/catalog';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');

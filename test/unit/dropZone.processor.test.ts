@@ -9,7 +9,7 @@ import { DropZoneProcessor } from '../../src/core/dropZone/dropZoneProcessor';
 import { AgentSyncFolderWatcher } from '../../src/core/workspace/agentSyncFolderWatcher';
 import { formatInflightName, parseInflightName } from '../../src/core/dropZone/inflightName';
 import { newUid } from '../../src/core/domain/handoffIds';
-import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
+import type { DispatchContext, RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const create = (summary: string, extra: Record<string, unknown> = {}) => ({
@@ -165,7 +165,7 @@ describe('drop zone processor', () => {
     // Counts the sweeps the processor runs (expireLeases through the real dispatcher): two done prove it looked.
     let sweeps = 0;
     const dispatch = ws.dispatcher.dispatch.bind(ws.dispatcher);
-    ws.dispatcher.dispatch = (req, ctx) =>
+    ws.dispatcher.dispatch = (req: unknown, ctx?: DispatchContext) =>
       dispatch(req, ctx).finally(() => {
         if ((req as { action?: string }).action === 'expireLeases') sweeps++;
       });

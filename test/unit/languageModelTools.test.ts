@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTIONS } from '../../src/core/requests/actionRegistry';
-import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from '../../src/vscode/languageModelToolCatalog';
+import { CATALOG } from '../../src/core/requests/catalog';
+import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from '../../src/vscode/agents/languageModelToolCatalog';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -24,7 +24,7 @@ describe('language-model tools (docs/contract.md §10a)', () => {
     assert.deepEqual(pkg().contributes.languageModelTools, JSON.parse(JSON.stringify(languageModelToolContributions())));
   });
 
-  it('covers create, list, claim, complete, pass over, return and status; store-changing tools are the non-read-only actions', () => {
+  it('covers create, list, claim, complete, pass over, return, snooze and status; store-changing tools are the non-read-only actions', () => {
     assert.deepEqual(LANGUAGE_MODEL_TOOLS.map((t) => t.action).sort(), [
       'claimHandoff',
       'completeHandoff',
@@ -32,10 +32,11 @@ describe('language-model tools (docs/contract.md §10a)', () => {
       'listHandoffs',
       'passOver',
       'returnHandoff',
+      'snoozeHandoff',
       'status',
     ]);
     for (const t of LANGUAGE_MODEL_TOOLS) {
-      assert.equal(t.changesStore, !ACTIONS[t.action].readOnly, `${t.name}: changesStore`);
+      assert.equal(t.changesStore, !CATALOG[t.action].readOnly, `${t.name}: changesStore`);
       assert.equal(t.name, `agentsync_${t.action}`);
       assert.match(t.modelDescription, /^Use /, `${t.name}: the description says when to use it`);
     }

@@ -1,5 +1,5 @@
 // Ids a git merge moved in this clone (docs/contract.md §8): every surface goes through the dispatcher, so a request
-// naming the old id is refused `id_moved` there, by id only, until a startSession briefing told the clone's agents;
+// naming the old id is refused `id_moved` there, by id only, until that agent's startSession briefing told it;
 // a clone without the merge driver's note (another clone) answers as usual.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -52,20 +52,32 @@ describe('ids a merge moved (id_moved)', () => {
     assert.equal((byNewId.data!.handoffs as Handoff[])[0].uid, moved.uid, 'by the new id it acts');
   });
 
-  it('the next startSession lists the move in its briefing and ends the refusal; the note is kept as told', async () => {
+  it("an agent's startSession lists the move in its briefing and ends the refusal for that agent only", async () => {
     const ws = mergedClone(true);
     const started = await ws.dispatch({ action: 'startSession', agent: 'codex', goal: 'next' });
     assert.ok(started.ok, JSON.stringify(started));
     assert.deepEqual((started.data!.briefing as { moved_ids: unknown }).moved_ids, [
       { id: OLD, moved_to: moved.handoff_id, uid: moved.uid, now_names: OLD, holder_uid: published.uid },
     ]);
-    assert.ok(
-      readMovedIds(ws.layout).every((m) => m.told_at),
-      'marked told in state.json',
+    assert.deepEqual(
+      readMovedIds(ws.layout).map((m) => m.told_to),
+      [['codex']],
+      'marked told to codex in state.json',
     );
-    const after = await ws.dispatch({ action: 'listHandoffs', handoffId: OLD });
-    assert.equal((after.data!.handoffs as Handoff[])[0].uid, published.uid);
-    const again = await ws.dispatch({ action: 'startSession', agent: 'claude', goal: 'later' });
+    const told = await ws.dispatch({ action: 'heartbeat', handoffId: OLD, agent: 'codex' });
+    assert.notEqual(told.reason, 'id_moved', 'codex was told: the id names the published record for it');
+    // Claude was not told: it may still hold the old id for the moved record, so it is still refused.
+    const before = ws.storeBytes();
+    const untold = await ws.dispatch({ action: 'claimHandoff', handoffId: OLD, agent: 'claude' });
+    assert.equal(untold.reason, 'id_moved', JSON.stringify(untold));
+    assert.deepEqual(ws.storeBytes(), before);
+    const anonymous = await ws.dispatch({ action: 'listHandoffs', handoffId: OLD });
+    assert.equal((anonymous.data!.handoffs as Handoff[])[0].uid, published.uid, 'a read with no agent follows any briefing');
+    const claudeStarts = await ws.dispatch({ action: 'startSession', agent: 'claude', goal: 'later' });
+    assert.equal((claudeStarts.data!.briefing as { moved_ids: unknown[] }).moved_ids.length, 1, "claude's briefing lists it too");
+    const claimed = await ws.dispatch({ action: 'claimHandoff', handoffId: OLD, agent: 'claude' });
+    assert.equal((claimed.data!.handoff as Handoff).uid, published.uid, 'told, claude acts on the published record');
+    const again = await ws.dispatch({ action: 'startSession', agent: 'claude', goal: 'again' });
     assert.equal((again.data!.briefing as { moved_ids?: unknown }).moved_ids, undefined, 'told once');
   });
 

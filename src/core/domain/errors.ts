@@ -46,6 +46,7 @@ const AGENTSYNC_REASONS = [
   'remote_auth',
   'remote_refused',
   'remote_busy',
+  'remote_rewound',
   'usage',
   'internal_error',
 ] as const;

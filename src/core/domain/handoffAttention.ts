@@ -3,6 +3,7 @@
 import { isHuman } from './agentId';
 import { isTerminal, type Handoff } from './handoffSchema';
 import { isInvolved, originatorOf } from './lifecycle';
+import { isSnoozed } from './snoozeTime';
 import type { AgentSyncConfig } from './configSchema';
 
 /** True when an in-progress handoff's lease has run out: the badge shows it stale, and expireLeases releases it. */
@@ -52,6 +53,8 @@ export interface AttentionContext {
  */
 export function attentionGroupOf(h: Handoff, ctx: AttentionContext): AttentionGroup | null {
   if (isTerminal(h.status)) return null;
+  // Snoozed work waits under Other until its snooze ends (snoozeTime.ts).
+  if (isSnoozed(h, ctx.now)) return 'other';
   const human = isHuman(ctx.me, ctx.humans);
   const owner = h.to_agents.includes(ctx.me);
   const concernsMe = human || isInvolved(h, ctx.me) || h.to_agents.length === 0;
@@ -79,7 +82,7 @@ export function showsWhenEmpty(group: AttentionGroup): boolean {
   return group !== 'review' && group !== 'other';
 }
 
-/** Open handoffs assigned to `me` (an owner) that are stale: what the status-bar badge counts. */
+/** Open handoffs assigned to `me` (an owner) that are stale and not snoozed: what the status-bar badge counts. */
 export function staleAssignedTo(
   handoffs: readonly Handoff[],
   me: string,
@@ -88,7 +91,7 @@ export function staleAssignedTo(
 ): { handoff: Handoff; reason: string }[] {
   const out: { handoff: Handoff; reason: string }[] = [];
   for (const h of handoffs) {
-    if (!h.to_agents.includes(me)) continue;
+    if (!h.to_agents.includes(me) || isSnoozed(h, now)) continue;
     const reason = staleReason(h, config, now);
     if (reason) out.push({ handoff: h, reason });
   }

@@ -142,6 +142,8 @@ export const handoffSchema = z
     claimed_by: agentIdSchema.nullable().optional(),
     claimed_at: isoTimeSchema.nullable().optional(),
     lease_expires_at: isoTimeSchema.nullable().optional(),
+    /** Hidden from "Assigned to me" and the stale badge until then (snoozeHandoff, domain/snoozeTime.ts). */
+    snoozed_until: isoTimeSchema.nullable().optional(),
     return_to: agentIdSchema.nullable().optional(),
     parent_uid: z.string().max(26).nullable().optional(),
     chain: z.array(agentIdSchema).max(LIMITS.chain).optional(),

@@ -47,6 +47,16 @@ export function allowsMove(status: HandoffStatus, verb: string): boolean {
   return TRANSITIONS[status].some((m) => m.verb === verb);
 }
 
+/** Whether the handoff may still be escalated (every open status may). */
+export function canEscalate(h: Handoff): boolean {
+  return TRANSITIONS[h.status].some((m) => m.to === 'escalated');
+}
+
+/** Whether work may be passed on from the handoff: before its review (queued, in progress or blocked). */
+export function canPassOver(h: Handoff): boolean {
+  return allowsMove(h.status, 'block') || h.status === 'blocked';
+}
+
 export function legalTargets(from: HandoffStatus): HandoffStatus[] {
   return TRANSITIONS[from].map((m) => m.to);
 }

@@ -94,7 +94,7 @@ export class ClaimAnswerer {
       const request = isObject ? { ...obj, request_id: claim.ulid } : obj;
       return this.serialized(claim.ulid, () => this.dispatcher.dispatch(request, ctx)).then((r) => this.named(r, claim.ulid));
     }
-    const id = requestIdSchema.safeParse(obj.request_id);
+    const id = requestIdSchema().safeParse(obj.request_id);
     if (!id.success) return this.dispatcher.dispatch(obj, ctx).then((r) => this.named(r, claim.ulid));
     return this.serialized(id.data, () => this.dispatcher.dispatch(obj, ctx));
   }

@@ -145,7 +145,7 @@ export class DropZoneProcessor {
 
   private async sweepLeases(): Promise<void> {
     const r = await this.dispatcher.dispatch({ action: 'expireLeases' }, { surface: 'dropzone' });
-    const released = (r.data?.released as { handoff_id: string }[] | undefined) ?? [];
+    const released = r.data?.released ?? [];
     if (released.length) this.logger.info(`lease expired, back in the queue: ${released.map((h) => h.handoff_id).join(', ')}`);
     else if (!r.ok) this.logger.warn(`expireLeases: ${r.reason}: ${r.message}`);
   }

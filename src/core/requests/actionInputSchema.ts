@@ -1,9 +1,9 @@
-// JSON Schema of an action's parameters, generated from its zod schema (requestParams.ts), for the surfaces that
+// JSON Schema of an action's parameters, generated from its zod schema (the action's catalog entry), for the surfaces that
 // describe their input to a model: MCP tools (`agentsync mcp`) and VS Code language-model tools (package.json
 // contributes.languageModelTools, written by `npm run schemas`). One source, so what a tool advertises is what
 // the dispatcher accepts (docs/agentsync-documentation.md, "Tools for agents").
 import * as z from 'zod';
-import { paramSchemas, type ActionName } from './requestParams';
+import { paramsSchemaOf, type ActionName } from './catalog';
 
 export interface ObjectJsonSchema {
   type: 'object';
@@ -14,7 +14,7 @@ export interface ObjectJsonSchema {
 
 /** The action's parameter schema as JSON Schema, minus `action` (the tool name supplies it) and the draft marker. */
 export function actionInputSchema(action: ActionName, options: { optional?: readonly string[] } = {}): ObjectJsonSchema {
-  const json = z.toJSONSchema(paramSchemas[action], { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(paramsSchemaOf(action), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   // Drop the draft marker: MCP clients and VS Code assume their own JSON Schema dialect for an input schema.
   const {
     $schema: _dialect,

@@ -6,6 +6,7 @@ import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
 import { renderTrackerFile, type TrackerSectionProof } from './trackerFile';
 import { contentHash } from './storeStamp';
+import { trackerStatKey } from './trackerStat';
 import type { Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
@@ -46,17 +47,22 @@ export function writeStateSummary(
  * Why the derived files are not what `storeHash`'s store renders, or null when they are: state.json names another
  * store (the last rebuild was cut off, or git changed the store), or is gone while the tracker stays; AgentTracker.md
  * is gone, or is not the file the last render wrote (edited by hand, or by a session section since). A workspace with
- * neither file has never been rendered here and is left as it is.
+ * neither file has never been rendered here and is left as it is. Every process asks this at start, so a tracker
+ * whose stat is still the one the last render recorded (trackerStat.ts) is taken as that file without reading it;
+ * any other is hashed.
  */
 export function derivedFilesOutOfDate(layout: WorkspaceLayout, storeHash: string): string | null {
-  const trackerBytes = readRegularBytes(layout.trackerFile);
-  if (!fs.existsSync(layout.stateFile)) return trackerBytes ? '.agentsync/state.json is missing' : null;
+  assertRegularOrMissing(layout.trackerFile);
+  const trackerStat = trackerStatKey(layout.trackerFile);
+  if (!fs.existsSync(layout.stateFile)) return trackerStat ? '.agentsync/state.json is missing' : null;
   const state = readStateFile(layout.stateFile);
   if (typeof state.storeHash === 'string' && state.storeHash !== storeHash) return '.agentsync/state.json names another store';
+  if (!trackerStat) return 'AgentTracker.md is missing';
+  const proof = state.trackerSection as { sha256?: unknown; stat?: unknown } | undefined;
+  if (typeof proof?.sha256 !== 'string' || proof.stat === trackerStat) return null;
+  const trackerBytes = readRegularBytes(layout.trackerFile);
   if (!trackerBytes) return 'AgentTracker.md is missing';
-  const proof = state.trackerSection as { sha256?: unknown } | undefined;
-  if (typeof proof?.sha256 === 'string' && proof.sha256 !== contentHash(trackerBytes))
-    return 'AgentTracker.md changed since it was rendered';
+  if (proof.sha256 !== contentHash(trackerBytes)) return 'AgentTracker.md changed since it was rendered';
   return null;
 }
 

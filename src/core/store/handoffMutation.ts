@@ -10,6 +10,8 @@ export interface ActionContext {
   /** Hash of the request (only when the caller gave the request_id, i.e. when it can be replayed). */
   requestHash?: string;
   surface: string;
+  /** A replayed offline create: the record keeps the uid and created_at it was given offline. */
+  keep?: { uid: string; created_at: string };
 }
 
 /**

@@ -24,7 +24,8 @@ import { ArchiveReader } from './archive/archiveReader';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import { readMovedIds } from './movedIds';
 import { assertSectionUsable } from '../domain/configSchema';
-import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from './stateAuthority';
+import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from './stateAuthority';
+import { MAX_PREVIOUS_IDS } from './storeMerge';
 import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remoteAuthority';
 import type { StoreTransaction as Tx } from './storeTransaction';
 import { MAX_STORE_BYTES, StoreReader, storeFileRefusal } from './storeReader';
@@ -60,6 +61,7 @@ const GIT_WAIT_MS = 10_000;
 const MISSING_STORE_WAIT_MS = 2_000;
 
 interface Pending extends BatchWork {
+  fetchFirst?: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -69,6 +71,8 @@ export interface TransactOptions {
   request?: Record<string, unknown>;
   agent?: string;
   onSync?: (outcome: SyncOutcome) => void;
+  /** Sync mode: fetch the shared ref before the first attempt (a sync, a fresh read), not only when the push needs it. */
+  fetchFirst?: boolean;
 }
 
 const silent: StoreLogger = { info: () => undefined, warn: () => undefined };
@@ -114,7 +118,7 @@ export class HandoffStore {
   private replayer: Replayer | null = null;
   /** This clone's handoffs.json as the authority: a batch reads it under the lock and writes it back (docs/contract.md §12). */
   private readonly local: StateAuthority = {
-    maxAttempts: MAX_BATCH_ATTEMPTS,
+    another: (attempt) => Promise.resolve(attempt < MAX_BATCH_ATTEMPTS),
     base: () => this.localBase(),
     decide: (tx, base) => Promise.resolve(this.localDecide(tx, base)),
     exhausted: (why) => new StoreMoved(why).refusal(),
@@ -246,7 +250,7 @@ export class HandoffStore {
    */
   async syncNow(): Promise<SyncOutcome | null> {
     let outcome: SyncOutcome | null = null;
-    await this.transact(() => undefined, { onSync: (o) => (outcome = o) });
+    await this.transact(() => undefined, { onSync: (o) => (outcome = o), fetchFirst: true });
     // Decided here because the remote did not answer: for a sync that is the failure itself.
     const failure = (outcome as SyncOutcome | null)?.confirmed === false ? this.remote?.authority.offlineError() : null;
     if (failure) throw failure;
@@ -282,7 +286,7 @@ export class HandoffStore {
       assertSectionUsable(this.config().config, 'sync');
       authority = this.syncAuthority() ?? this.local;
       this.lock = authority === this.local ? this.locks.local : this.locks.sync;
-      if (authority instanceof RemoteAuthority) await authority.prepare();
+      if (authority instanceof RemoteAuthority) await authority.prepare(batch.some((p) => p.fetchFirst));
       // The lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a
       // symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
       ensureSafeDirectory(this.layout.root, this.layout.dataDir);
@@ -301,7 +305,8 @@ export class HandoffStore {
           readMovedIds(this.layout),
         );
         // Writes applied offline go first, in their order: the remote confirms or revokes each (docs/contract.md §13).
-        const replayed = base.replays.map((replay) => applyReplay(tx, replay));
+        const moved = new Map<string, string>();
+        const replayed = base.replays.map((replay) => applyReplay(tx, replay, moved));
         results = [];
         const changedBy: boolean[] = [];
         for (const p of batch) {
@@ -317,10 +322,11 @@ export class HandoffStore {
         }
         const decision = await authority.decide(tx, base, batch, changedBy, replayed);
         if (decision.kind === 'decided') break;
-        // The state moved after we read it (git or a hand replaced the file; another clone pushed): apply the batch again.
-        if (attempt >= authority.maxAttempts) throw authority.exhausted(decision.why);
+        // The state moved after we read it (git or a hand replaced the file; another clone pushed), or the remote's state
+        // must be fetched before a batch that pushes nothing is answered: apply the batch again.
+        if (!(await authority.another(attempt))) throw authority.exhausted(decision.why);
         this.cached = null;
-        this.logger.info(`the state changed during a write (${decision.why}); applying the batch again`);
+        this.logger.info(`applying the batch again (${decision.why})`);
       }
     } catch (e) {
       this.cached = null; // whatever is in memory may not be on disk: re-read next time
@@ -653,11 +659,18 @@ export class HandoffStore {
 }
 
 /** A write applied offline, applied again to the shared state; a refusal now means the remote revoked it. */
-function applyReplay(tx: Tx, replay: Replay): { replay: Replay; ok: boolean; reason?: string; message?: string } {
+function applyReplay(tx: Tx, replay: Replay, moved: Map<string, string>): Replayed {
   const step = tx.begin();
   try {
-    const answer = replay.work(tx);
-    return { replay, ...answer };
+    const answer = replay.work(tx, moved);
+    const made = answer.ok && replay.created ? tx.find(replay.created.uid) : undefined;
+    if (!made || made.handoff_id === replay.created!.handoff_id) return { replay, ...answer };
+    // The shared state gave this create's provisional id to another handoff: the record keeps the old id in
+    // previous_ids (an agent naming it is refused id_moved, movedIds.ts), and later replays naming it act on this one.
+    const from = replay.created!.handoff_id;
+    moved.set(from, made.handoff_id);
+    tx.replace({ ...made, previous_ids: [...(made.previous_ids ?? []), from].slice(-MAX_PREVIOUS_IDS) });
+    return { replay, ...answer, renumbered: { from, to: made.handoff_id, uid: made.uid! } };
   } catch (e) {
     step.rollback();
     return { replay, ok: false, reason: isActionError(e) ? e.reason : 'internal_error', message: (e as Error).message };

@@ -2,7 +2,8 @@
 // local record because a published one holds its id, this clone's agents still know that record by the old id,
 // which now names the published one. The merge driver notes each move here, in `.agentsync/state.json` (local, never
 // committed: other clones knew the id as the published record's); a request naming the old id is refused
-// `id_moved` until this clone's agents were told (the next startSession's briefing carries the moves).
+// `id_moved` until the agent asking was told (its next startSession's briefing carries the moves): each agent is told
+// for itself, since one agent's briefing says nothing to another that still holds the old id.
 import { ActionError } from '../domain/errors';
 import { parseHandoffId } from '../domain/handoffIds';
 import type { Handoff } from '../domain/handoffSchema';
@@ -20,8 +21,12 @@ export interface MovedId {
   /** The published record that holds `id` now. */
   holder_uid?: string;
   at: string;
-  /** When a startSession briefing told this clone's agents; from then on `id` names the published record here too. */
+  /** Set by stores before per-agent telling: every agent counts as told. */
   told_at?: string;
+  /** The agents a startSession briefing told; for them `id` names the published record from then on. */
+  told_to?: string[];
+  /** What moved it: a git merge (absent), or sync, which renumbered an id given in this clone alone (docs/contract.md §13). */
+  by?: 'sync';
 }
 
 /** The newest moves kept; older ones were told long ago or belong to merges since undone. */
@@ -38,7 +43,9 @@ function isMove(v: unknown): v is MovedId {
     typeof m.moved_to === 'string' &&
     typeof m.at === 'string' &&
     (m.holder_uid === undefined || typeof m.holder_uid === 'string') &&
-    (m.told_at === undefined || typeof m.told_at === 'string')
+    (m.told_at === undefined || typeof m.told_at === 'string') &&
+    (m.told_to === undefined || (Array.isArray(m.told_to) && m.told_to.every((a) => typeof a === 'string'))) &&
+    (m.by === undefined || m.by === 'sync')
   );
 }
 
@@ -60,20 +67,27 @@ export function recordMovedIds(layout: WorkspaceLayout, moves: readonly MovedId[
   writeFileAtomic(layout.stateFile, JSON.stringify(next, null, 2) + '\n', { durable: false });
 }
 
-/** The state.json patch that marks every untold move as told now (a startSession briefing carried them). */
-export function toldPatch(state: Record<string, unknown>, at: string): Record<string, unknown> {
-  const moves = movesIn(state);
-  if (!moves.some((m) => !m.told_at)) return {};
-  return { [FIELD]: moves.map((m) => (m.told_at ? m : { ...m, told_at: at })) };
+/** Whether `agent` was told of this move. A request without an agent counts any agent's briefing (no one to tell). */
+export function toldTo(m: MovedId, agent: string | null | undefined): boolean {
+  if (m.told_at) return true;
+  return agent ? (m.told_to ?? []).includes(agent) : (m.told_to ?? []).length > 0;
 }
 
-/** Where the moved records are now, for a briefing: each untold move with the current ids of both records. */
+/** The state.json patch that marks every move `agent` was not told as told to it (its startSession briefing carried them). */
+export function toldPatch(state: Record<string, unknown>, agent: string): Record<string, unknown> {
+  const moves = movesIn(state);
+  if (moves.every((m) => toldTo(m, agent))) return {};
+  return { [FIELD]: moves.map((m) => (toldTo(m, agent) ? m : { ...m, told_to: [...(m.told_to ?? []), agent] })) };
+}
+
+/** Where the moved records are now, for `agent`'s briefing: each move it was not told, with the current ids of both records. */
 export function untoldMoves(
   moves: readonly MovedId[],
   find: (ref: string) => Handoff | undefined,
+  agent: string,
 ): { id: string; moved_to: string; uid: string; now_names: string | null; holder_uid: string | null }[] {
   return moves
-    .filter((m) => !m.told_at)
+    .filter((m) => !toldTo(m, agent))
     .map((m) => {
       const holder = find(m.id);
       return {
@@ -111,20 +125,26 @@ export function refuseMovedId(
   find: (ref: string) => Handoff | undefined,
   findAnywhere: (ref: string) => Handoff | undefined,
   moves: () => readonly MovedId[],
+  agent: string | null,
 ): void {
   if (!parseHandoffId(ref)) return; // a uid never moves
   const moved = movedRecordOf(handoffs, find, ref);
   if (!moved) return;
-  const move = moves().find((m) => m.id === ref && m.uid === moved.uid && !m.told_at);
+  const move = moves().find((m) => m.id === ref && m.uid === moved.uid && !toldTo(m, agent));
   if (!move) return;
   const holder = findAnywhere(ref);
   const other = holder && holder.uid !== moved.uid ? holder : undefined;
+  const what =
+    move.by === 'sync'
+      ? `${ref} was given in this clone alone (offline, before sync was on, or on a branch), and the shared state ` +
+        `renumbered that handoff to ${moved.handoff_id}`
+      : `a git merge renumbered the handoff this clone knew as ${ref} to ${moved.handoff_id}`;
   throw new ActionError(
     'id_moved',
-    `${ref} is ambiguous in this clone: a git merge renumbered the handoff this clone knew as ${ref} to ${moved.handoff_id} ` +
+    `${ref} is ambiguous in this clone: ${what} ` +
       `(uid ${moved.uid}), because a published handoff ${other ? `(uid ${other.uid}) ` : ''}keeps ${ref}. Name the one you mean by ` +
       `its current id or uid: ${moved.handoff_id} for the one this clone created${other ? `, ${other.uid} for the published one` : ''}. ` +
-      `${ref} names the published handoff here once this clone's agents were told (the next startSession). Nothing was changed.`,
+      `${ref} names the published handoff for an agent once it was told (its next startSession). Nothing was changed.`,
     {
       handoffId: ref,
       moved: { handoff_id: moved.handoff_id, uid: moved.uid },

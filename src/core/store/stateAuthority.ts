@@ -15,6 +15,8 @@ export interface SyncOutcome {
   attempts?: number;
   pending?: boolean;
   reason?: string;
+  /** Provisional ids of offline creates the shared state gave other handoffs: each record's id now. */
+  renumbered?: { from: string; to: string; uid: string }[];
 }
 
 /** One request's work inside a batch; `request` is the request itself (kept when it is applied offline). */
@@ -29,7 +31,22 @@ export interface BatchWork {
 /** A write applied offline, replayed against the shared state: its work, and what it answered then. */
 export interface Replay {
   requestId: string;
-  work: (tx: StoreTransaction) => { ok: boolean; reason?: string; message?: string };
+  /**
+   * `moved`: the provisional ids earlier replays' creates were renumbered from, to the ids the shared state gave them;
+   * a later write naming one acts on the renumbered record, never on the handoff that now holds the old id.
+   */
+  work: (tx: StoreTransaction, moved: ReadonlyMap<string, string>) => { ok: boolean; reason?: string; message?: string };
+  /** A create's record as this clone made it offline (its uid is kept, its id may change). */
+  created?: { handoff_id: string; uid: string; created_at: string };
+}
+
+/** What a replay answered on the shared state; `renumbered`: the provisional id its create gave, and the id it has now. */
+export interface Replayed {
+  replay: Replay;
+  ok: boolean;
+  reason?: string;
+  message?: string;
+  renumbered?: { from: string; to: string; uid: string };
 }
 
 export interface BaseState {
@@ -57,9 +74,12 @@ export interface StateAuthority {
     base: BaseState,
     works: readonly BatchWork[],
     changedBy: readonly boolean[],
-    replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
+    replayed: readonly Replayed[],
   ): Promise<Decision>;
-  /** How many times `moved` is answered before the batch is refused, and the refusal then. */
-  readonly maxAttempts: number;
+  /**
+   * After `moved`: waits as this authority wants before attempt `attempt + 1`, or answers false when its retry budget
+   * is spent (a count for the local file, a time for the remote); the batch is then refused with `exhausted`.
+   */
+  another(attempt: number): Promise<boolean>;
   exhausted(lastWhy: string): Error;
 }

@@ -48,7 +48,7 @@ const FOLLOWERS: Record<string, string> = { claimed_at: 'claimed_by', lease_expi
 /** The schema's cap on `conflicts`; the oldest entries give way. */
 const MAX_CONFLICTS = 100;
 /** The schema's cap on `previous_ids`; the oldest give way. */
-const MAX_PREVIOUS_IDS = 20;
+export const MAX_PREVIOUS_IDS = 20;
 
 /** Absent and null count as the same value (0.3 files lack the optional fields other writers set to null). */
 const same = (a: unknown, b: unknown): boolean => stableStringify(a ?? null) === stableStringify(b ?? null);

@@ -39,6 +39,8 @@ export class StoreTransaction {
     private readonly movedIds: () => readonly MovedId[] = () => [],
   ) {}
 
+  /** The agent of the request being applied (the dispatcher sets it): an id that moved is refused per agent (movedIds.ts). */
+  actor: string | null = null;
   private ledgerCache: ReadonlyMap<string, LedgerEntry> | null = null;
   private readonly done = new Set<string>();
 
@@ -104,6 +106,7 @@ export class StoreTransaction {
       (r) => this.snapshot.find(r),
       (r) => this.findAnywhere(r),
       this.movedIds,
+      this.actor,
     );
   }
 

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
 import { contentHash } from './storeStamp';
+import { trackerStatKey } from './trackerStat';
 import { adoptRenderedSection, detectEol, renderHandoffsSectionParts, SECTION_FORMAT, spliceHandoffs } from '../domain/trackerRenderer';
 import type { Handoff } from '../domain/handoffSchema';
 import type { DerivedWriteOptions } from './derivedWriteOptions';
@@ -21,6 +22,8 @@ export interface TrackerSectionProof {
   end: number;
   /** trackerRenderer's SECTION_FORMAT when it was written. */
   format?: number;
+  /** The file's stat right after it was written (trackerStat.ts): the start-up check's shortcut past the hash. */
+  stat?: string;
 }
 
 function proofOf(v: unknown): TrackerSectionProof | null {
@@ -60,11 +63,21 @@ export function renderTrackerFile(
   const outBytes = Buffer.from(out.text);
   if (!bytes || !outBytes.equals(bytes))
     writeFileAtomic(layout.trackerFile, outBytes, { durable: false, beforeRename: options.beforeRename });
-  const written: TrackerSectionProof = { sha256: contentHash(outBytes), ...out.section, format: SECTION_FORMAT };
+  const written: TrackerSectionProof = {
+    sha256: contentHash(outBytes),
+    ...out.section,
+    format: SECTION_FORMAT,
+    ...statOf(layout.trackerFile),
+  };
   const startByte = Buffer.byteLength(out.text.slice(0, out.section.start));
   const endByte = startByte + Buffer.byteLength(out.text.slice(out.section.start, out.section.end));
   remember(layout.trackerFile, { ...written, startByte, endByte, eol: detectEol(out.text), bytes: outBytes });
   return written;
+}
+
+function statOf(file: string): { stat?: string } {
+  const stat = trackerStatKey(file);
+  return stat ? { stat } : {};
 }
 
 /**
@@ -107,6 +120,7 @@ function spliceWrittenTracker(
     start: mine.start,
     end: mine.start + section.length,
     format: SECTION_FORMAT,
+    ...statOf(layout.trackerFile),
   };
   remember(layout.trackerFile, {
     ...written,

@@ -5,10 +5,10 @@ import * as vscode from 'vscode';
 import { displayAgent } from '../../core/domain/agentId';
 import { MAX_SKIP_REASON, skipReason, type CardAction } from '../../core/domain/dashboardCards';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
-import { reportResponse, showError } from '../commandRunner';
-import type { CommandDeps } from '../commandDeps';
-import { resolveHandoff } from '../handoffTarget';
-import { askText, PromptCancelled } from '../prompts';
+import { reportResponse, showError } from '../commands/commandRunner';
+import type { CommandDeps } from '../commands/commandDeps';
+import { resolveHandoff } from '../commands/handoffTarget';
+import { askText, PromptCancelled } from '../commands/prompts';
 import type { CardActionRequest } from './dashboardMessages';
 
 /** The tree's commands for the moves it has (package.json `view/item/context`). */

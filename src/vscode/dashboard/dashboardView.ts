@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { cardKey } from '../../core/domain/dashboardCards';
 import { dashboardModel, type DashboardModel } from '../../core/requests/sessions/dashboardModel';
 import { readStateFile } from '../../core/store/stateFile';
-import type { CommandDeps } from '../commandDeps';
+import type { CommandDeps } from '../commands/commandDeps';
 import { runCardAction } from './dashboardActions';
 import { dashboardPage, newNonce } from './dashboardHtml';
 import { parsePageMessage, type CardActionRequest, type ModelMessage } from './dashboardMessages';

@@ -4,8 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalRelativePath, hotFilesFor, nextHotFileChange, type HotFileHolder } from '../../core/domain/hotFiles';
-import type { FolderService } from '../folderService';
-import type { FolderServices } from '../folderServices';
+import type { FolderService } from '../folders/folderService';
+import type { FolderServices } from '../folders/folderServices';
 import type { SessionStates } from '../sessionCare/sessionStates';
 
 export interface HotFileHit {

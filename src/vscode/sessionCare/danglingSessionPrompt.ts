@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { displayAgent } from '../../core/domain/agentId';
 import { durationText } from '../../core/requests/sessions/durationText';
-import type { FolderServices } from '../folderServices';
+import type { FolderServices } from '../folders/folderServices';
 import type { SessionReminders } from './sessionReminders';
 import type { SessionStates } from './sessionStates';
 

@@ -7,8 +7,8 @@ import { displayAgent } from '../../core/domain/agentId';
 import { durationText } from '../../core/requests/sessions/durationText';
 import { nextReminderAt } from '../../core/requests/sessions/sessionReminder';
 import type { SessionRecord } from '../../core/requests/sessions/sessionState';
-import type { FolderService } from '../folderService';
-import type { FolderServices } from '../folderServices';
+import type { FolderService } from '../folders/folderService';
+import type { FolderServices } from '../folders/folderServices';
 import type { SessionStates } from './sessionStates';
 
 export const END = 'End';

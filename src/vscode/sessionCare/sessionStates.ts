@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readStateFile } from '../../core/store/stateFile';
 import { activeSessionsOf, type SessionRecord } from '../../core/requests/sessions/sessionState';
-import type { FolderService } from '../folderService';
-import type { FolderServices } from '../folderServices';
+import type { FolderService } from '../folders/folderService';
+import type { FolderServices } from '../folders/folderServices';
 
 const DEBOUNCE_MS = 20;
 

@@ -11,12 +11,12 @@ import { pickUpPrompt } from '../../core/requests/sessions/pickUpPrompt';
 import { waitingHandoffsFor } from '../../core/requests/sessions/waitingHandoffPick';
 import { zeroTouchRoute } from '../../core/requests/sessions/zeroTouchRouting';
 import { zeroTouchSummary } from '../../core/requests/sessions/zeroTouchSummary';
-import { reportResponse } from '../commandRunner';
-import type { FolderService } from '../folderService';
-import type { CommandDeps } from '../commandDeps';
-import { dispatchEndSession } from '../endSessionDispatch';
-import { folderOf, type SessionAutomation, type SessionCommandArgs } from '../sessionCommands';
-import type { TrustState } from '../trustState';
+import { reportResponse } from '../commands/commandRunner';
+import type { FolderService } from '../folders/folderService';
+import type { CommandDeps } from '../commands/commandDeps';
+import { dispatchEndSession } from './endSessionDispatch';
+import { folderOf, type SessionAutomation, type SessionCommandArgs } from './sessionCommands';
+import type { TrustState } from '../folders/trustState';
 import { zeroTouchDefaults, zeroTouchEnabled } from './automationSettings';
 import type { SessionStates } from './sessionStates';
 
@@ -107,7 +107,7 @@ export class ZeroTouchSessions implements SessionAutomation {
     }
     // No consent question: commands not yet approved on this machine are recorded as Skipped (commands_untrusted).
     const response = await dispatchEndSession(service, this.trust, request, (arg as SessionCommandArgs | undefined)?.cancellation);
-    const handoff = response.ok ? ((response.data?.handoff as Handoff | null | undefined) ?? null) : null;
+    const handoff = response.ok ? (response.data?.handoff ?? null) : null;
     let prompt: string | null = null;
     if (handoff && !handoff.no_handoff_reason) {
       prompt = pickUpPrompt(handoff, service.name);

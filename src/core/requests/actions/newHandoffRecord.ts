@@ -20,6 +20,8 @@ export function newHandoffRecord(tx: StoreTransaction, ctx: ActionContext, openi
   const now = tx.now();
   const ts = now.toISOString();
   const { from_agent, to_agents, owner_mode, summary, ...rest } = fields;
+  // A replayed offline create keeps the uid it was given (once: another record this request makes gets its own).
+  const keep = ctx.keep && !tx.find(ctx.keep.uid) ? ctx.keep : undefined;
   return {
     handoff_id: fields.handoff_id ?? tx.snapshot.ids.next(now),
     task_id: null,
@@ -35,10 +37,10 @@ export function newHandoffRecord(tx: StoreTransaction, ctx: ActionContext, openi
     branch: null,
     commit: null,
     prior_attempts: 0,
-    created_at: ts,
+    created_at: keep?.created_at ?? ts,
     updated_at: ts,
     state_history: [{ status: opening.status, agent: opening.agent, timestamp: ts, reason: opening.reason, ...requestMark(ctx) }],
-    uid: newUid(now.getTime()),
+    uid: keep?.uid ?? newUid(now.getTime()),
     rev: 1,
     ...rest,
   };

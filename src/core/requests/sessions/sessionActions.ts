@@ -103,7 +103,7 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
       writeStateSummary(
         env.layout,
         tx.handoffs,
-        { ...sessionFields(now), lastUpdated: startedAt, ...toldPatch(state, startedAt) },
+        { ...sessionFields(now), lastUpdated: startedAt, ...toldPatch(state, ctx.agent) },
         {},
         state,
       );
@@ -111,7 +111,7 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
   const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values());
-  const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r));
+  const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r), ctx.agent);
   if (moved.length) briefing.moved_ids = moved;
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
 }
@@ -151,7 +151,7 @@ function enforcementProblem(config: AgentSyncConfig, hot: readonly string[], p: 
   return null;
 }
 
-export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'endSession'>, prep: EndSessionPrepared): object {
+export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'endSession'>, prep: EndSessionPrepared) {
   const state = readStateFile(prep.layout.stateFile);
   const previous = lastSessionOf(state);
   if (previous && previous.request_id === ctx.requestId) {

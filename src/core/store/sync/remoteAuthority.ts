@@ -1,14 +1,19 @@
-// The git remote as the authority (docs/contract.md §13): each attempt fetches the shared ref and applies the batch to
-// the state it holds; the result is committed on top of the fetched commit and pushed as a compare-and-swap. When the
-// ref moved meanwhile, the batch is applied again to the new state (a claim may now be already_claimed). Only after the
-// push succeeded does this clone's handoffs.json change. Offline (`offline: "local"`), this clone decides and the
-// writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
+// The git remote as the authority (docs/contract.md §13): a write's first attempt applies the batch to the commit this
+// clone last fetched or pushed (no network), commits the result on top of it and pushes it as a compare-and-swap: one
+// conversation with the remote when nobody else wrote meanwhile. When the ref moved, the shared ref is fetched and the
+// batch applied again to the state it holds (a claim may now be already_claimed). A batch that pushes nothing (a
+// refusal, a briefing) is never answered from a view no fetch of this write confirmed: the ref is fetched and the batch
+// decided again. Only after the push succeeded does this clone's handoffs.json change. Offline (`offline: "local"`),
+// this clone decides and the writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { StoreSnapshot } from '../storeSnapshot';
 import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
-import type { BaseState, BatchWork, Decision, Replay, StateAuthority, SyncOutcome } from '../stateAuthority';
-import { SharedStateRef } from './sharedStateRef';
+import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from '../stateAuthority';
+import { recordMovedIds } from '../movedIds';
+import { MAX_PREVIOUS_IDS } from '../storeMerge';
+import { RetryBudget, type RetryClock } from './retryBudget';
+import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
 import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState } from './syncStateFile';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
@@ -31,8 +36,6 @@ export interface AuthorityHost {
 export type Replayer = (pending: readonly PendingWrite[]) => Promise<Replay[]>;
 
 export class RemoteAuthority implements StateAuthority {
-  /** Enough for a clone to lose many races in a row to seven others (each loss is one other clone's success). */
-  readonly maxAttempts = 24;
   readonly ref: SharedStateRef;
   readonly state: SyncStateFile;
   private replays: Replay[] = [];
@@ -40,30 +43,63 @@ export class RemoteAuthority implements StateAuthority {
   /** Set when the last fetch found no remote: the batch is then decided here (see decideOffline). */
   private offline: ActionError | null = null;
   private head: string | null = null;
+  /** Whether `head` was fetched during this write (else it is the last known commit, read without the network). */
+  private fetched = false;
+  private fetchFirst = false;
+  /** Why the last attempt must be tried again: its push lost a race (contended), or its view was only the last known one. */
+  private retry: {
+    contended: boolean;
+    /** The server failed to update the ref: if a fetch finds it still at `expected`, it did not move. */
+    stuck?: { expected: string | null; detail: string };
+    /** The push found no remote (offline "local"): the next attempt decides on this clone's own store. */
+    unreachable?: ActionError;
+  } | null = null;
+  private readonly budget: RetryBudget;
   private shared: Map<string, LedgerEntry> = new Map();
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
+  /** Records renumbered while joining, because the shared state gives their id to another handoff. */
+  private joinRenumbered: { from: string; to: string; uid: string }[] = [];
 
   constructor(
     private readonly host: AuthorityHost,
     readonly config: SyncConfig,
     private readonly replayer: Replayer | null,
+    clock?: RetryClock,
   ) {
     this.ref = new SharedStateRef(host.layout.root, config);
     this.state = new SyncStateFile(host.layout.syncStateFile);
+    this.budget = new RetryBudget(clock);
   }
 
-  /** Before the lock: the writes waiting from an offline time, turned into work to apply first. */
-  async prepare(): Promise<void> {
+  /**
+   * Before the lock: the writes waiting from an offline time, turned into work to apply first. `fetchFirst`: the batch
+   * wants the remote's newest state even if it pushes nothing (a sync, a fresh read), so its first attempt fetches.
+   */
+  async prepare(fetchFirst = false): Promise<void> {
     this.attempt = 0;
+    this.fetchFirst = fetchFirst;
+    this.retry = null;
+    this.budget.start();
     const pending = this.state.read().pending;
     this.replays = pending.length && this.replayer ? await this.replayer(pending) : [];
   }
 
   async base(): Promise<BaseState> {
     this.attempt++;
+    // The first attempt decides on the commit this clone last fetched or pushed: no network; the push's compare-and-swap
+    // tells whether it was still the remote's. Without one, and on every later attempt, the ref is fetched.
+    const known = this.attempt === 1 && !this.fetchFirst ? this.ref.lastKnown() : null;
+    const retry = this.retry;
+    this.retry = null;
+    let blobs: SharedBlobs | null = null;
     try {
-      this.head = await this.ref.fetch();
+      if (retry?.unreachable) throw retry.unreachable;
+      this.head = known;
+      // A last known commit that is not a shared state (a broken one fetched earlier) is no view: fetch instead.
+      if (known) blobs = this.ref.readIfState(known);
+      if (!blobs) this.head = await this.ref.fetch();
+      this.fetched = !blobs;
       this.offline = null;
     } catch (e) {
       this.noteError(e);
@@ -75,7 +111,12 @@ export class RemoteAuthority implements StateAuthority {
       }
       throw e;
     }
-    const blobs = this.ref.read(this.head);
+    // The server failed to update the ref, and the ref is still where the push expected it: it did not move, so trying
+    // again cannot help (a stuck lock on the server, a full disk): named as the server's refusal.
+    const stuck = retry?.stuck;
+    if (stuck && this.fetched && this.head === stuck.expected) throw this.ref.stuck(stuck.detail);
+    blobs ??= this.ref.read(this.head);
+    if (this.fetched) this.assertNotRewound(this.head);
     let snapshot: StoreSnapshot;
     if (blobs.handoffs) {
       try {
@@ -92,15 +133,15 @@ export class RemoteAuthority implements StateAuthority {
           { ...e.details, sync: { remote, ref, commit: this.head } },
         );
       }
-    } else if (this.head) {
-      snapshot = StoreSnapshot.empty();
     } else {
       // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
       snapshot = (await this.host.localBase()).snapshot;
     }
-    // This clone's first contact with a shared state another clone seeded: its own records join it, nothing is lost.
+    // Records only this clone holds (its first contact with a shared state another clone seeded, a branch merged in)
+    // join it: nothing is lost. Without a shared state yet, this clone's store seeds it.
+    this.joinRenumbered = [];
     if (!this.head) this.joined = snapshot.handoffs.length;
-    else this.joined = blobs.handoffs && this.state.read().commit === null ? await this.joinLocalRecords(snapshot) : 0;
+    else this.joined = await this.joinLocalRecords(snapshot);
     this.shared = parseSharedLedger(blobs.ledger);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
@@ -116,7 +157,7 @@ export class RemoteAuthority implements StateAuthority {
     _base: BaseState,
     works: readonly BatchWork[],
     changedBy: readonly boolean[],
-    replayed: readonly { replay: Replay; ok: boolean; reason?: string; message?: string }[],
+    replayed: readonly Replayed[],
   ): Promise<Decision> {
     const { remote, ref } = this.config;
     if (this.offline) return this.decideOffline(tx, works, changedBy, this.offline);
@@ -134,22 +175,39 @@ export class RemoteAuthority implements StateAuthority {
       } catch (e) {
         this.noteError(e);
         if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
-          // Fetched, but the push found no remote: this clone decides, on top of the newer state it fetched.
-          this.offline = e;
-          return this.decideOffline(tx, works, changedBy, e);
+          // The push found no remote: the batch is decided here, applied again to this clone's own store as when a fetch
+          // finds no remote (whose pending writes are already in it, not replayed into this clone's ledger).
+          this.retry = { contended: false, unreachable: e };
+          return { kind: 'moved', why: 'the push found no remote; deciding on this clone' };
         }
         throw e;
       }
       if (pushed.kind === 'moved') {
-        await new Promise((r) => setTimeout(r, jitterMs(this.attempt)));
+        // Fetch and apply again. Decided on the last known commit, a push that found the ref elsewhere only says this
+        // clone's view was old: no pause. A lost race on a fetched state, or a server that failed to update the ref: a pause.
+        this.retry = { contended: this.fetched || !pushed.seen };
+        if (!pushed.seen) this.retry.stuck = { expected: this.head, detail: pushed.detail };
         return { kind: 'moved', why: pushed.detail };
       }
+    } else if (!this.fetched) {
+      // Nothing to push (refusals, a briefing, replays already answered), decided on a view no fetch of this write
+      // confirmed: a refusal from an old view could be wrong (the handoff may have been released since). Fetch, decide again.
+      this.retry = { contended: false };
+      return { kind: 'moved', why: 'nothing to push, and the last known state of the remote must be fetched first' };
     }
     // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
     if (commit !== this.head && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
     this.host.adopt(tx);
     const at = this.host.now().toISOString();
+    const renumbered = [...this.joinRenumbered, ...replayed.flatMap((r) => (r.renumbered ? [r.renumbered] : []))];
+    // An agent holding a provisional id the shared state gave another handoff is refused id_moved until told.
+    this.bestEffort(() =>
+      recordMovedIds(
+        this.host.layout,
+        renumbered.map((r) => ({ id: r.from, uid: r.uid, moved_to: r.to, at, by: 'sync' as const, ...holderOf(tx, r.from) })),
+      ),
+    );
     const revoked: Revocation[] = [];
     const settled = new Set(replayed.map((r) => r.replay.requestId));
     this.bestEffort(() =>
@@ -170,38 +228,99 @@ export class RemoteAuthority implements StateAuthority {
         }
         s.pending = s.pending.filter((p) => !settled.has(p.request_id));
         s.revoked.push(...revoked);
+        if (renumbered.length) s.renumbered = [...(s.renumbered ?? []), ...renumbered.map((r) => ({ ...r, at }))];
         s.commit = commit;
+        s.source = { remote, ref };
         s.fetched_at = at;
         s.last_error = null;
       }),
     );
-    const outcome: SyncOutcome = { confirmed: true, remote, ref, commit, attempts: this.attempt };
+    const outcome: SyncOutcome = {
+      confirmed: true,
+      remote,
+      ref,
+      commit,
+      attempts: this.attempt,
+      ...(renumbered.length ? { renumbered } : {}),
+    };
     for (const w of works) w.onSync?.(outcome);
     return { kind: 'decided' };
   }
 
   /**
-   * Adds the records only this clone holds (created before sync was turned on, or on a branch) to the shared state, so
-   * that taking the shared state loses none. A record whose id the shared state already gives to another handoff gets
-   * the next free id of its day (it was never published through the remote); records both hold stay the shared ones.
+   * The fetched head must hold everything this clone last adopted: absent, or not descending from that commit, the
+   * remote lost writes this clone saw confirmed (the ref was deleted, or forced back), and writing on it would reuse
+   * their ids: `remote_rewound`, nothing written, nothing pushed.
+   */
+  private assertNotRewound(head: string | null): void {
+    const last = this.state.read();
+    if (!last.commit || head === last.commit || !this.adoptedHere(last)) return;
+    if (head && this.ref.descends(head, last.commit)) return;
+    const { remote, ref } = this.config;
+    throw new ActionError(
+      'remote_rewound',
+      `${ref} on the git remote "${remote}" ${head ? `is at ${head}, which does not contain` : 'no longer exists; it held'} ` +
+        `${last.commit}, the shared state this clone last had: writes confirmed there would be lost and their ids given ` +
+        `again. Nothing was changed and nothing was pushed. Restore it by pushing that commit back (this clone has it): ` +
+        `git push --force ${remote} ${last.commit}:${ref}. To start over from what the remote has instead, delete ` +
+        ".agentsync/sync.json (this clone's records then join the remote's state as on a first contact).",
+      { sync: { remote, ref, commit: head, last_commit: last.commit } },
+    );
+  }
+
+  /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
+  private adoptedHere(s: SyncLocalState): boolean {
+    return !s.source || (s.source.remote === this.config.remote && s.source.ref === this.config.ref);
+  }
+
+  /**
+   * Adds the records only this clone holds (created before sync was turned on, or on a branch merged since) to the
+   * shared state, so that taking the shared state loses none. Not joined: a pending offline create (its replay adds
+   * it), and a record the last adopted shared state held (the remote removed it since). A record whose id the shared
+   * state gives another handoff gets the next free id of its day, keeping the old one in previous_ids (an agent naming
+   * it is refused id_moved); records both hold stay the shared ones.
    */
   private async joinLocalRecords(shared: StoreSnapshot): Promise<number> {
+    this.joinRenumbered = [];
     let local: StoreSnapshot;
     try {
       local = (await this.host.localBase()).snapshot;
     } catch {
       return 0; // no readable local store: nothing to join
     }
+    const state = this.state.read();
+    const replayed = new Set(state.pending.flatMap((p) => (p.created ? [p.created.uid] : [])));
+    const only = local.handoffs.filter((h) => h.uid && !shared.find(h.uid) && !replayed.has(h.uid));
+    if (only.length === 0) return 0;
+    const removed = this.adoptedUids(state);
     let joined = 0;
-    for (const h of local.handoffs) {
-      if (!h.uid || shared.find(h.uid)) continue;
+    for (const h of only) {
+      if (removed.has(h.uid!)) continue;
       const taken = shared.find(h.handoff_id) !== undefined;
-      const id = taken ? shared.ids.next(new Date(Date.parse(h.created_at) || this.host.now().getTime())) : h.handoff_id;
-      if (taken) this.host.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
-      shared.insert(taken ? { ...h, handoff_id: id } : h);
+      if (!taken) {
+        shared.insert(h);
+        joined++;
+        continue;
+      }
+      const id = shared.ids.next(new Date(Date.parse(h.created_at) || this.host.now().getTime()));
+      this.host.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
+      shared.insert({ ...h, handoff_id: id, previous_ids: [...(h.previous_ids ?? []), h.handoff_id].slice(-MAX_PREVIOUS_IDS) });
+      this.joinRenumbered.push({ from: h.handoff_id, to: id, uid: h.uid! });
       joined++;
     }
     return joined;
+  }
+
+  /** The uids of the shared state this clone last adopted (none on a first contact, or when it cannot be read). */
+  private adoptedUids(state: SyncLocalState): Set<string> {
+    if (!state.commit || !this.adoptedHere(state)) return new Set();
+    const blobs = this.ref.readIfState(state.commit);
+    if (!blobs?.handoffs) return new Set();
+    try {
+      return new Set(StoreSnapshot.parse(blobs.handoffs, false).handoffs.flatMap((h) => (h.uid ? [h.uid] : [])));
+    } catch {
+      return new Set();
+    }
   }
 
   private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
@@ -221,6 +340,7 @@ export class RemoteAuthority implements StateAuthority {
         handoff_id: refOf(request),
         request,
         applied_at: at,
+        ...createdBy(tx, id),
       });
     });
     // Pending writes stay out of this clone's ledger: their replay must apply them, not answer them from it.
@@ -234,12 +354,22 @@ export class RemoteAuthority implements StateAuthority {
     return { kind: 'decided' };
   }
 
+  async another(): Promise<boolean> {
+    const pause = this.budget.next(this.retry?.contended ?? true);
+    if (pause === null) return false;
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+    return true;
+  }
+
   exhausted(lastWhy: string): Error {
     const { remote, ref } = this.config;
+    const seconds = Math.round(this.budget.elapsedMs() / 1000);
     return new ActionError(
       'remote_busy',
-      `${ref} on the git remote "${remote}" kept moving through ${this.maxAttempts} attempts (${lastWhy}); nothing was changed. Retry.`,
-      { sync: { remote, ref } },
+      `${ref} on the git remote "${remote}" kept moving for ${seconds} s (the time a write keeps trying: ` +
+        `${this.budget.budgetMs / 1000} s): other writes won each of ${this.attempt} attempts (the last refused push: ${lastWhy}); ` +
+        'nothing was changed. Retry.',
+      { sync: { remote, ref }, attempts: this.attempt },
     );
   }
 
@@ -268,6 +398,20 @@ export class RemoteAuthority implements StateAuthority {
   }
 }
 
+/** The record a create applied offline made (its first history entry carries the request's id), if any. */
+function createdBy(tx: StoreTransaction, requestId: string): Pick<PendingWrite, 'created'> {
+  const marker = tx.snapshot.markerFor(requestId);
+  const h = marker ? tx.find(marker.uid) : undefined;
+  if (!h?.uid || h.state_history[0]?.request_id !== requestId) return {};
+  return { created: { handoff_id: h.handoff_id, uid: h.uid, created_at: h.created_at } };
+}
+
+/** The handoff that holds `id` in the shared state now (another clone's), for the id_moved refusal. */
+function holderOf(tx: StoreTransaction, id: string): { holder_uid?: string } {
+  const h = tx.find(id);
+  return h?.uid ? { holder_uid: h.uid } : {};
+}
+
 function refOf(request: Record<string, unknown>): string | null {
   const r = request.handoffId ?? request.handoff_id;
   return typeof r === 'string' ? r : null;
@@ -276,9 +420,4 @@ function refOf(request: Record<string, unknown>): string | null {
 function commitMessage(tx: StoreTransaction): string {
   const lines = tx.audit.filter((a) => !a.refused).map((a) => `${a.action} ${a.handoff_id ?? ''} by ${a.agent ?? '?'}`.trim());
   return `agentsync: ${lines.length} change(s)\n\n${lines.slice(0, 50).join('\n')}\n`;
-}
-
-/** A random pause before the next attempt, growing with the attempt, so racing clones spread out. */
-function jitterMs(attempt: number): number {
-  return Math.random() * Math.min(500, 10 * 2 ** attempt);
 }

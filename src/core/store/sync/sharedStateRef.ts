@@ -4,15 +4,33 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { childProcess } from '../../disk/childProcess';
-import { ActionError } from '../../domain/errors';
+import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { SAFE_GIT_OPTIONS } from '../../git/gitSafety';
 import { classifyRemoteFailure, gitOutputSummary, REMOTE_PROGRAM_OPTIONS, runRemoteGit, type RemoteRun } from '../../git/gitRemote';
 
 export const STATE_FILE = 'handoffs.json';
 export const LEDGER_FILE = 'ledger.jsonl';
+/** Every entry a shared-state commit's tree may hold (each a regular file); handoffs.json is required. */
+export const SHARED_STATE_ENTRIES: readonly string[] = [STATE_FILE, LEDGER_FILE];
 
-export type PushOutcome = { kind: 'ok' } | { kind: 'moved'; detail: string };
+/**
+ * `moved`: the compare-and-swap failed. `seen`: git saw the ref at another commit than the expected one (the lease was
+ * stale, or the push was not a fast-forward); otherwise the server failed to update the ref (another push won the
+ * race between its advertisement and its update, or the ref cannot be updated at all: a fetch tells which).
+ */
+export type PushOutcome = { kind: 'ok' } | { kind: 'moved'; detail: string; seen: boolean };
+
+/** git's words for a push refused because the ref is not what the pusher expected: stale lease, not a fast-forward. */
+const SEEN_MOVED = /stale info|fetch first|non-fast-forward/i;
+/** The server's words for a ref update that failed after the advertisement: the ref moved meanwhile, or is stuck. */
+const UPDATE_FAILED = /cannot lock|failed to (update|lock)|but expected|is at /i;
+
+/** How a push's refused line ("[rejected] (stale info)", "[remote rejected] (failed to update ref)") is taken. */
+export function pushRefusal(summary: string): { moved: boolean; seen: boolean } {
+  if (SEEN_MOVED.test(summary)) return { moved: true, seen: true };
+  return { moved: UPDATE_FAILED.test(summary), seen: false };
+}
 
 export interface SharedBlobs {
   handoffs: Buffer | null;
@@ -53,8 +71,35 @@ export class SharedStateRef {
         { remote: this.config.remote },
       );
     }
+    this.assertNotCheckedOut();
     this.commonDir = path.resolve(this.root, inside.stdout.trim());
     this.checked = true;
+  }
+
+  /**
+   * sync.ref naming the branch this clone has checked out, or its upstream, would make the shared state's commits the
+   * code branch's: `invalid_config`. Costs a git process only when sync.ref is a branch (refs/heads/...).
+   */
+  private assertNotCheckedOut(): void {
+    const { ref, remote } = this.config;
+    if (!ref.startsWith('refs/heads/')) return;
+    const r = localGit(this.root, [
+      'for-each-ref',
+      '--format=%(HEAD) %(refname) %(upstream:remotename) %(upstream:remoteref)',
+      'refs/heads',
+    ]);
+    const current = r.stdout.split('\n').find((l) => l.startsWith('* '));
+    if (!current) return;
+    const [branch, upstreamRemote, upstreamRef] = current.slice(2).split(' ');
+    const upstream = upstreamRemote === remote && upstreamRef === ref;
+    if (branch !== ref && !upstream) return;
+    throw new ActionError(
+      'invalid_config',
+      `.agentsync.json: sync.ref is "${ref}", the branch this clone has checked out${upstream ? ' (as its upstream)' : ''}: ` +
+        "AgentSync's shared-state commits would replace that branch's files. Give the shared state a ref of its own " +
+        '(sync.ref, e.g. the default "refs/agentsync/state", or remove sync.ref). Nothing was changed.',
+      { sync: { remote, ref } },
+    );
   }
 
   /** The commit this clone last fetched or pushed, or null. No network. */
@@ -82,21 +127,61 @@ export class SharedStateRef {
     this.clearStaleRefLock();
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', REMOTE_PROGRAM_OPTIONS.fetch];
     const run = await runRemoteGit(this.root, [...args, this.config.remote, `+${this.config.ref}:${this.localRef}`]);
-    if (run.ok) return this.lastKnown();
-    if (/couldn't find remote ref/i.test(run.stderr)) {
-      localGit(this.root, ['update-ref', '-d', this.localRef]);
-      return null;
-    }
+    // The object the ref names, whatever it is (read() refuses anything but a shared-state commit).
+    if (run.ok) return localGit(this.root, ['rev-parse', '--verify', '--quiet', this.localRef]).stdout.trim() || null;
+    // No such ref on the remote: the private ref keeps the last commit seen (it holds what a deleted ref lost).
+    if (/couldn't find remote ref/i.test(run.stderr)) return null;
     throw this.failure('fetch from', run);
   }
 
-  /** The blobs of a fetched commit (null: no commit yet, so no state), read with one `git cat-file --batch`. */
+  /**
+   * The blobs of a fetched commit (null: no commit yet, so no state), read with one `git cat-file --batch`. Anything
+   * but a commit whose tree holds exactly the shared state's files (handoffs.json, and ledger.jsonl) is refused
+   * `store_invalid`: a code branch's commit or a blob is not an empty state, and a write on top of it would replace it.
+   */
   read(commit: string | null): SharedBlobs {
     if (!commit) return { handoffs: null, ledger: '' };
-    const r = localGitBytes(this.root, ['cat-file', '--batch'], `${commit}:${STATE_FILE}\n${commit}:${LEDGER_FILE}\n`);
+    const input = `${commit}\n${commit}^{tree}\n${commit}:${STATE_FILE}\n${commit}:${LEDGER_FILE}\n`;
+    const r = localGitBytes(this.root, ['cat-file', '--batch'], input);
     if (r.status !== 0) throw new Error(`git cat-file ${commit} failed: ${r.stderr}`);
-    const blobs = parseBatch(r.stdout);
-    return { handoffs: blobs[0], ledger: blobs[1]?.toString('utf8') ?? '' };
+    const objects = parseBatch(r.stdout);
+    const wrong = notSharedState(objects[0], objects[1], commit.length / 2);
+    if (wrong) throw this.notState(commit, wrong);
+    return {
+      handoffs: objects[2]?.type === 'blob' ? objects[2].data : null,
+      ledger: objects[3]?.type === 'blob' ? objects[3].data.toString('utf8') : '',
+    };
+  }
+
+  /** The blobs of `commit` when it is a shared-state commit, else null (no refusal). */
+  readIfState(commit: string): SharedBlobs | null {
+    try {
+      return this.read(commit);
+    } catch (e) {
+      if (isActionError(e)) return null;
+      throw e;
+    }
+  }
+
+  /** Whether `commit` descends from (or is) `ancestor`: `git merge-base --is-ancestor`, with the same safe options. */
+  descends(commit: string, ancestor: string): boolean {
+    const r = localGit(this.root, ['merge-base', '--is-ancestor', ancestor, commit]);
+    if (r.ok) return true;
+    if (r.status === 1) return false;
+    throw new Error(`git merge-base --is-ancestor ${ancestor} ${commit} failed: ${r.stderr.trim()}`);
+  }
+
+  /** `store_invalid` for a ref that does not hold AgentSync's shared state; nothing was written or pushed. */
+  private notState(commit: string, what: string): ActionError {
+    const { remote, ref } = this.config;
+    return new ActionError(
+      'store_invalid',
+      `${ref} on the git remote "${remote}" (${commit}) is not AgentSync's shared state: ${what}. Nothing was changed and ` +
+        'nothing was pushed. If something else uses that ref (a code branch), give AgentSync a ref of its own in ' +
+        '.agentsync.json (sync.ref, e.g. the default "refs/agentsync/state"); if it was overwritten, restore it by pushing ' +
+        `a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
+      { sync: { remote, ref, commit } },
+    );
   }
 
   /** A commit holding these blobs on top of `parent` (objects only: no ref, no index, no working tree). */
@@ -125,10 +210,9 @@ export class SharedStateRef {
     }
     if (line?.startsWith('!')) {
       const summary = line.split('\t').slice(2).join(' ');
-      // Someone else's write landed between our fetch and our push: the compare-and-swap failed, apply again.
-      if (/stale info|fetch first|non-fast-forward|cannot lock|failed to (update|lock)|but expected|is at /i.test(summary)) {
-        return { kind: 'moved', detail: summary };
-      }
+      // Someone else's write landed since the commit we decided on: the compare-and-swap failed, apply again.
+      const refusal = pushRefusal(summary);
+      if (refusal.moved) return { kind: 'moved', detail: summary, seen: refusal.seen };
       // The server's own words (a hook's or the host's message) come as "remote:" lines.
       const said = run.stderr
         .split('\n')
@@ -138,6 +222,11 @@ export class SharedStateRef {
       throw refused(this.config, [summary, ...said].join(' | ').slice(0, 600));
     }
     throw this.failure('push to', run);
+  }
+
+  /** The push was refused, and a fetch showed the ref did not move: `remote_refused` with the server's words. */
+  stuck(detail: string): ActionError {
+    return refused(this.config, `${detail}, and the ref did not move`);
   }
 
   private failure(what: string, run: RemoteRun): ActionError {
@@ -182,6 +271,7 @@ const COMMIT_IDENTITY: NodeJS.ProcessEnv = {
 
 interface LocalRun {
   ok: boolean;
+  status: number | null;
   stdout: string;
   stderr: string;
 }
@@ -194,7 +284,7 @@ function localGit(root: string, args: string[], input?: Buffer | string, env?: N
     maxBuffer: 512 * 1024 * 1024,
   });
   if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
-  return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr };
+  return { ok: r.status === 0, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 function localGitBytes(root: string, args: string[], input?: string): { status: number | null; stdout: Buffer; stderr: string } {
@@ -208,9 +298,14 @@ function mustOk(r: LocalRun, what: string): LocalRun {
   return r;
 }
 
+interface BatchObject {
+  type: string;
+  data: Buffer;
+}
+
 /** `git cat-file --batch` output: per object "<oid> <type> <size>\n<bytes>\n", or "<name> missing\n" (then null). */
-function parseBatch(out: Buffer): (Buffer | null)[] {
-  const blobs: (Buffer | null)[] = [];
+function parseBatch(out: Buffer): (BatchObject | null)[] {
+  const objects: (BatchObject | null)[] = [];
   let at = 0;
   while (at < out.length) {
     const eol = out.indexOf(0x0a, at);
@@ -219,12 +314,42 @@ function parseBatch(out: Buffer): (Buffer | null)[] {
     at = eol + 1;
     const m = /^[0-9a-f]+ (\S+) (\d+)$/.exec(header);
     if (!m) {
-      blobs.push(null); // "<name> missing" (or ambiguous): no such file in the commit
+      objects.push(null); // "<name> missing" (or ambiguous): no such object or file in the commit
       continue;
     }
     const size = Number(m[2]);
-    blobs.push(m[1] === 'blob' ? out.subarray(at, at + size) : null);
+    objects.push({ type: m[1], data: out.subarray(at, at + size) });
     at += size + 1;
   }
-  return blobs;
+  return objects;
+}
+
+/**
+ * What makes this object not a shared-state commit, or null when it is one: a commit whose tree has handoffs.json and
+ * nothing but SHARED_STATE_ENTRIES, each a regular file. `hashBytes`: the length of a binary object id in the tree.
+ */
+function notSharedState(object: BatchObject | null, tree: BatchObject | null, hashBytes: number): string | null {
+  if (!object) return 'the object it names is missing';
+  if (object.type !== 'commit') return `it names a ${object.type}, not a commit`;
+  if (!tree) return "its commit's tree is missing";
+  // A raw tree: per entry "<mode> <name>\0<binary id>".
+  const extra: string[] = [];
+  let hasState = false;
+  for (let at = 0; at < tree.data.length;) {
+    const nul = tree.data.indexOf(0, at);
+    if (nul < 0) break;
+    const entry = tree.data.subarray(at, nul).toString('utf8');
+    const space = entry.indexOf(' ');
+    const mode = entry.slice(0, space);
+    const name = entry.slice(space + 1);
+    at = nul + 1 + hashBytes;
+    if (SHARED_STATE_ENTRIES.includes(name) && mode === '100644') hasState ||= name === STATE_FILE;
+    else extra.push(mode === '40000' ? `${name}/` : name);
+  }
+  if (extra.length > 0) {
+    const shown = extra.slice(0, 5).join(', ') + (extra.length > 5 ? `, and ${extra.length - 5} more` : '');
+    return `its tree holds ${shown}, where a shared-state commit holds only ${SHARED_STATE_ENTRIES.join(' and ')}`;
+  }
+  if (!hasState) return `its tree has no ${STATE_FILE}`;
+  return null;
 }

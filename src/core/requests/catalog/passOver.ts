@@ -1,0 +1,47 @@
+// passOver: work passed to another agent, linked to the work it came from (docs/contract.md §6).
+import { canPassOver } from '../../domain/lifecycle';
+import { passOver as run } from '../actions/passOver';
+import { paramSchemas } from '../requestParams';
+import { defineAction } from './actionDefinition';
+import { said } from './confirmText';
+import { displayAgent } from '../../domain/agentId';
+
+export const passOver = defineAction({
+  params: paramSchemas.passOver,
+  readOnly: false,
+  description:
+    'Use when part of your work needs another agent (a review, tests, research): passes work from `agent` to another agent (`to`) with ' +
+    'a reason and summary, creating a new handoff linked to handoffId (the work being passed on); return_required (default true) ' +
+    'brings it back to you when done; phase and request (feature, spec_path, constraints, instructions, expected_output) say what the ' +
+    'receiver should do; `override` may tighten the policy of .agentsync.json, never loosen it (E031). Loops and pass-over policy ' +
+    'refusals carry code E00x/E03x. Answers { handoff } (the new one).',
+  run: (tx, ctx, p) => run(tx, ctx, { ...p, handoffId: p.handoffId ?? p.handoff_id }),
+  tool: {
+    displayName: 'AgentSync: Pass Over',
+    userDescription: 'Pass work to another agent; it returns to you when done.',
+    icon: '$(export)',
+    actsAsAgent: true,
+    confirm: ({ request, target, as }) => {
+      const to = displayAgent(said(request.to, '?'));
+      const why = request.reason ? ` (${said(request.reason, '')})` : '';
+      return {
+        title: `Pass work over to ${to}?`,
+        message: `${as} passes ${target} to ${to} as a new handoff${why}: "${said(request.summary, '')}".`,
+      };
+    },
+  },
+  moves: [
+    {
+      name: 'pass',
+      available: canPassOver,
+      cli: { verb: 'pass', summary: 'pass work to another agent', handWritten: true },
+      command: {
+        id: 'agentsync.passOver',
+        title: 'Pass Over to Another Agent…',
+        label: 'Pass Over…',
+        icon: 'export',
+        group: '2_delegate@1',
+      },
+    },
+  ],
+});

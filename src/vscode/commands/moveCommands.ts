@@ -1,0 +1,60 @@
+// The editor command of every move in the action catalog, registered from the catalog's list (commandCatalog.ts): a move
+// with a handler of its own below runs it (a report to ask for, a pick of agents); any other asks the move's prompts,
+// sends the move's request through the folder's dispatcher and reports the answer.
+import type * as vscode from 'vscode';
+import type { RequestResponse } from '../../core/requests/requestDispatcher';
+import { clearConflictsCommand } from './clearConflictsCommand';
+import type { CommandDeps } from './commandDeps';
+import { COMMAND_MOVES } from './commandCatalog';
+import { registerCommand, reportResponse } from './commandRunner';
+import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
+import { approve, claim, complete, escalate, returnForRevision } from './handoffCommands';
+import { resolveHandoff } from './handoffTarget';
+import { passOverCommand } from './passOverCommand';
+import { askText } from './prompts';
+
+type MoveHandler = (deps: CommandDeps, arg?: unknown) => Promise<unknown>;
+
+/** The moves whose command does more than the generic one, by move name. */
+const HANDLERS: Readonly<Record<string, MoveHandler>> = {
+  claim,
+  complete,
+  approve,
+  revise: returnForRevision,
+  return: returnToOriginatorCommand,
+  assign: assignCommand,
+  escalate,
+  pass: passOverCommand,
+  clearConflicts: clearConflictsCommand,
+};
+
+type CommandMove = (typeof COMMAND_MOVES)[number];
+
+/** Asks the move's prompts, then sends its request for the handoff as this window's agent, against the revision shown. */
+async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
+  const t = await resolveHandoff(deps.services, arg, move.command.title.toLowerCase(), move.available, deps.me());
+  if (!t) return undefined;
+  const id = t.handoff.handoff_id;
+  const asked: Record<string, string> = {};
+  for (const p of move.command.prompts ?? []) {
+    const { param, title, ...question } = p;
+    asked[param] = await askText({ ...question, title: title.replace('{id}', id) });
+  }
+  const response = await t.service.dispatch({
+    action: move.action,
+    ...move.fixed,
+    ...asked,
+    handoffId: id,
+    agent: deps.me(),
+    expected_rev: t.handoff.rev,
+  });
+  const done = move.command.done ? `${id} ${move.command.done}.` : `${move.command.label}: ${id} done.`;
+  return reportResponse(response, done, deps.log);
+}
+
+export function registerMoveCommands(deps: CommandDeps): vscode.Disposable[] {
+  return COMMAND_MOVES.map((move) => {
+    const handler = HANDLERS[move.name];
+    return registerCommand(move.command.id, deps.log, (arg) => (handler ? handler(deps, arg) : genericMove(move, deps, arg)));
+  });
+}
