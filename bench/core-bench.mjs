@@ -12,6 +12,7 @@ const { HandoffStore } = coreModule('store/handoffStore');
 const { RequestDispatcher } = coreModule('requests/requestDispatcher');
 const { WorkspaceLayout } = coreModule('workspace/workspaceLayout');
 const { initWorkspace } = coreModule('workspace/workspaceInit');
+const { storeSeed } = coreModule('store/storeReader');
 const { handoffsFileSchema } = coreModule('domain/handoffSchema');
 const { newUid } = coreModule('domain/handoffIds');
 const CLI = path.join(ROOT, 'bin/agentsync.js');
@@ -61,7 +62,7 @@ function storeHandoff(i, size) {
 
 function workspaceWith(size) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-bench-${size}-`));
-  initWorkspace(dir);
+  initWorkspace(dir, storeSeed(dir));
   const layout = new WorkspaceLayout(dir);
   const file = { version: 1, handoffs: Array.from({ length: size }, (_, i) => storeHandoff(i, size)) };
   const parsed = handoffsFileSchema.safeParse(file);

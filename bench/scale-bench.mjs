@@ -17,6 +17,7 @@ const { HandoffStore } = coreModule('store/handoffStore');
 const { RequestDispatcher } = coreModule('requests/requestDispatcher');
 const { WorkspaceLayout } = coreModule('workspace/workspaceLayout');
 const { initWorkspace } = coreModule('workspace/workspaceInit');
+const { storeSeed } = coreModule('store/storeReader');
 const { newUid } = coreModule('domain/handoffIds');
 const CLI = path.join(ROOT, 'bin/agentsync.js');
 if (!fs.existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first');
@@ -71,7 +72,7 @@ const storeText = (handoffs, highWater) =>
 /** A workspace with `total` handoffs: min(total, 1,000) open in handoffs.json, the rest already in the archive files. */
 function workspaceWith(total) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-scale-${total}-`));
-  initWorkspace(dir);
+  initWorkspace(dir, storeSeed(dir));
   const layout = new WorkspaceLayout(dir);
   const open = openRecords(Math.min(total, OPEN));
   let highWater;
@@ -170,7 +171,7 @@ async function benchSize(total) {
 /** A store that still holds all `total` handoffs (finished ones past archive.after_days): its first write archives them. */
 async function firstWriteMs(total) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-scale-first-${total}-`));
-  initWorkspace(dir);
+  initWorkspace(dir, storeSeed(dir));
   const layout = new WorkspaceLayout(dir);
   const all = [...openRecords(Math.min(total, OPEN)), ...finishedRecords(total - Math.min(total, OPEN))];
   fs.writeFileSync(layout.handoffsFile, storeText(all));

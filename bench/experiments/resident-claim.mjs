@@ -13,11 +13,12 @@ const { HandoffStore } = coreModule('store/handoffStore');
 const { RequestDispatcher } = coreModule('requests/requestDispatcher');
 const { WorkspaceLayout } = coreModule('workspace/workspaceLayout');
 const { initWorkspace } = coreModule('workspace/workspaceInit');
+const { storeSeed } = coreModule('store/storeReader');
 const at = process.argv.indexOf('--rounds');
 const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 21;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-resident-'));
-initWorkspace(dir);
+initWorkspace(dir, storeSeed(dir));
 const dispatcher = new RequestDispatcher(new HandoffStore(new WorkspaceLayout(dir)), 'bench');
 const create = (n) => ({
   action: 'createHandoff',

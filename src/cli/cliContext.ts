@@ -1,6 +1,7 @@
 // What every verb gets: the workspace, the dispatcher, how to print, and a usage error type (exit 2).
 import * as fs from 'node:fs';
 import { HandoffStore } from '../core/store/handoffStore';
+import { StoreReader } from '../core/store/storeReader';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { terminalSafe, oneLine } from './terminalText';
@@ -59,6 +60,8 @@ export const processIo: CliIo = {
 
 export class CliContext {
   readonly layout: WorkspaceLayout;
+  /** The state as this clone holds it, read without the dispatcher (src/core/store/storeReader.ts). */
+  readonly storeReader: StoreReader;
   private dispatcherInstance: RequestDispatcher | null = null;
 
   constructor(
@@ -70,6 +73,7 @@ export class CliContext {
   ) {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir} is not a folder`);
     this.layout = new WorkspaceLayout(dir);
+    this.storeReader = new StoreReader(this.layout);
   }
 
   get dispatcher(): RequestDispatcher {

@@ -1,6 +1,7 @@
 // The friendly verbs: each builds a request and sends it through the same dispatcher as `request`.
 import type { ParseArgsConfig } from 'node:util';
 import { initWorkspace } from '../core/workspace/workspaceInit';
+import { storeSeed } from '../core/store/storeReader';
 import { INSTRUCTION_FILES, VENDOR_IDS, VENDORS } from '../core/hooks/vendors';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/domain/handoffSchema';
@@ -45,7 +46,7 @@ export const VERBS: Record<string, Verb> = {
     workspace: 'here',
     run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
-      const report = initWorkspace(ctx.layout.root, { hooks: Boolean(values.hooks) });
+      const report = initWorkspace(ctx.layout.root, storeSeed(ctx.layout.root), { hooks: Boolean(values.hooks) });
       const git = values.git ? registerMergeDriver(ctx.layout.root) : undefined;
       if (ctx.json) ctx.io.out(JSON.stringify(okResponse('init', { ...report, ...(git ? { git } : {}) })));
       else

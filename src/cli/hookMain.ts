@@ -5,9 +5,11 @@
 // A pack run by another vendor than its own (Copilot CLI running .claude/settings.json) does nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findWorkspaceRoot, parseHookArgs, parseHookInput, type HookArgs } from '../core/hooks/hookInput';
+import { parseHookArgs, parseHookInput, type HookArgs } from '../core/hooks/hookInput';
 import { leasesDue } from '../core/hooks/leaseRenewal';
 import { radarAnswer } from '../core/hooks/preToolHook';
+import { readOnce, StoreReader } from '../core/store/storeReader';
+import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import type { HookInput } from '../core/hooks/vendors/vendor';
 import type { CliIo } from './cliContext';
 
@@ -26,9 +28,9 @@ function workspaceOf(args: HookArgs, input: HookInput): string | null {
   return findWorkspaceRoot(args.dir ?? process.cwd()) ?? (folder ? findWorkspaceRoot(folder) : null);
 }
 
-function leasesAreDue(root: string, agent: string): boolean {
+function leasesAreDue(store: Buffer | null, agent: string): boolean {
   try {
-    return leasesDue(fs.readFileSync(path.join(root, '.agentsync', 'handoffs.json')), agent, Date.now()).length > 0;
+    return store !== null && leasesDue(store, agent, Date.now()).length > 0;
   } catch {
     return false;
   }
@@ -36,20 +38,26 @@ function leasesAreDue(root: string, agent: string): boolean {
 
 /**
  * Answers a tool hook from here when it can (`done`, with the answer to print, if any). post-tool-use goes on to the
- * full CLI only to renew a due lease; the CLI's hook verb then gives the radar's answer itself.
+ * full CLI only to renew a due lease; the CLI's hook verb then gives the radar's answer itself. The store is read
+ * through the store's reader, once: the radar after a tool (Gemini CLI) and the lease check share the read.
  */
-function answeredHere(args: HookArgs, input: HookInput): { done: boolean; answer: object | null } {
+export function answeredHere(
+  args: HookArgs,
+  input: HookInput,
+  storeOf: (root: string) => StoreReader = (root) => new StoreReader(root),
+): { done: boolean; answer: object | null } {
   if (args.event !== 'pre-tool-use' && args.event !== 'post-tool-use') return { done: false, answer: null };
   const root = workspaceOf(args, input);
   if (!root) return { done: true, answer: null };
+  const readStore = readOnce(storeOf(root));
   let answer: object | null = null;
   try {
-    answer = radarAnswer(args.event, args.vendor, input, args.agent, root, Date.now());
+    answer = radarAnswer(args.event, args.vendor, input, args.agent, root, Date.now(), readStore);
   } catch (e) {
     process.stderr.write(`agentsync hook ${args.event}: the conflict radar failed: ${(e as Error).message}\n`);
   }
   if (args.event === 'pre-tool-use') return { done: true, answer };
-  return { done: !leasesAreDue(root, args.agent), answer };
+  return { done: !leasesAreDue(readStore(), args.agent), answer };
 }
 
 export function main(): void {

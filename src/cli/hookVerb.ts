@@ -5,9 +5,10 @@
 // Each vendor's JSON, in and out, is its module's in src/core/hooks/vendors/.
 // A hook never runs a configured command (build, test, deploy), and a failure never stops the agent: it is reported
 // on stderr and the hook exits 0.
-import * as fs from 'node:fs';
 import { loadConfig } from '../core/workspace/configLoader';
-import { findWorkspaceRoot, HOOK_EVENTS, parseHookArgs, parseHookInput, type HookArgs } from '../core/hooks/hookInput';
+import { HOOK_EVENTS, parseHookArgs, parseHookInput, type HookArgs } from '../core/hooks/hookInput';
+import { readOnce } from '../core/store/storeReader';
+import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import { radarAnswer } from '../core/hooks/preToolHook';
 import { VENDOR_IDS } from '../core/hooks/vendors';
 import type { HookInput } from '../core/hooks/vendors/vendor';
@@ -37,22 +38,19 @@ function revokedText(revoked: unknown): string {
   return `AgentSync: REVOKED by the shared state after an offline time; stop that work:\n${lines.join('\n')}\n\n`;
 }
 
+/** Renews the agent's leases past half their time, then the radar, from one read of the store (a renewal moves no claim). */
 async function postToolUse(ctx: CliContext, args: HookArgs, input: HookInput): Promise<void> {
-  let text: Buffer | null = null;
-  try {
-    text = fs.readFileSync(ctx.layout.handoffsFile);
-  } catch {
-    // no store: nothing to renew
-  }
+  const readStore = readOnce(ctx.storeReader);
+  const text = readStore(); // null: no store, nothing to renew
   for (const id of text === null ? [] : leasesDue(text, args.agent, Date.now())) {
     const r = await ctx.dispatcher.dispatch({ action: 'heartbeat', handoffId: id, agent: args.agent });
     if (!r.ok) ctx.io.err(`agentsync hook: could not renew the lease of ${id}: ${r.reason}: ${oneLine(r.message ?? '')}`);
   }
-  toolRadar(ctx, args, input);
+  toolRadar(ctx, args, input, readStore);
 }
 
-function toolRadar(ctx: CliContext, args: HookArgs, input: HookInput): void {
-  const answer = radarAnswer(args.event, args.vendor, input, args.agent, ctx.layout.root, Date.now());
+function toolRadar(ctx: CliContext, args: HookArgs, input: HookInput, readStore = readOnce(ctx.storeReader)): void {
+  const answer = radarAnswer(args.event, args.vendor, input, args.agent, ctx.layout.root, Date.now(), readStore);
   if (answer) ctx.io.out(JSON.stringify(answer));
 }
 

@@ -12,7 +12,7 @@ import { trustVerb } from './trustVerb';
 import { syncVerb } from './syncVerb';
 import { refusal } from '../core/domain/responseEnvelope';
 import { oneLine } from './terminalText';
-import { findWorkspaceRoot, notAWorkspaceMessage } from '../core/disk/workspaceRoot';
+import { findWorkspaceRoot, notAWorkspaceMessage } from '../core/store/workspaceRoot';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },

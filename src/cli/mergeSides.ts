@@ -14,6 +14,7 @@ import { runGit } from '../core/git/gitCommand';
 import { parseArchiveLine } from '../core/store/archive/archiveLine';
 import { monthOfId, monthOfUid } from '../core/store/archive/archiveMonth';
 import type { MergeOptions } from '../core/store/storeMerge';
+import { isStorePath } from '../core/store/committedStore';
 
 export type Side = 'ours' | 'theirs';
 
@@ -131,10 +132,7 @@ export function mergeContext(
 /** Why a driver was handed a file it must not merge, or null when `rel` is that file. */
 export function wrongPath(rel: string, expected: 'store' | 'tracker', root: string): string | null {
   const p = rel.split(path.sep).join('/');
-  if (expected === 'store')
-    return p === '.agentsync/handoffs.json' || p.endsWith('/.agentsync/handoffs.json')
-      ? null
-      : `${p} is not a workspace's .agentsync/handoffs.json`;
+  if (expected === 'store') return isStorePath(p) ? null : `${p} is not a workspace's .agentsync/handoffs.json`;
   if (path.posix.basename(p) !== 'AgentTracker.md') return `${p} is not a workspace's AgentTracker.md`;
   const dir = path.resolve(root, path.posix.dirname(p));
   const isWorkspace = fs.existsSync(path.join(dir, '.agentsync.json')) || fs.existsSync(path.join(dir, '.agentsync'));

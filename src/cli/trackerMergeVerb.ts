@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/disk/atomicFile';
-import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/domain/handoffSchema';
+import type { Handoff } from '../core/domain/handoffSchema';
+import { committedStore, EMPTY_STORE } from '../core/store/committedStore';
 import { mergeStores } from '../core/store/storeMerge';
 import { mergeTracker, type TextMerge } from '../core/store/trackerMerge';
 import { UsageError } from './cliContext';
@@ -15,30 +16,20 @@ import { runGit } from '../core/git/gitCommand';
 import type { Verb } from './handoffVerbs';
 import { mergeContext, mergedInCommit, wrongPath } from './mergeSides';
 
-const EMPTY_STORE: HandoffsFile = { version: 1, handoffs: [] };
-
-function storeAt(root: string, rev: string, file: string): HandoffsFile {
-  const r = runGit(root, ['cat-file', 'blob', `${rev}:${file}`]);
-  if (!r.ok) return EMPTY_STORE; // not in that version: no handoffs there
-  const parsed = handoffsFileSchema.safeParse(JSON.parse(r.stdout));
-  if (!parsed.success) throw new Error(`${rev}:${file} does not match the handoffs.json schema: ${describeIssues(parsed.error)}`);
-  return parsed.data;
-}
-
 /** The merged store's records, or why they could not be worked out. */
 function mergedHandoffs(root: string, trackerPath: string): { handoffs: Handoff[] } | { why: string } {
   const theirs = mergedInCommit(process.env);
   if (!theirs) return { why: 'this is not a `git merge`/`git pull` (no GITHEAD_ variable), so the other side of the store is unknown' };
   const base = runGit(root, ['merge-base', 'HEAD', theirs]);
   const dir = path.posix.dirname(trackerPath.split(path.sep).join('/'));
-  const store = path.posix.join(dir, '.agentsync/handoffs.json');
+  const workspaceDir = dir === '.' ? '' : dir;
   try {
     // The same merge as the handoffs.json driver's (which side keeps its ids, the archives), so the section matches it.
-    const sides = mergeContext(root, dir === '.' ? '' : dir, process.env);
+    const sides = mergeContext(root, workspaceDir, process.env);
     const merged = mergeStores(
-      base.ok ? storeAt(root, base.stdout.trim(), store) : EMPTY_STORE,
-      storeAt(root, 'HEAD', store),
-      storeAt(root, theirs, store),
+      base.ok ? committedStore(root, base.stdout.trim(), workspaceDir) : EMPTY_STORE,
+      committedStore(root, 'HEAD', workspaceDir),
+      committedStore(root, theirs, workspaceDir),
       new Date(),
       sides.archivedCopy,
       sides.options,

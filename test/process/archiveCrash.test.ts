@@ -15,6 +15,7 @@ import { storeHashOfBytes } from '../../src/core/store/storeHash';
 import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
 import { stampFor } from '../../src/core/store/storeStamp';
 import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { storeSeed } from '../../src/core/store/storeReader';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { FIXTURES, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
 
@@ -140,7 +141,7 @@ describe('the archive under SIGKILL', function () {
   /** One workspace, `kills` jobs each killed at a random moment; returns the final kill window (ms after "go"). */
   async function lane(n: number, kills: number, pristine: Pristine, tally: Tally): Promise<number> {
     const dir = tempWorkspace(`archive-crash-${n}`);
-    initWorkspace(dir);
+    initWorkspace(dir, storeSeed(dir));
     const layout = new WorkspaceLayout(dir);
     // Replaced whole (a job loading in the background must never read half a file), the stamp after the store.
     const replace = (file: string, data: string | Buffer) => {

@@ -14,6 +14,7 @@ import { handoffsFileSchema } from '../../src/core/domain/handoffSchema';
 import { HandoffStore } from '../../src/core/store/handoffStore';
 import { RequestDispatcher, type RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { storeSeed } from '../../src/core/store/storeReader';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 
 const DEFAULT_SEED = 20_240_601;
@@ -583,7 +584,7 @@ describe('RequestDispatcher fuzz', function () {
   it(`answers ${REFUSED_COUNT + MIXED_COUNT} generated requests without throwing, polluting, or changing the store on refusal (seed ${SEED})`, async () => {
     reseed(SEED);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-fuzz-'));
-    initWorkspace(dir);
+    initWorkspace(dir, storeSeed(dir));
     const layout = new WorkspaceLayout(dir);
     const warnings: string[] = [];
     const dispatcher = new RequestDispatcher(

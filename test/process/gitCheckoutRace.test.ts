@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import { HandoffStore } from '../../src/core/store/handoffStore';
 import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
 import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { storeSeed } from '../../src/core/store/storeReader';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { tempWorkspace } from './processHarness';
@@ -51,7 +52,7 @@ describe('git checkout -f under a stream of writes', function () {
     const dir = tempWorkspace('gitrace');
     const layout = new WorkspaceLayout(dir);
     gitSync(dir, ['init', '-q', '-b', 'a']);
-    initWorkspace(dir);
+    initWorkspace(dir, storeSeed(dir));
     gitSync(dir, ['add', '-A']);
     gitSync(dir, ['commit', '-qm', 'init']);
     gitSync(dir, ['branch', 'b']);
@@ -130,7 +131,7 @@ describe('git checkout -f under a stream of writes', function () {
     const dir = tempWorkspace('gitmissing');
     const layout = new WorkspaceLayout(dir);
     gitSync(dir, ['init', '-q']);
-    initWorkspace(dir);
+    initWorkspace(dir, storeSeed(dir));
     const setup = new RequestDispatcher(new HandoffStore(layout), 'setup');
     assert.equal(
       (

@@ -12,6 +12,7 @@ import {
 } from '../../src/core/workspace/agentInstructions';
 import { ActionError } from '../../src/core/domain/errors';
 import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { storeSeed } from '../../src/core/store/storeReader';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
 function count(text: string, needle: string): number {
@@ -29,7 +30,7 @@ describe('agent instruction sections (init)', () => {
       '.gitignore': 'node_modules/\n*.log\n',
     };
     for (const [f, t] of Object.entries(user)) fs.writeFileSync(path.join(root, f), t);
-    initWorkspace(root);
+    initWorkspace(root, storeSeed(root));
     const first = Object.fromEntries([...INSTRUCTION_FILES, '.gitignore'].map((f) => [f, fs.readFileSync(path.join(root, f), 'utf8')]));
     assert.ok(
       first['AGENTS.md'].startsWith(`${user['AGENTS.md']}\n${SECTION_START}\n`),
@@ -44,7 +45,7 @@ describe('agent instruction sections (init)', () => {
       assert.ok(first[f].includes('"action": "startSession"'), `${f} tells the agent to start with startSession`);
     }
     const mtimes = INSTRUCTION_FILES.map((f) => fs.statSync(path.join(root, f)).mtimeMs);
-    const report = initWorkspace(root);
+    const report = initWorkspace(root, storeSeed(root));
     assert.deepEqual(report.instructions, { written: [], unchanged: [...INSTRUCTION_FILES] });
     for (const f of [...INSTRUCTION_FILES, '.gitignore'])
       assert.equal(fs.readFileSync(path.join(root, f), 'utf8'), first[f], `${f} unchanged`);
@@ -69,7 +70,7 @@ describe('agent instruction sections (init)', () => {
     fs.writeFileSync(path.join(root, 'CLAUDE.md'), broken);
     fs.writeFileSync(path.join(root, 'AGENTS.md'), 'agents\n');
     assert.throws(
-      () => initWorkspace(root),
+      () => initWorkspace(root, storeSeed(root)),
       (e: unknown) =>
         e instanceof ActionError && e.reason === 'marker_broken' && /CLAUDE\.md has 1 .* and 0 .*Nothing was changed/.test(e.message),
     );
@@ -90,7 +91,7 @@ describe('agent instruction sections (init)', () => {
     fs.writeFileSync(target, 'not yours\n');
     fs.symlinkSync(target, path.join(root, 'AGENTS.md'));
     assert.throws(
-      () => initWorkspace(root),
+      () => initWorkspace(root, storeSeed(root)),
       (e: unknown) => e instanceof ActionError && e.reason === 'store_unsafe',
     );
     assert.equal(fs.readFileSync(target, 'utf8'), 'not yours\n');
@@ -99,18 +100,18 @@ describe('agent instruction sections (init)', () => {
 
   it('a fresh folder gets all three files, the Copilot one under .github/', () => {
     const root = makeTempDir();
-    const report = initWorkspace(root, { now: new Date('2026-03-10T12:00:00.000Z') });
+    const report = initWorkspace(root, storeSeed(root), { now: new Date('2026-03-10T12:00:00.000Z') });
     assert.deepEqual(report.instructions.written, [...INSTRUCTION_FILES]);
     assert.equal(fs.readFileSync(path.join(root, '.github/copilot-instructions.md'), 'utf8'), `${instructionSection('20260310')}\n`);
   });
 
   it('the examples carry the day of the first init; an init on a later day keeps the section as it is', () => {
     const root = makeTempDir();
-    initWorkspace(root, { now: new Date('2026-03-10T23:59:00.000Z') });
+    initWorkspace(root, storeSeed(root), { now: new Date('2026-03-10T23:59:00.000Z') });
     const first = fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8');
     assert.ok(first.includes('"handoffId": "HO-20260310-001"'));
     assert.ok(!first.includes('{{date}}'));
-    const report = initWorkspace(root, { now: new Date('2026-04-02T08:00:00.000Z') });
+    const report = initWorkspace(root, storeSeed(root), { now: new Date('2026-04-02T08:00:00.000Z') });
     assert.deepEqual(report.instructions.written, []);
     assert.equal(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8'), first);
   });

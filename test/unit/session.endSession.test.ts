@@ -9,6 +9,7 @@ import { HandoffStore } from '../../src/core/store/handoffStore';
 import { RequestDispatcher, type RequestResponse } from '../../src/core/requests/requestDispatcher';
 import { parsePorcelainZ } from '../../src/core/git/gitStatus';
 import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { storeSeed } from '../../src/core/store/storeReader';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import { makeTempDir, removeTempDirs, TestClock } from './helpers/testWorkspace';
@@ -34,7 +35,7 @@ class RepoWorkspace {
     git(this.repo, 'config', 'commit.gpgsign', 'false');
     this.root = options.sub ? path.join(this.repo, options.sub) : this.repo;
     fs.mkdirSync(this.root, { recursive: true });
-    initWorkspace(this.root);
+    initWorkspace(this.root, storeSeed(this.root));
     const config = {
       ...(JSON.parse(fs.readFileSync(path.join(this.root, '.agentsync.json'), 'utf8')) as Record<string, unknown>),
       ...options.config,

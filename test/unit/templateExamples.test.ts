@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
 import { initWorkspace } from '../../src/core/workspace/workspaceInit';
+import { storeSeed } from '../../src/core/store/storeReader';
 import { TestWorkspace, removeTempDirs } from './helpers/testWorkspace';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -19,7 +20,7 @@ describe('instruction template examples', () => {
 
   it('each ```json block of the section init wrote into AGENTS.md is answered ok: true, in order', async () => {
     const ws = new TestWorkspace();
-    initWorkspace(ws.root, { now: ws.clock.now() });
+    initWorkspace(ws.root, storeSeed(ws.root), { now: ws.clock.now() });
     const blocks = jsonBlocks(fs.readFileSync(path.join(ws.root, 'AGENTS.md'), 'utf8'));
     assert.ok(blocks.length >= 9, `expected the examples of every step, found ${blocks.length}`);
     // A store opened after init, so it reads the config init wrote.
@@ -47,7 +48,7 @@ describe('instruction template examples', () => {
 
   it('the instruction files init writes carry the same examples', () => {
     const ws = new TestWorkspace();
-    initWorkspace(ws.root, { now: ws.clock.now() });
+    initWorkspace(ws.root, storeSeed(ws.root), { now: ws.clock.now() });
     const template = jsonBlocks(
       fs.readFileSync(path.join(REPO_ROOT, 'templates/agent-instructions.md'), 'utf8').replaceAll('{{date}}', '20260310'),
     );

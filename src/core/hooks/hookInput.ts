@@ -1,6 +1,6 @@
 // What a hook run needs before anything else loads (docs/agentsync-documentation.md, "Hook packs"): its arguments
-// and the workspace it is about. Node built-ins only: the pre- and post-tool-use fast paths (dist/hook.js) run this
-// around every tool call of an agent.
+// and the vendor's input (the workspace it is about: src/core/store/workspaceRoot.ts). Node built-ins only: the pre-
+// and post-tool-use fast paths (dist/hook.js) run this around every tool call of an agent.
 
 import { VENDOR_IDS, vendorOf } from './vendors';
 import { HOOK_EVENTS, type HookEvent, type HookInput, type Vendor } from './vendors/vendor';
@@ -67,6 +67,3 @@ export function parseHookInput(text: string): HookInput {
     return {};
   }
 }
-
-/** The workspace a hook is about: the one rule of core/disk/workspaceRoot.ts. */
-export { findWorkspaceRoot } from '../disk/workspaceRoot';

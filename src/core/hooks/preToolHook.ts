@@ -27,8 +27,18 @@ function readOrNull(file: string): Buffer | null {
 /**
  * The vendor's answer to a tool call for the radar, or null for nothing to say. pre-tool-use warns (vendors that
  * read context before a tool) or denies; post-tool-use warns for a vendor whose warning comes with the tool's result.
+ * `readStore` is the store's bytes as the store reads them (src/core/store/storeReader.ts), null for none; it is
+ * called only when the call writes a file and the radar is on.
  */
-export function radarAnswer(event: HookEvent, vendor: Vendor, input: HookInput, agent: string, root: string, nowMs: number): object | null {
+export function radarAnswer(
+  event: HookEvent,
+  vendor: Vendor,
+  input: HookInput,
+  agent: string,
+  root: string,
+  nowMs: number,
+  readStore: () => Buffer | null,
+): object | null {
   const dialect = vendor.preTool;
   if (!dialect) return null;
   if (event === 'post-tool-use' && dialect.warn.when !== 'after') return null;
@@ -37,7 +47,7 @@ export function radarAnswer(event: HookEvent, vendor: Vendor, input: HookInput, 
   const mode = radarModeOf(readOrNull(path.join(root, '.agentsync.json'))?.toString('utf8') ?? null);
   if (mode === 'off') return null;
   if (event === 'post-tool-use' && mode === 'deny') return null; // denied before the tool ran
-  const store = readOrNull(path.join(root, '.agentsync', 'handoffs.json'));
+  const store = readStore();
   if (store === null) return null;
   const files = workspaceRelative(root, vendor.folder(input) ?? root, written);
   const hits = radarHits(store, files, agent, nowMs);

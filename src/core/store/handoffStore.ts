@@ -28,8 +28,9 @@ import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, 
 import { MAX_PREVIOUS_IDS } from './storeMerge';
 import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remoteAuthority';
 import type { StoreTransaction as Tx } from './storeTransaction';
+import { MAX_STORE_BYTES, StoreReader, storeFileRefusal } from './storeReader';
+import { storePathIn } from './committedStore';
 
-export const MAX_STORE_BYTES = 200 * 1024 * 1024;
 /** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
 export const LARGE_STORE_BYTES = 2 * 1024 * 1024;
 
@@ -123,10 +124,14 @@ export class HandoffStore {
     exhausted: (why) => new StoreMoved(why).refusal(),
   };
 
+  /** The state as this clone holds it, for readers outside the commit pipeline (storeReader.ts). */
+  readonly reader: StoreReader;
+
   constructor(
     readonly layout: WorkspaceLayout,
     private readonly options: HandoffStoreOptions = {},
   ) {
+    this.reader = new StoreReader(layout);
     this.locks = {
       local: new FileLock(layout.lockFile, options.lockTimeoutMs ?? 10_000),
       sync: new FileLock(layout.lockFile, options.lockTimeoutMs ?? SYNC_LOCK_WAIT_MS),
@@ -588,9 +593,7 @@ export class HandoffStore {
    */
   private storeExpected(): boolean {
     return (
-      isRegularFile(this.layout.validatedStampFile) ||
-      isRegularFile(this.layout.stateFile) ||
-      gitTracks(this.layout.root, '.agentsync/handoffs.json')
+      isRegularFile(this.layout.validatedStampFile) || isRegularFile(this.layout.stateFile) || gitTracks(this.layout.root, storePathIn(''))
     );
   }
 
@@ -629,18 +632,8 @@ export class HandoffStore {
       if (!this.cached || this.cached.key !== 'missing') this.cached = { key: 'missing', snapshot: StoreSnapshot.empty(), hash: null };
       return this.cached.snapshot;
     }
-    if (!st.isFile()) {
-      throw new ActionError(
-        'store_unsafe',
-        '.agentsync/handoffs.json is a symlink or special file; AgentSync will not follow it. Replace it with a regular file.',
-      );
-    }
-    if (st.size > MAX_STORE_BYTES) {
-      throw new ActionError(
-        'too_large',
-        `.agentsync/handoffs.json is ${st.size} bytes, over the ${MAX_STORE_BYTES}-byte limit; archive old handoffs and retry.`,
-      );
-    }
+    const refusal = storeFileRefusal(st);
+    if (refusal) throw refusal;
     const key = keyOf(st);
     this.loadedKey = key;
     if (this.cached?.key === key) return this.cached.snapshot;

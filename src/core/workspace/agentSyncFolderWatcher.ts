@@ -21,11 +21,6 @@ export interface FolderChangeSource {
   ensure(): void;
 }
 
-const DATA_FILE_KINDS: Readonly<Record<string, FolderFileKind>> = {
-  'handoffs.json': 'store',
-  'state.json': 'state',
-  'request.json': 'request',
-};
 /** A folder appearing or going may have changed anything inside it. */
 const INSIDE_DATA_DIR: readonly FolderFileKind[] = ['store', 'state', 'request'];
 
@@ -155,7 +150,7 @@ export class AgentSyncFolderWatcher implements FolderChangeSource {
       this.attachAll(true);
       return;
     }
-    const kind = DATA_FILE_KINDS[name];
+    const kind = Object.hasOwn(this.layout.watchedDataFiles, name) ? this.layout.watchedDataFiles[name] : undefined;
     if (kind) this.emit(kind);
     else if (name === 'requests') this.attachAll(true);
   }

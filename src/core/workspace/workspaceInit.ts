@@ -35,7 +35,16 @@ export interface InitOptions {
   now?: Date;
 }
 
-function createIfMissing(file: string, text: string, report: InitReport, root: string): void {
+/**
+ * The store's part of init, given by the store (src/core/store/storeReader.ts, storeSeed), which alone says where
+ * the state lives: the file to create where missing, and what an empty store holds.
+ */
+export interface StoreSeed {
+  readonly file: string;
+  readonly empty: string | Buffer;
+}
+
+function createIfMissing(file: string, text: string | Buffer, report: InitReport, root: string): void {
   const rel = path.relative(root, file);
   if (fs.existsSync(file) || isSymlink(file)) {
     report.kept.push(rel);
@@ -54,7 +63,7 @@ function isSymlink(file: string): boolean {
   }
 }
 
-export function initWorkspace(root: string, options: InitOptions = {}): InitReport {
+export function initWorkspace(root: string, store: StoreSeed, options: InitOptions = {}): InitReport {
   const layout = new WorkspaceLayout(root);
   // Every folder init writes in, the instruction files and the hook packs are checked (symlinks, markers, JSON)
   // before anything is created: a refusal changes nothing.
@@ -65,7 +74,7 @@ export function initWorkspace(root: string, options: InitOptions = {}): InitRepo
   const report: InitReport = { created: [], kept: [], gitignoreAdded: [], instructions };
   if (hooks) report.hooks = writeHookPacks(layout.root, readTemplate);
   createIfMissing(layout.configFile, defaultConfigText(), report, layout.root);
-  createIfMissing(layout.handoffsFile, '{\n  "version": 1,\n  "handoffs": []\n}\n', report, layout.root);
+  createIfMissing(store.file, store.empty, report, layout.root);
   createIfMissing(layout.trackerFile, trackerTemplate(), report, layout.root);
   for (const dir of dirs) ensureSafeDirectory(layout.root, dir);
 

@@ -26,6 +26,11 @@ export class WorkspaceLayout {
   readonly requestsDir: string;
   readonly responsesDir: string;
   readonly rejectedDir: string;
+  /**
+   * The files directly in .agentsync/ that a folder watcher tells apart (agentSyncFolderWatcher.ts), by name: the
+   * store, state.json and the single-request file. Defined here, beside their paths, so no watcher names them itself.
+   */
+  readonly watchedDataFiles: Readonly<Record<string, 'store' | 'state' | 'request'>>;
 
   constructor(readonly root: string) {
     this.root = path.resolve(root);
@@ -48,6 +53,11 @@ export class WorkspaceLayout {
     this.requestsDir = path.join(this.dataDir, 'requests');
     this.responsesDir = path.join(this.dataDir, 'responses');
     this.rejectedDir = path.join(this.requestsDir, 'rejected');
+    this.watchedDataFiles = {
+      [path.basename(this.handoffsFile)]: 'store',
+      [path.basename(this.stateFile)]: 'state',
+      [path.basename(this.requestFile)]: 'request',
+    };
   }
 
   auditFileFor(date: Date): string {

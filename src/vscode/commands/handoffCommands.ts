@@ -1,6 +1,5 @@
 // Commands on one handoff: claim, complete, approve, return for revision, escalate (registered with the other moves by
 // moveCommands.ts), open its record; it also registers the list command. Each builds a request and sends it through the folder's one dispatcher.
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { reportResponse, registerCommand } from './commandRunner';
@@ -88,16 +87,17 @@ export async function escalate(deps: CommandDeps, arg?: unknown): Promise<Reques
   return dispatchFor(deps, t, { action: 'transitionHandoff', to: 'escalated', reason }, `${t.handoff.handoff_id} is escalated.`);
 }
 
-/** Opens .agentsync/handoffs.json at the record. */
+/** Opens the store (.agentsync/handoffs.json) at the record. */
 export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vscode.TextEditor | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'open', () => true, deps.me());
   if (!t) return undefined;
-  const file = t.service.layout.handoffsFile;
+  const reader = t.service.store.reader;
+  const file = reader.file;
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   const editor = await vscode.window.showTextDocument(doc, { preview: true });
   // VS Code may still hold an older copy of a store that another surface rewrote a moment ago (it reloads later,
   // which would move the selection): without edits of the user's, reload it from disk before selecting.
-  if (!doc.isDirty && doc.getText() !== readText(file)) await vscode.commands.executeCommand('workbench.action.files.revert');
+  if (!doc.isDirty && doc.getText() !== reader.text()) await vscode.commands.executeCommand('workbench.action.files.revert');
   const needle = `"handoff_id": "${t.handoff.handoff_id}"`;
   const at = doc.getText().indexOf(needle);
   const pos = at >= 0 ? doc.positionAt(at) : new vscode.Position(0, 0);
@@ -105,14 +105,6 @@ export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vsco
   editor.selection = new vscode.Selection(range.start, range.end);
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return editor;
-}
-
-function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] {

@@ -1,6 +1,7 @@
 // Folder-level commands: Initialize Workspace, Open Tracker, Refresh, and the stale list behind the badge.
 import * as vscode from 'vscode';
 import { initWorkspace, type InitReport } from '../../core/workspace/workspaceInit';
+import { storeSeed } from '../../core/store/storeReader';
 import { registerCommand } from './commandRunner';
 import type { CommandDeps } from './commandDeps';
 import { openRecord } from './handoffCommands';
@@ -17,7 +18,7 @@ export async function init(deps: CommandDeps, arg?: unknown): Promise<(InitRepor
       ? deps.services.get(arg)
       : await deps.services.pick('Initialize AgentSync in which folder?', (s) => !anyMissing || !s.isInitialized());
   if (!service) return undefined;
-  const report = initWorkspace(service.layout.root);
+  const report = initWorkspace(service.layout.root, storeSeed(service.layout.root));
   deps.log.info(
     `init ${service.layout.root}: created ${report.created.join(', ') || 'nothing'}; kept ${report.kept.join(', ') || 'nothing'}; .gitignore ` +
       `+${report.gitignoreAdded.length}`,

@@ -2,10 +2,10 @@
 // file watcher (the core's AgentSyncFolderWatcher, docs/architecture.md), which notices changes made by any other
 // surface (CLI, agents, another window) and feeds the tree, the session states, the dashboard and the drop zone.
 // Nothing is read at construction: the first view() reads the store.
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HandoffStore, type StoreLogger } from '../../core/store/handoffStore';
 import { BackgroundSync, type BackgroundSyncStatus } from '../../core/store/sync/backgroundSync';
+import { isWorkspaceFolder } from '../../core/store/workspaceRoot';
 import { RequestDispatcher, type ActionResponse, type RequestFor, type RequestResponse } from '../../core/requests/requestDispatcher';
 import type { ActionName } from '../../core/requests/catalog';
 import { DEFAULT_CONFIG, type AgentSyncConfig } from '../../core/domain/configSchema';
@@ -92,7 +92,7 @@ export class FolderService implements vscode.Disposable {
   }
 
   isInitialized(): boolean {
-    return fs.existsSync(this.layout.configFile) || fs.existsSync(this.layout.handoffsFile);
+    return isWorkspaceFolder(this.layout.root);
   }
 
   /** The folder's handoffs and config; the store caches by file stat, so this is cheap when nothing changed. */

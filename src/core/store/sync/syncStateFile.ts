@@ -51,25 +51,30 @@ const EMPTY: SyncLocalState = { commit: null, fetched_at: null, last_error: null
 /** Revocations kept for telling; the oldest go first past this many. */
 const MAX_REVOKED = 200;
 
+/** What `file` (.agentsync/sync.json) says; the empty state when it is missing, not a regular file or not JSON. */
+export function readSyncState(file: string): SyncLocalState {
+  try {
+    if (!fs.lstatSync(file).isFile()) return { ...EMPTY };
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SyncLocalState>;
+    return {
+      commit: typeof raw.commit === 'string' ? raw.commit : null,
+      ...(isSource(raw.source) ? { source: raw.source } : {}),
+      fetched_at: typeof raw.fetched_at === 'string' ? raw.fetched_at : null,
+      last_error: raw.last_error && typeof raw.last_error === 'object' ? raw.last_error : null,
+      pending: Array.isArray(raw.pending) ? raw.pending : [],
+      revoked: Array.isArray(raw.revoked) ? raw.revoked : [],
+      ...(Array.isArray(raw.renumbered) ? { renumbered: raw.renumbered } : {}),
+    };
+  } catch {
+    return { ...EMPTY, pending: [], revoked: [] };
+  }
+}
+
 export class SyncStateFile {
   constructor(private readonly file: string) {}
 
   read(): SyncLocalState {
-    try {
-      if (!fs.lstatSync(this.file).isFile()) return { ...EMPTY };
-      const raw = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Partial<SyncLocalState>;
-      return {
-        commit: typeof raw.commit === 'string' ? raw.commit : null,
-        ...(isSource(raw.source) ? { source: raw.source } : {}),
-        fetched_at: typeof raw.fetched_at === 'string' ? raw.fetched_at : null,
-        last_error: raw.last_error && typeof raw.last_error === 'object' ? raw.last_error : null,
-        pending: Array.isArray(raw.pending) ? raw.pending : [],
-        revoked: Array.isArray(raw.revoked) ? raw.revoked : [],
-        ...(Array.isArray(raw.renumbered) ? { renumbered: raw.renumbered } : {}),
-      };
-    } catch {
-      return { ...EMPTY, pending: [], revoked: [] };
-    }
+    return readSyncState(this.file);
   }
 
   /** Read, change, write (call under the store lock). */

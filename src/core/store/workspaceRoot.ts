@@ -5,11 +5,16 @@
 // A folder is a workspace when it holds `.agentsync.json` or `.agentsync/handoffs.json` (what `init` creates and
 // the extension activates on); a bare `.agentsync/` (another tool's, or stray files an older CLI wrote in a
 // subfolder) is not enough, so it cannot shadow the workspace above it.
+// The store's own module because the store says where it lives (src/core/workspace/workspaceLayout.ts); the editor's
+// "is this folder initialized" is the same rule (isWorkspaceFolder).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { WorkspaceLayout } from '../workspace/workspaceLayout';
 
-function isWorkspace(dir: string): boolean {
-  return fs.existsSync(path.join(dir, '.agentsync.json')) || fs.existsSync(path.join(dir, '.agentsync', 'handoffs.json'));
+/** True when `dir` is an AgentSync workspace: it holds `.agentsync.json` or the store. */
+export function isWorkspaceFolder(dir: string): boolean {
+  const layout = new WorkspaceLayout(dir);
+  return fs.existsSync(layout.configFile) || fs.existsSync(layout.handoffsFile);
 }
 
 /** The nearest folder at or above `start` that is an AgentSync workspace, or null (none up to the filesystem root). */
@@ -21,7 +26,7 @@ export function findWorkspaceRoot(start: string): string | null {
     dir = path.resolve(start);
   }
   for (;;) {
-    if (isWorkspace(dir)) return dir;
+    if (isWorkspaceFolder(dir)) return dir;
     const up = path.dirname(dir);
     if (up === dir) return null;
     dir = up;
