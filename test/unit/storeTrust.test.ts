@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
-import { stampFor } from '../../src/core/store/storeStamp';
+import { stampFor, stampStore, storeStatKeyOf } from '../../src/core/store/storeStamp';
+import { HandoffStore } from '../../src/core/store/handoffStore';
 import { storeHashOfBytes } from '../../src/core/store/storeHash';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -23,7 +24,7 @@ describe('validated-store stamp', () => {
   it('a write leaves a stamp keyed to the exact bytes it wrote, and a fresh store reads that file', async () => {
     const ws = await seeded();
     const stamp = fs.readFileSync(ws.layout.validatedStampFile, 'utf8');
-    assert.equal(stamp, stampFor(storeHashOfBytes(ws.storeBytes()).hash));
+    assert.equal(stamp.split('\n')[0], stampFor(storeHashOfBytes(ws.storeBytes()).hash));
     assert.doesNotMatch(stamp, /^\d+:\d+:/, 'not a stat key anyone can compute');
     const fresh = ws.newStore();
     assert.equal(fresh.read().handoffs.length, 1);
@@ -117,6 +118,73 @@ describe('validated-store stamp', () => {
     });
   }
 
+  describe("the stat line (the store file's stat and its parts' digests)", () => {
+    /** A store on `ws`'s folder whose info lines are kept (a rebuild of the derived files says why). */
+    function storeLogging(ws: TestWorkspace): { store: HandoffStore; infos: string[] } {
+      const infos: string[] = [];
+      const store = new HandoffStore(ws.layout, {
+        now: ws.clock.now,
+        logger: { info: (m) => infos.push(m), warn: (m) => ws.warnings.push(m) },
+      });
+      return { store, infos };
+    }
+
+    it('a write records the stat of the file it renamed into place, and a fresh store takes the recorded digests as they are', async () => {
+      const ws = await seeded();
+      const lines = fs.readFileSync(ws.layout.validatedStampFile, 'latin1').split('\n');
+      assert.equal(lines[1].split(' ')[1], storeStatKeyOf(ws.layout.handoffsFile), 'the stat of the store as it is now');
+      // Digests the MAC vouches for, but not the bytes' own: a store that takes them names another store's hash, so
+      // the derived files (state.json names the real one) are rebuilt. Proof that nothing was hashed.
+      const bytes = ws.storeBytes();
+      const { hash, chunks } = storeHashOfBytes(bytes);
+      stampStore(ws.layout.validatedStampFile, hash, {
+        stat: storeStatKeyOf(ws.layout.handoffsFile)!,
+        digests: Buffer.alloc(chunks!.length * 32),
+      });
+      const { store, infos } = storeLogging(ws);
+      await store.repairAtStart();
+      assert.ok(
+        infos.some((m) => /state\.json names another store/.test(m)),
+        JSON.stringify(infos),
+      );
+    });
+
+    it('a stat line whose digests were changed does not verify: the bytes are hashed, and the stamp written again', async () => {
+      const ws = await seeded();
+      const stamp = fs.readFileSync(ws.layout.validatedStampFile);
+      const tampered = Buffer.from(stamp);
+      tampered[tampered.length - 1] ^= 1;
+      fs.writeFileSync(ws.layout.validatedStampFile, tampered);
+      const { store, infos } = storeLogging(ws);
+      await store.repairAtStart();
+      assert.deepEqual(infos, [], 'the store hashed its bytes: the derived files are current');
+      assert.deepEqual(fs.readFileSync(ws.layout.validatedStampFile), stamp, 'stamped again with the right digests');
+    });
+
+    it('a same-size hand edit with its modification time set back is validated in full (the change time moved)', async () => {
+      const ws = await seeded();
+      const before = fs.statSync(ws.layout.handoffsFile);
+      const text = fs.readFileSync(ws.layout.handoffsFile, 'utf8').replace('"status": "queued"', '"status": "qu3ued"');
+      assert.equal(Buffer.byteLength(text), before.size);
+      fs.writeFileSync(ws.layout.handoffsFile, text);
+      fs.utimesSync(ws.layout.handoffsFile, before.atime, before.mtime);
+      const r = await ws.secondDispatcher().dispatch({ action: 'listHandoffs' });
+      assert.equal(r.reason, 'store_invalid', JSON.stringify(r));
+    });
+
+    it('a hand edit with a stat line forged for its stat (without the key) is still store_invalid', async () => {
+      const ws = await seeded();
+      const stamp = fs.readFileSync(ws.layout.validatedStampFile, 'latin1');
+      const text = fs.readFileSync(ws.layout.handoffsFile, 'utf8').replace('"status": "queued"', '"status": "bogus"');
+      fs.writeFileSync(ws.layout.handoffsFile, text);
+      const digests = stamp.slice(stamp.indexOf('\n', 65) + 1);
+      const forged = `${stamp.split('\n')[0]}\nstat ${storeStatKeyOf(ws.layout.handoffsFile)} ${'0'.repeat(64)}\n${digests}`;
+      fs.writeFileSync(ws.layout.validatedStampFile, forged, 'latin1');
+      const r = await ws.secondDispatcher().dispatch({ action: 'listHandoffs' });
+      assert.equal(r.reason, 'store_invalid', JSON.stringify(r));
+    });
+  });
+
   it('the stamp is rewritten in place, and never through a symlink', async () => {
     const ws = await seeded();
     const ino = fs.statSync(ws.layout.validatedStampFile).ino;
@@ -125,7 +193,7 @@ describe('validated-store stamp', () => {
       handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'two' },
     });
     assert.equal(fs.statSync(ws.layout.validatedStampFile).ino, ino, 'the same file, not a renamed one');
-    assert.equal(fs.readFileSync(ws.layout.validatedStampFile, 'utf8'), stampFor(storeHashOfBytes(ws.storeBytes()).hash));
+    assert.equal(fs.readFileSync(ws.layout.validatedStampFile, 'utf8').split('\n')[0], stampFor(storeHashOfBytes(ws.storeBytes()).hash));
     const outside = `${ws.root}-outside-stamp`;
     fs.writeFileSync(outside, 'keep');
     fs.rmSync(ws.layout.validatedStampFile);

@@ -39,6 +39,8 @@ export interface AtomicWriteOptions {
   durable?: boolean;
   /** Runs after the temp file is complete, right before the rename; throwing aborts the write (the temp is removed). */
   beforeRename?: () => void;
+  /** Given the temp file's stat once its bytes are written (and synced): what the file renamed into place holds. */
+  written?: (st: fs.BigIntStats) => void;
 }
 
 /**
@@ -59,6 +61,7 @@ export function writeFileAtomic(target: string, data: string | Buffer | Buffer[]
       if (Array.isArray(data)) writeAll(fd, data);
       else fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
       if (options.durable !== false) fs.fsyncSync(fd);
+      if (options.written) options.written(fs.fstatSync(fd, { bigint: true }));
     } finally {
       fs.closeSync(fd);
     }

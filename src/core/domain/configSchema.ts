@@ -1,5 +1,6 @@
 // .agentsync.json (docs/contract.md §7): AgentSync 0.3's keys plus routing and pass-over policy.
 import * as z from 'zod';
+import { PARSE_ONCE } from './parseOnce';
 import { ActionError } from './errors';
 import { agentIdSchema, capabilitySchema, passOverPolicySchema } from './handoffSchema';
 
@@ -99,7 +100,7 @@ export type AgentSyncConfig = z.infer<typeof configSchema> & {
 };
 export type PassOverPolicy = z.infer<typeof passOverPolicySchema>;
 
-export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({});
+export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({}, PARSE_ONCE);
 
 const REFUSAL_OF = { E030: 'CONFIG_INVALID', E031: 'PREFERENCE_CONFLICT' } as const;
 

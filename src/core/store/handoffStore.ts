@@ -15,8 +15,9 @@ import { StoreTransaction } from './storeTransaction';
 import { appendMissingDecisions, derivedFilesOutOfDate, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
 import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from '../git/gitActivity';
 import { storageError } from '../disk/storageErrors';
-import { isStamped, stampStore } from './storeStamp';
-import { storeHashOfBytes, storeHashOfChunks } from './storeHash';
+import { isStamped, stampedDigests, stampStore, storeStatKey, storeStatKeyOf, type StatStamp } from './storeStamp';
+import { digestsOfChunks, storeHashOfBytes, storeHashOfChunks, storeHashOfDigests } from './storeHash';
+import { splitStoreBytes } from './storeFormat';
 import { archiveDue, dueForArchive } from './archive/archivePass';
 import type { Handoff, HandoffsFile } from '../domain/handoffSchema';
 import { checkStoreInSlices } from './slicedStoreCheck';
@@ -516,8 +517,10 @@ export class HandoffStore {
     const hash = storeHashOfChunks(chunks);
     if (tx.audit.length) this.journal.write(hash, tx.audit);
     const loadedKey = this.loadedKey;
+    let written: fs.BigIntStats | null = null;
     try {
       writeFileAtomic(this.layout.handoffsFile, chunks, {
+        written: (st) => (written = st),
         beforeRename: () => {
           this.lock.assertHeld();
           if (decidedElsewhere) return;
@@ -537,7 +540,8 @@ export class HandoffStore {
     const key = statKey(this.layout.handoffsFile);
     this.cached = { key, snapshot: tx.snapshot, hash };
     this.loadedKey = key;
-    this.bestEffort('the validated-store stamp', () => stampStore(this.layout.validatedStampFile, hash));
+    const stat = writtenStat(this.layout.handoffsFile, written, chunks);
+    this.bestEffort('the validated-store stamp', () => stampStore(this.layout.validatedStampFile, hash, stat));
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const beforeRename = () => this.assertGitIdle();
     const loaded = this.freshlyLoaded ?? undefined;
@@ -637,11 +641,16 @@ export class HandoffStore {
     const key = keyOf(st);
     this.loadedKey = key;
     if (this.cached?.key === key) return this.cached.snapshot;
+    const statBefore = storeStatKeyOf(this.layout.handoffsFile);
     const bytes = fs.readFileSync(this.layout.handoffsFile);
+    // The stat of exactly these bytes: the file was not replaced or written to while it was read.
+    const stat = statBefore !== null && storeStatKeyOf(this.layout.handoffsFile) === statBefore ? statBefore : null;
     // Read ahead of time (prepareFirstRead) and unchanged since: its hash, parts and check stand.
     const prepared = this.preparedFirstRead?.bytes.equals(bytes) ? this.preparedFirstRead : null;
     this.preparedFirstRead = null;
-    const { hash, chunks } = prepared ?? storeHashOfBytes(bytes);
+    const parts = prepared ? prepared.chunks : splitStoreBytes(bytes);
+    const byStat = prepared ? null : this.stampedByStat(stat, parts);
+    const { hash, chunks } = prepared ?? byStat ?? (parts ? { hash: storeHashOfChunks(parts), chunks: parts } : storeHashOfBytes(bytes));
     const previous = this.cached?.key === 'missing' ? undefined : this.cached?.snapshot;
     // The same bytes under a new stat (touched, or written again unchanged): the snapshot in memory is still the file.
     if (previous && this.cached?.hash === hash) {
@@ -649,13 +658,43 @@ export class HandoffStore {
       return previous;
     }
     const checked = prepared?.checked ?? null;
-    const trusted = !checked && isStamped(this.layout.validatedStampFile, hash);
+    const trusted = !checked && (!!byStat || isStamped(this.layout.validatedStampFile, hash));
     const snapshot = checked ? StoreSnapshot.fromChecked(checked, chunks) : StoreSnapshot.parse(bytes, trusted, { previous, chunks });
-    if (!trusted) stampQuietly(this.layout.validatedStampFile, hash);
+    // Checked now, or vouched for by the hash alone: the stamp records this stat, so the next process hashes nothing.
+    const digests = stat && chunks ? digestsOfChunks(chunks) : null;
+    if (!byStat && (!trusted || digests)) stampQuietly(this.layout.validatedStampFile, hash, digests && { stat: stat!, digests });
     this.cached = { key, snapshot, hash };
     this.freshlyLoaded = { hash, handoffs: snapshot.handoffs.slice() };
     return snapshot;
   }
+
+  /**
+   * The store's hash and parts without hashing them, when the stamp records exactly this stat with its parts' digests
+   * (storeStamp.ts); null otherwise (then the bytes are hashed, and the stamp checked against that hash).
+   */
+  private stampedByStat(stat: string | null, chunks: readonly Buffer[] | null): { hash: string; chunks: readonly Buffer[] } | null {
+    if (!stat || !chunks) return null;
+    const digests = stampedDigests(this.layout.validatedStampFile, stat, chunks.length);
+    return digests ? { hash: storeHashOfDigests(chunks, digests), chunks } : null;
+  }
+}
+
+/**
+ * The store's stat and parts' digests for the stamp, once the file just renamed into place is known to be the one
+ * written (`written`: the temp file's stat before the rename, which changes only its change time); null when the
+ * file at the path is another (replaced meanwhile) or its parts were not hashed as such.
+ */
+function writtenStat(file: string, written: fs.BigIntStats | null, chunks: readonly Buffer[]): StatStamp | null {
+  const digests = digestsOfChunks(chunks);
+  if (!written || !digests) return null;
+  let now: fs.BigIntStats;
+  try {
+    now = fs.lstatSync(file, { bigint: true });
+  } catch {
+    return null;
+  }
+  const same = now.dev === written.dev && now.ino === written.ino && now.size === written.size && now.mtimeNs === written.mtimeNs;
+  return same ? { stat: storeStatKey(now), digests } : null;
 }
 
 /** A write applied offline, applied again to the shared state; a refusal now means the remote revoked it. */
@@ -690,9 +729,9 @@ class StoreMoved extends Error {
  * skips the check until the bytes change. Reads take no lock: a stamp that loses a race with a writer's names bytes
  * no longer there and matches nothing, the safe side. Silent, because a read-only checkout cannot keep one.
  */
-function stampQuietly(file: string, hash: string): void {
+function stampQuietly(file: string, hash: string, stat: StatStamp | null): void {
   try {
-    stampStore(file, hash);
+    stampStore(file, hash, stat);
   } catch {
     // read-only folder or no key: the next read checks again
   }

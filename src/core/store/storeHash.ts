@@ -55,7 +55,27 @@ export function storeHashOfChunks(chunks: readonly Buffer[]): string {
     }
   }
   last = { chunks, digests: all };
-  return crypto.createHash('sha256').update('agentsync-store-parts-v1\n').update(all).digest('hex');
+  return hashOfDigests(all);
+}
+
+function hashOfDigests(digests: Buffer): string {
+  return crypto.createHash('sha256').update('agentsync-store-parts-v1\n').update(digests).digest('hex');
+}
+
+/** The parts' digests side by side (32 bytes each) when `chunks` is what storeHashOfChunks hashed last, else null. */
+export function digestsOfChunks(chunks: readonly Buffer[]): Buffer | null {
+  return last && last.chunks === chunks ? last.digests : null;
+}
+
+/**
+ * The hash of the file that is exactly these parts, taking their digests as given (the validated-store stamp's
+ * record of them, storeStamp.ts, whose keyed MAC vouches for them): nothing is hashed but the digests themselves,
+ * and the next write copies the digests of the parts it did not change. `digests` must hold 32 bytes per part.
+ */
+export function storeHashOfDigests(chunks: readonly Buffer[], digests: Buffer): string {
+  if (chunks.length < 3 || digests.length !== chunks.length * 32) throw new Error('storeHashOfDigests: one 32-byte digest per part');
+  last = { chunks, digests };
+  return hashOfDigests(digests);
 }
 
 /** The same hash from the file's bytes, with the parts it split them into (null when not in AgentSync's layout). */

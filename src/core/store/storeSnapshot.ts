@@ -18,7 +18,7 @@ export class StoreSnapshot {
   private readonly byId = new Map<string, number>();
   private readonly byUid = new Map<string, number>();
   private readonly markers = new Map<string, RequestMarker>();
-  readonly ids: HandoffIdAllocator;
+  private allocator: HandoffIdAllocator | null = null;
   /** The highest id ever archived (handoffs.json `id_high_water`); undefined until the archive takes a record. */
   highWater: string | undefined;
 
@@ -39,7 +39,14 @@ export class StoreSnapshot {
         { duplicates: dupes },
       );
     }
-    this.ids = new HandoffIdAllocator(this.handoffs, this.highWater);
+  }
+
+  /**
+   * The next free ids, from one scan of the records made when a request first needs one (a claim never does). Made
+   * after an archive pass, it scans what stays and starts above the raised high-water mark: still above every id used.
+   */
+  get ids(): HandoffIdAllocator {
+    return (this.allocator ??= new HandoffIdAllocator(this.handoffs, this.highWater));
   }
 
   /**
@@ -123,7 +130,7 @@ export class StoreSnapshot {
 
   insert(h: Handoff): void {
     this.handoffs.push(h);
-    this.ids.note(h.handoff_id);
+    this.allocator?.note(h.handoff_id); // an allocator made later scans this record with the rest
     this.index(h, this.handoffs.length - 1);
   }
 

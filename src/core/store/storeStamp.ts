@@ -2,6 +2,11 @@
 // what an AgentSync process of this user wrote after validating every record, so a cold start may skip the schema
 // pass. It is an HMAC of the store's hash (storeHash.ts) under a per-user secret kept outside any repository: a stamp
 // written by hand, copied from elsewhere or committed cannot match a hand-edited store.
+// After that first line it may hold the store file's stat as the stamping process saw it (device, inode, size, and
+// modification and change times in nanoseconds) with the digests of the store's parts (storeHash.ts), under a second
+// HMAC: a process that finds the same stat takes those digests instead of hashing the file (the first check only,
+// as trackerStat.ts does for the tracker). Any write to the file, in place or by rename, moves its change time,
+// which no tool can set back; a stat that differs, or a line that does not verify, falls back to hashing the bytes.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -54,6 +59,36 @@ function readKey(file: string): Buffer | null {
   }
 }
 
+/** The stat a stat line names: device, inode, size, and modification and change times in nanoseconds. */
+export function storeStatKey(st: fs.BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+/** The file at `file`'s stat key, or null when it cannot be stat'ed. */
+export function storeStatKeyOf(file: string): string | null {
+  try {
+    return storeStatKey(fs.lstatSync(file, { bigint: true }));
+  } catch {
+    return null;
+  }
+}
+
+/** A store file's stat and its parts' digests, as the stat line records them. */
+export interface StatStamp {
+  stat: string;
+  digests: Buffer;
+}
+
+const STAT_LINE = /^stat (\d+:\d+:\d+:\d+:\d+) ([0-9a-f]{64})\n/;
+/** The stamp's first line: the HMAC of the hash, 64 hex digits. */
+const HASH_STAMP_LENGTH = 64;
+/** 32 bytes per part: a 200 MB store of small records stays under it; a larger file is not a stamp. */
+const MAX_STAMP_BYTES = 32 * 1024 * 1024;
+
+function statMac(key: Buffer, stat: string, digests: Buffer): string {
+  return crypto.createHmac('sha256', key).update(`agentsync-stat-stamp-v1\n${stat}\n`).update(digests).digest('hex');
+}
+
 /** The stamp text for a store whose bytes hash to `hash`, or null when no key is available. */
 export function stampFor(hash: string): string | null {
   const key = stampKey();
@@ -73,12 +108,12 @@ export function stampMatches(stampText: string | null, hash: string): boolean {
  * file at once, which costs every write. A reader that catches it half-written sees a stamp that matches nothing,
  * and so validates in full: the safe side. Never through a symlink.
  */
-export function writeStamp(file: string, stamp: string): void {
+export function writeStamp(file: string, stamp: string | Buffer): void {
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new Error(`${file} is not a regular file`);
-    const bytes = Buffer.from(stamp);
+    const bytes = typeof stamp === 'string' ? Buffer.from(stamp) : stamp;
     fs.writeSync(fd, bytes, 0, bytes.length, 0);
     if (st.size > bytes.length) fs.ftruncateSync(fd, bytes.length);
   } finally {
@@ -86,20 +121,54 @@ export function writeStamp(file: string, stamp: string): void {
   }
 }
 
-/** True when `file` holds this user's stamp for a store whose bytes hash to `hash` (a missing or odd file: false). */
-export function isStamped(file: string, hash: string): boolean {
-  let text: string | null = null;
+/** The stamp file's bytes, or null when it is missing, not a regular file, or too large to be one. */
+function readStampFile(file: string): Buffer | null {
   try {
     const st = fs.lstatSync(file);
-    text = st.isFile() && st.size <= 256 ? fs.readFileSync(file, 'utf8') : null;
+    return st.isFile() && st.size <= MAX_STAMP_BYTES ? fs.readFileSync(file) : null;
   } catch {
-    return false;
+    return null;
   }
-  return stampMatches(text, hash);
 }
 
-/** Stamps the store whose bytes hash to `hash` as validated (nothing when no key can be kept). */
-export function stampStore(file: string, hash: string): void {
+/** The first line: the whole file (a stamp without a stat line), or what comes before its first line break. */
+function hashStampOf(bytes: Buffer): string | null {
+  if (bytes.length !== HASH_STAMP_LENGTH && bytes[HASH_STAMP_LENGTH] !== 0x0a) return null;
+  return bytes.subarray(0, HASH_STAMP_LENGTH).toString('latin1');
+}
+
+/** True when `file` holds this user's stamp for a store whose bytes hash to `hash` (a missing or odd file: false). */
+export function isStamped(file: string, hash: string): boolean {
+  const bytes = readStampFile(file);
+  return !!bytes && stampMatches(hashStampOf(bytes), hash);
+}
+
+/**
+ * The parts' digests the stamp records for a store file whose stat is `stat` and that splits into `parts` parts, or
+ * null when its stat line names another stat, another number of parts, or does not verify under this user's key.
+ */
+export function stampedDigests(file: string, stat: string, parts: number): Buffer | null {
+  const key = stampKey();
+  const bytes = key && readStampFile(file);
+  if (!key || !bytes || bytes.length <= HASH_STAMP_LENGTH || bytes[HASH_STAMP_LENGTH] !== 0x0a) return null;
+  const rest = bytes.subarray(HASH_STAMP_LENGTH + 1);
+  const line = STAT_LINE.exec(rest.subarray(0, 200).toString('latin1'));
+  if (!line || line[1] !== stat) return null;
+  const digests = rest.subarray(line[0].length);
+  if (digests.length !== parts * 32) return null;
+  const expected = Buffer.from(statMac(key, stat, digests));
+  return crypto.timingSafeEqual(Buffer.from(line[2]), expected) ? digests : null;
+}
+
+/**
+ * Stamps the store whose bytes hash to `hash` as validated (nothing when no key can be kept); with `stat`, also
+ * records that the file with that stat splits into parts with those digests. Only for a stat taken of the very file
+ * whose bytes were hashed (storeHash.ts) and validated or written by this process.
+ */
+export function stampStore(file: string, hash: string, stat?: StatStamp | null): void {
   const stamp = stampFor(hash);
-  if (stamp) writeStamp(file, stamp);
+  if (!stamp) return;
+  if (!stat) return writeStamp(file, stamp);
+  const line = `${stamp}\nstat ${stat.stat} ${statMac(stampKey()!, stat.stat, stat.digests)}\n`;
+  writeStamp(file, Buffer.concat([Buffer.from(line, 'latin1'), stat.digests]));
 }

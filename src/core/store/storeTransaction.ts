@@ -2,6 +2,7 @@
 import type { AuditEntry } from './auditLog';
 import { ActionError } from '../domain/errors';
 import { describeIssues, handoffSchema, type Handoff } from '../domain/handoffSchema';
+import { PARSE_ONCE } from '../domain/parseOnce';
 import type { StoreSnapshot } from './storeSnapshot';
 import type { AgentSyncConfig } from '../domain/configSchema';
 import { refuseMovedId, type MovedId } from './movedIds';
@@ -154,7 +155,7 @@ export class StoreTransaction {
  * would make every later read of the file fail (store_invalid) on every clone, so the request is refused instead.
  */
 export function assertRecordValid(h: Handoff): void {
-  const checked = handoffSchema.safeParse(h);
+  const checked = handoffSchema.safeParse(h, PARSE_ONCE);
   if (checked.success) return;
   const first = checked.error.issues[0];
   throw new ActionError(

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as z from 'zod';
 import { parseBoundedJson } from '../domain/boundedJson';
 import { didYouMean, nearestKey } from '../domain/configKeyHints';
+import { PARSE_ONCE } from '../domain/parseOnce';
 import {
   configSchema,
   DEFAULT_CONFIG,
@@ -112,7 +113,7 @@ export function parseConfigText(text: string): LoadedConfig {
     else problems.push(`unknown key "${key}"${didYouMean(key, Object.keys(shape))}, ignored`);
   }
   for (const [key, schema] of Object.entries(shape)) {
-    const parsed = schema.safeParse(input[key]);
+    const parsed = schema.safeParse(input[key], PARSE_ONCE);
     if (parsed.success) {
       if (parsed.data !== undefined) out[key] = parsed.data;
       continue;
