@@ -86,7 +86,7 @@ describe('git checkout -f under a stream of writes', function () {
           action: 'createHandoff',
           handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: `stream ${k}` },
         });
-        if (r.ok) answered.push({ uid: (r.data!.handoff).uid!, at: Date.now() });
+        if (r.ok) answered.push({ uid: r.data!.handoff.uid!, at: Date.now() });
         else refusals.push(`${r.reason}: ${r.message}`);
         waiters.splice(0).forEach((w) => w());
       }

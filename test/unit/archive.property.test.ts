@@ -122,7 +122,7 @@ describe('the archive: properties over arbitrary stores', function () {
           fs.writeFileSync(ws.layout.handoffsFile, JSON.stringify(result.file, null, 2) + '\n'); // what git checks out
           const fresh = ws.secondDispatcher();
           const merged = await fresh.dispatch({ action: 'listHandoffs', archived: true });
-          const copies = (merged.data!.handoffs).filter((h) => h.uid === victim.uid);
+          const copies = merged.data!.handoffs.filter((h) => h.uid === victim.uid);
           assert.deepEqual(copies, [back[0]], 'listed once, as the copy in handoffs.json');
           assert.equal((await fresh.dispatch(create)).ok, true);
           assert.equal(storeOf(ws).handoffs.filter((h) => h.uid === victim.uid).length, 0, 'archived again');

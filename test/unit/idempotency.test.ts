@@ -197,7 +197,7 @@ describe('idempotency by request_id (docs/contract.md §8)', () => {
         .dispatch({ agent: 'claude', handoffId: ID, request_id: 'claim-43', action: 'claimHandoff' });
       assert.equal(again.ok, true, JSON.stringify(again));
       assert.equal(again.data!.replayed, true);
-      assert.equal((again.data!.handoff).handoff_id, ID);
+      assert.equal(again.data!.handoff.handoff_id, ID);
       assert.deepEqual(ws.storeBytes(), bytes, 'not applied again');
     });
 
