@@ -11,6 +11,7 @@ import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
 import { approve, claim, complete, escalate, returnForRevision } from './handoffCommands';
 import { resolveHandoff } from './handoffTarget';
 import { passOverCommand } from './passOverCommand';
+import { startOnHandoff } from '../sessionCare/startOnHandoffCommand';
 import { askText } from './prompts';
 
 type MoveHandler = (deps: CommandDeps, arg?: unknown) => Promise<unknown>;
@@ -26,6 +27,7 @@ const HANDLERS: Readonly<Record<string, MoveHandler>> = {
   escalate,
   pass: passOverCommand,
   clearConflicts: clearConflictsCommand,
+  start: startOnHandoff,
 };
 
 type CommandMove = (typeof COMMAND_MOVES)[number];
@@ -37,8 +39,9 @@ async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown):
   const id = t.handoff.handoff_id;
   const asked: Record<string, string> = {};
   for (const p of move.command.prompts ?? []) {
-    const { param, title, ...question } = p;
-    asked[param] = await askText({ ...question, title: title.replace('{id}', id) });
+    const { param, title, format, ...question } = p;
+    const text = await askText({ ...question, title: title.replace('{id}', id) });
+    asked[param] = format ? format(text) : text;
   }
   const response = await t.service.dispatch({
     action: move.action,
