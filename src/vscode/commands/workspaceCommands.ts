@@ -1,7 +1,6 @@
 // Folder-level commands: Initialize Workspace, Open Tracker, Refresh, and the stale list behind the badge.
 import * as vscode from 'vscode';
 import { initWorkspace, type InitReport } from '../../core/workspace/workspaceInit';
-import { registerCommand } from './commandRunner';
 import type { CommandDeps } from './commandDeps';
 import { openRecord } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
@@ -69,13 +68,4 @@ export async function showStale(deps: CommandDeps, badge: StaleBadge): Promise<u
     },
   );
   return openRecord(deps, { handoffId: picked.handoff.handoff_id, folder: picked.service.layout.root });
-}
-
-export function registerWorkspaceCommands(deps: CommandDeps, badge: StaleBadge, tree: { refresh(): void }): vscode.Disposable[] {
-  return [
-    registerCommand('agentsync.init', deps.log, (arg) => init(deps, arg)),
-    registerCommand('agentsync.openTracker', deps.log, () => openTracker(deps)),
-    registerCommand('agentsync.refresh', deps.log, () => Promise.resolve(refresh(deps, badge, tree))),
-    registerCommand(SHOW_STALE_COMMAND, deps.log, () => showStale(deps, badge)),
-  ];
 }
