@@ -6,7 +6,7 @@ import { openRecord } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
 import { offerMergeDriver, type MergeDriverOutcome } from '../setup/mergeDriverPrompt';
 import { pickOne } from './prompts';
-import { SHOW_STALE_COMMAND, type StaleBadge } from '../notices/staleBadge';
+import type { StaleBadge } from '../notices/staleBadge';
 
 export async function init(deps: CommandDeps, arg?: unknown): Promise<(InitReport & { git: MergeDriverOutcome }) | undefined> {
   // Offer the folders that still need it; if every folder has it, any (init only adds what is missing).
