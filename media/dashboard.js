@@ -5,15 +5,10 @@
   'use strict';
   const vscode = acquireVsCodeApi();
   const root = /** @type {HTMLElement} */ (document.getElementById('dashboard'));
-  const ACTION_LABELS = { claim: 'Claim', start: 'Start', complete: 'Complete', approve: 'Approve', skip: 'Skip', assign: 'Assign…' };
-  const ACTION_HINTS = {
-    claim: 'take it: it becomes in progress, held by you',
-    start: 'start a session from it',
-    complete: 'report it done (or blocked) and send it on',
-    approve: 'accept the reviewed work',
-    skip: 'park it as blocked, with a reason, for a human to route',
-    assign: 'nobody could be routed to it: a human picks its owners',
-  };
+  /** The label and hint of each button, by move name: sent with the model (the extension's action catalog). */
+  let buttons = {};
+  const labelOf = (a) => (buttons[a] && buttons[a].label) || a;
+  const hintOf = (a) => (buttons[a] && buttons[a].hint) || '';
 
   /** An element with attributes and children (strings become text nodes). */
   function el(tag, attrs, ...children) {
@@ -40,10 +35,10 @@
           'data-folder': folder.root,
           'data-handoff': c.handoffId,
           'data-focus-key': `${c.key}\n${a}`,
-          'aria-label': `${ACTION_LABELS[a]} ${c.handoffId}: ${c.summary}`,
-          title: `${ACTION_LABELS[a]}: ${ACTION_HINTS[a]}`,
+          'aria-label': `${labelOf(a)} ${c.handoffId}: ${c.summary}`,
+          title: hintOf(a) ? `${labelOf(a)}: ${hintOf(a)}` : labelOf(a),
         },
-        ACTION_LABELS[a],
+        labelOf(a),
       ),
     );
     return el(
@@ -137,6 +132,7 @@
   let pressed = null;
 
   function render(model) {
+    buttons = model.buttons || {};
     const focused = (document.activeElement && document.activeElement.getAttribute('data-focus-key')) || pressed;
     pressed = null;
     const parts = [el('p', { class: 'meta who' }, `Acting as ${model.me}`)];

@@ -3,16 +3,13 @@
 // update (deferred to after activation) reads the store.
 import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agents/agentIdentity';
-import { offerCommandToTerminals, registerCommandInPath } from './vscode/agents/agentsyncCommandInPath';
-import { registerCommand } from './vscode/commands/commandRunner';
-import { registerMoveCommands } from './vscode/commands/moveCommands';
+import { offerCommandToTerminals } from './vscode/agents/agentsyncCommandInPath';
+import { registerCommands } from './vscode/commands/commandRegistrar';
 import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/folders/dropZoneHost';
 import { FolderService } from './vscode/folders/folderService';
 import { FolderServices } from './vscode/folders/folderServices';
-import { registerHandoffCommands } from './vscode/commands/handoffCommands';
 import type { CommandDeps } from './vscode/commands/commandDeps';
-import { addHandoffNote } from './vscode/commands/handoffNoteFlow';
 import { HandoffTreeProvider } from './vscode/tree/handoffTreeProvider';
 import { registerHistoryDocument } from './vscode/commands/historyDocument';
 import { HotFileDecorations } from './vscode/hotFiles/hotFileDecorations';
@@ -27,7 +24,6 @@ import { offerDanglingSessions, type DanglingSessionPrompt } from './vscode/sess
 import { SessionReminders } from './vscode/sessionCare/sessionReminders';
 import { SessionStates } from './vscode/sessionCare/sessionStates';
 import { ZeroTouchSessions } from './vscode/sessionCare/zeroTouchSession';
-import { registerSessionCommands } from './vscode/sessionCare/sessionCommands';
 import { StaleBadge } from './vscode/notices/staleBadge';
 import { startDemo } from './vscode/demoStart';
 import { testSeam } from './vscode/testSeam';
@@ -35,7 +31,6 @@ import { AgentSyncFolderWatcher } from './core/workspace/agentSyncFolderWatcher'
 import { treeProbe, type TreeProbe } from './vscode/tree/treeProbe';
 import type { TreeNode } from './vscode/tree/treeNodes';
 import { TrustState } from './vscode/folders/trustState';
-import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
 import { markInitializeStepDone } from './vscode/setup/walkthroughProgress';
 
 /** True while a folder of the window is an AgentSync workspace: menus and the walkthrough's Initialize step use it. */
@@ -135,18 +130,13 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     badge,
     returns,
     dropZones,
-    ...registerHandoffCommands(deps),
-    ...registerMoveCommands(deps),
+    ...registerCommands({ deps, trust, badge, tree, automation: zeroTouch, extension: context }),
     ...registerHistoryDocument(deps),
-    ...registerWorkspaceCommands(deps, badge, tree),
-    ...registerSessionCommands(deps, trust, zeroTouch),
     states,
     hotIndex,
     vscode.window.registerFileDecorationProvider(decorations),
     warnings,
     reminders,
-    registerCommand('agentsync.addHandoffNote', log, (arg) => addHandoffNote(deps, arg)),
-    registerCommandInPath(context, log),
     ...registerLanguageModelTools(deps),
     ...registerMcpProvider(mcp),
     services.onDidChange(() => {

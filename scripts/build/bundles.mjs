@@ -15,6 +15,9 @@ export function bundles({ production }) {
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
+    // Non-ASCII text (…, →, ·) as UTF-8, 3 bytes or fewer, not esbuild's default \uXXXX escapes of 6; Node reads
+    // every bundle as UTF-8.
+    charset: 'utf8',
     plugins: [zodEnglishOnly, lazyEntities, sharedBuiltins],
   };
   return [

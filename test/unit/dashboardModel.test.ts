@@ -3,7 +3,10 @@
 // leases and the last health from state.json, and refusals kept per card.
 import * as assert from 'node:assert/strict';
 import { DEFAULT_CONFIG } from '../../src/core/domain/configSchema';
-import { cardActions, cardKey, MAX_SKIP_REASON, skipReason } from '../../src/core/domain/dashboardCards';
+import { cardKey } from '../../src/core/domain/dashboardCards';
+import { MAX_SKIP_REASON, skipReason } from '../../src/core/domain/skipReason';
+import { MOVES } from '../../src/core/requests/catalog';
+import { DASHBOARD_MOVES, dashboardMovesFor } from '../../src/core/requests/catalog/dashboardMoves';
 import { dashboardModel, type DashboardInput } from '../../src/core/requests/sessions/dashboardModel';
 import { groupByAttention } from '../../src/core/domain/handoffAttention';
 import { LIMITS, STATUSES, type Handoff } from '../../src/core/domain/handoffSchema';
@@ -26,6 +29,9 @@ function input(handoffs: Handoff[], over: Partial<DashboardInput> = {}, state: R
 
 const h = (n: number, over: Partial<Handoff>) =>
   makeHandoff({ handoff_id: `HO-20260222-00${n}`, uid: `01JDASH000000000000000000${n}`, updated_at: fresh, created_at: fresh, ...over });
+
+/** The card buttons of a handoff for a viewer (the catalog's, as the model computes them). */
+const cardActions = (x: Handoff, me: string, sessionHandoff: string | null) => dashboardMovesFor(x, { me, sessionHandoff });
 
 describe('dashboard model', () => {
   const store = [
@@ -110,6 +116,29 @@ describe('dashboard model', () => {
     );
     assert.deepEqual(cardActions({ ...unroutable, no_handoff_reason: 'docs only' }, 'human', null), [], 'a recorded skip');
     assert.deepEqual(cardActions({ ...unroutable, to_agents: ['codex'] }, 'human', null), [], 'it has an owner');
+  });
+
+  it('every dashboard move of the catalog is a button on the cards whose handoff offers it, with its label; none other is', () => {
+    // Handoffs of every status, held by me, unrouted, with conflicts: every move's availability is met by some of them.
+    const samples = STATUSES.flatMap((status, i) => [
+      h(i, { status, to_agents: ['claude'], claimed_by: status === 'in_progress' ? 'claude' : null }),
+      h(i, { status, to_agents: [], owner_mode: 'auto', required_capabilities: ['gpu_training'] }),
+    ]);
+    const offered = new Set<string>();
+    for (const x of samples) {
+      const m = dashboardModel(input([x]));
+      const card = m.folders[0].groups.flatMap((g) => g.cards).find((c) => c.handoffId === x.handoff_id);
+      const catalog = MOVES.filter((mv) => mv.command && mv.dashboard && mv.available(x)).map((mv) => mv.name);
+      for (const a of card?.actions ?? []) {
+        assert.ok(catalog.includes(a), `${a} on a ${x.status} card, where the catalog does not offer it`);
+        offered.add(a);
+      }
+      for (const mv of DASHBOARD_MOVES)
+        assert.deepEqual(m.buttons[mv.name], { label: mv.command.label, hint: mv.dashboard.hint }, `${mv.name}: the page gets its label`);
+    }
+    const dashboardMoves = MOVES.filter((mv) => mv.command && mv.dashboard).map((mv) => mv.name);
+    assert.deepEqual([...offered].sort(), [...dashboardMoves].sort(), 'every move with a command and a dashboard entry shows on a card');
+    assert.ok(!MOVES.some((mv) => mv.dashboard && !mv.command), "a dashboard button runs its move's editor command");
   });
 
   it('active sessions and leases, mine marked, an expired lease flagged', () => {

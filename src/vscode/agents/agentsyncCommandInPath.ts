@@ -5,7 +5,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { installLauncher, launcherName, refreshLauncher, userBinFolder, type LauncherTarget } from '../../core/disk/commandLauncher';
-import { registerCommand } from '../commands/commandRunner';
 
 export const INSTALL_COMMAND_IN_PATH = 'agentsync.installCommandInPath';
 
@@ -37,7 +36,8 @@ export function offerCommandToTerminals(context: vscode.ExtensionContext, log: v
   }
 }
 
-function installInPath(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+/** Install 'agentsync' Command in PATH. */
+export function installInPath(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const dir = userBinFolder();
   const outcome = installLauncher(dir, bundledCli(context), process.env.PATH);
   if (!outcome.ok) {
@@ -49,8 +49,4 @@ function installInPath(context: vscode.ExtensionContext, log: vscode.LogOutputCh
   log.info(what);
   if (outcome.onPath) void vscode.window.showInformationMessage(`AgentSync: ${what}. Shells started from now on find it.`);
   else void vscode.window.showWarningMessage(`AgentSync: ${what}, but ${dir} is not on PATH: ${outcome.pathHint}.`);
-}
-
-export function registerCommandInPath(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
-  return registerCommand(INSTALL_COMMAND_IN_PATH, log, () => Promise.resolve(installInPath(context, log)));
 }

@@ -131,12 +131,15 @@ export function menuContributions(): Record<string, Record<string, unknown>[]> {
     when: c.viewTitle!.initialized ? `${VIEW} && ${INITIALIZED}` : VIEW,
     group: c.viewTitle!.group,
   }));
-  const inline = COMMAND_MOVES.filter((m) => m.command.inline).map((m) => ({
-    command: m.command.id,
-    when: itemWhen(m),
-    group: 'inline@1',
-  }));
-  const context = COMMAND_MOVES.map((m) => ({ command: m.command.id, when: itemWhen(m), group: m.command.group }));
+  const onTree = COMMAND_MOVES.filter((m) => m.command.on !== 'palette');
+  const inline = onTree
+    .filter((m) => m.command.inline)
+    .map((m) => ({
+      command: m.command.id,
+      when: itemWhen(m),
+      group: 'inline@1',
+    }));
+  const context = onTree.map((m) => ({ command: m.command.id, when: itemWhen(m), group: m.command.group }));
   const open = PLAIN_COMMANDS.filter((c) => c.onHandoff).map((c) => ({
     command: c.id,
     when: `${VIEW} && viewItem =~ /^handoff\\./`,

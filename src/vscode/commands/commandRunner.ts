@@ -11,6 +11,11 @@ export interface Cancelled {
   message: string;
 }
 
+/** A command's handler: what it does with the argument it is run with (a tree node, `{ handoffId, folder }`, …). */
+export type CommandHandler = (arg?: unknown) => Promise<unknown>;
+/** A command id and its handler: a line of the registrar's table (commandRegistrar.ts). */
+export type CommandEntry = readonly [id: string, handler: CommandHandler];
+
 export function registerCommand(
   id: string,
   log: vscode.LogOutputChannel,

@@ -1,12 +1,12 @@
-// Commands on one handoff: claim, complete, approve, return for revision, escalate (registered with the other moves by
-// moveCommands.ts), open its record; it also registers the list command. Each builds a request and sends it through the folder's one dispatcher.
+// Commands on one handoff: claim, complete, approve, return for revision, escalate (the handlers of those moves in
+// moveCommands.ts) and Open Handoff Record; commandRegistrar.ts registers them. Each move builds a request and sends it
+// through the folder's one dispatcher.
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
-import { reportResponse, registerCommand } from './commandRunner';
+import { reportResponse } from './commandRunner';
 import { askCompletionReport } from './completionReportPrompt';
 import type { CommandDeps } from './commandDeps';
 import { allowsEscalate, allowsVerb, resolveHandoff, type HandoffTarget } from './handoffTarget';
-import { listHandoffs } from './listHandoffsCommand';
 import { askText } from './prompts';
 
 const MAX_REASON = 2_000;
@@ -105,14 +105,4 @@ export async function openRecord(deps: CommandDeps, arg?: unknown): Promise<vsco
   editor.selection = new vscode.Selection(range.start, range.end);
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return editor;
-}
-
-export function registerHandoffCommands(deps: CommandDeps): vscode.Disposable[] {
-  const r = (id: string, fn: (deps: CommandDeps, arg?: unknown) => Promise<unknown>) =>
-    registerCommand(id, deps.log, (arg) => fn(deps, arg));
-  return [
-    r('agentsync.openRecord', openRecord),
-    r('agentsync.listHandoffs', listHandoffs),
-    // The moves (claim, complete, approve, …) are registered from the action catalog: moveCommands.ts.
-  ];
 }

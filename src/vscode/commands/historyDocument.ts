@@ -3,7 +3,6 @@
 // document follows the store: it is re-rendered when its folder changes.
 import * as vscode from 'vscode';
 import { renderHandoffHistory } from '../../core/store/handoffHistoryText';
-import { registerCommand } from './commandRunner';
 import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
 import type { CommandDeps } from './commandDeps';
@@ -64,9 +63,5 @@ export async function showHistory(deps: CommandDeps, arg?: unknown): Promise<vsc
 
 export function registerHistoryDocument(deps: CommandDeps): vscode.Disposable[] {
   const provider = new HandoffHistoryProvider(deps.services);
-  return [
-    provider,
-    vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, provider),
-    registerCommand('agentsync.showHistory', deps.log, (arg) => showHistory(deps, arg)),
-  ];
+  return [provider, vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, provider)];
 }

@@ -1,16 +1,16 @@
-// The editor command of every move in the action catalog, registered from the catalog's list (commandCatalog.ts): a move
+// The editor command of every move in the action catalog, from the catalog's list (commandCatalog.ts): a move
 // with a handler of its own below runs it (a report to ask for, a pick of agents); any other asks the move's prompts,
 // sends the move's request through the folder's dispatcher and reports the answer.
-import type * as vscode from 'vscode';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { clearConflictsCommand } from './clearConflictsCommand';
 import type { CommandDeps } from './commandDeps';
 import { COMMAND_MOVES } from './commandCatalog';
-import { registerCommand, reportResponse } from './commandRunner';
+import { reportResponse, type CommandEntry } from './commandRunner';
 import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
 import { approve, claim, complete, escalate, returnForRevision } from './handoffCommands';
 import { resolveHandoff } from './handoffTarget';
 import { passOverCommand } from './passOverCommand';
+import { startOnHandoff } from '../sessionCare/startOnHandoffCommand';
 import { askText } from './prompts';
 
 type MoveHandler = (deps: CommandDeps, arg?: unknown) => Promise<unknown>;
@@ -26,6 +26,7 @@ const HANDLERS: Readonly<Record<string, MoveHandler>> = {
   escalate,
   pass: passOverCommand,
   clearConflicts: clearConflictsCommand,
+  start: startOnHandoff,
 };
 
 type CommandMove = (typeof COMMAND_MOVES)[number];
@@ -37,8 +38,9 @@ async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown):
   const id = t.handoff.handoff_id;
   const asked: Record<string, string> = {};
   for (const p of move.command.prompts ?? []) {
-    const { param, title, ...question } = p;
-    asked[param] = await askText({ ...question, title: title.replace('{id}', id) });
+    const { param, title, format, ...question } = p;
+    const text = await askText({ ...question, title: title.replace('{id}', id) });
+    asked[param] = format ? format(text) : text;
   }
   const response = await t.service.dispatch({
     action: move.action,
@@ -52,9 +54,10 @@ async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown):
   return reportResponse(response, done, deps.log);
 }
 
-export function registerMoveCommands(deps: CommandDeps): vscode.Disposable[] {
+/** The handler of every move's command, by command id (registered by commandRegistrar.ts). */
+export function moveCommandHandlers(deps: CommandDeps): CommandEntry[] {
   return COMMAND_MOVES.map((move) => {
     const handler = HANDLERS[move.name];
-    return registerCommand(move.command.id, deps.log, (arg) => (handler ? handler(deps, arg) : genericMove(move, deps, arg)));
+    return [move.command.id, (arg) => (handler ? handler(deps, arg) : genericMove(move, deps, arg))];
   });
 }

@@ -2,13 +2,12 @@
 import * as vscode from 'vscode';
 import { initWorkspace, type InitReport } from '../../core/workspace/workspaceInit';
 import { storeSeed } from '../../core/store/storeReader';
-import { registerCommand } from './commandRunner';
 import type { CommandDeps } from './commandDeps';
 import { openRecord } from './handoffCommands';
 import { handoffChoice } from './handoffTarget';
 import { offerMergeDriver, type MergeDriverOutcome } from '../setup/mergeDriverPrompt';
 import { pickOne } from './prompts';
-import { SHOW_STALE_COMMAND, type StaleBadge } from '../notices/staleBadge';
+import type { StaleBadge } from '../notices/staleBadge';
 
 export async function init(deps: CommandDeps, arg?: unknown): Promise<(InitReport & { git: MergeDriverOutcome }) | undefined> {
   // Offer the folders that still need it; if every folder has it, any (init only adds what is missing).
@@ -70,13 +69,4 @@ export async function showStale(deps: CommandDeps, badge: StaleBadge): Promise<u
     },
   );
   return openRecord(deps, { handoffId: picked.handoff.handoff_id, folder: picked.service.layout.root });
-}
-
-export function registerWorkspaceCommands(deps: CommandDeps, badge: StaleBadge, tree: { refresh(): void }): vscode.Disposable[] {
-  return [
-    registerCommand('agentsync.init', deps.log, (arg) => init(deps, arg)),
-    registerCommand('agentsync.openTracker', deps.log, () => openTracker(deps)),
-    registerCommand('agentsync.refresh', deps.log, () => Promise.resolve(refresh(deps, badge, tree))),
-    registerCommand(SHOW_STALE_COMMAND, deps.log, () => showStale(deps, badge)),
-  ];
 }

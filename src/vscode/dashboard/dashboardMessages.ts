@@ -1,6 +1,6 @@
 // The messages between the dashboard webview (media/dashboard.js) and the extension. What the page sends is checked
 // before use: it names a button and a handoff, never a request, so the page cannot ask for anything the tree cannot.
-import { CARD_ACTIONS, type CardAction } from '../../core/domain/dashboardCards';
+import { dashboardMoveNamed } from '../../core/requests/catalog/dashboardMoves';
 import type { DashboardModel } from '../../core/requests/sessions/dashboardModel';
 
 /** Extension → page: the whole model, numbered; the page answers `rendered` with the same number once drawn. */
@@ -12,7 +12,8 @@ export interface ModelMessage {
 
 export interface CardActionRequest {
   type: 'act';
-  action: CardAction;
+  /** The move's name (a dashboard move of the action catalog). */
+  action: string;
   /** The workspace folder's root path. */
   folder: string;
   handoffId: string;
@@ -34,10 +35,10 @@ export function parsePageMessage(raw: unknown): PageMessage | null {
       return Number.isSafeInteger(m.seq) ? { type: 'rendered', seq: m.seq as number } : null;
     case 'act': {
       const { action, folder, handoffId } = m;
-      if (typeof action !== 'string' || !(CARD_ACTIONS as readonly string[]).includes(action)) return null;
+      if (typeof action !== 'string' || !dashboardMoveNamed(action)) return null;
       if (typeof folder !== 'string' || folder.length === 0 || folder.length > MAX_PATH) return null;
       if (typeof handoffId !== 'string' || handoffId.length === 0 || handoffId.length > MAX_ID) return null;
-      return { type: 'act', action: action as CardAction, folder, handoffId };
+      return { type: 'act', action, folder, handoffId };
     }
     default:
       return null;

@@ -6,7 +6,7 @@ import { displayAgent } from '../../core/domain/agentId';
 import { LIMITS } from '../../core/domain/handoffSchema';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { readGitInfo } from '../../core/git/gitStatus';
-import { reportResponse, registerCommand } from '../commands/commandRunner';
+import { reportResponse } from '../commands/commandRunner';
 import { ensureCommandConsent } from './commandConsentPrompt';
 import { dispatchEndSession } from './endSessionDispatch';
 import type { FolderService } from '../folders/folderService';
@@ -175,12 +175,4 @@ export interface SessionAutomation {
   enabled(): boolean;
   start(arg?: unknown): Promise<unknown>;
   end(arg?: unknown): Promise<unknown>;
-}
-
-export function registerSessionCommands(deps: CommandDeps, trust: TrustState, automation?: SessionAutomation): vscode.Disposable[] {
-  const zeroTouch = () => automation?.enabled() === true;
-  return [
-    registerCommand('agentsync.startSession', deps.log, (arg) => (zeroTouch() ? automation!.start(arg) : startSession(deps, arg))),
-    registerCommand('agentsync.endSession', deps.log, (arg) => (zeroTouch() ? automation!.end(arg) : endSession(deps, trust, arg))),
-  ];
 }

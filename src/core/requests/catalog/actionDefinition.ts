@@ -48,6 +48,8 @@ export interface MovePrompt {
   /** Shown while the box is empty; a prompt without it may be left empty. */
   requiredMessage?: string;
   maxLength: number;
+  /** What is sent for the text typed (Skip sends `skipped: <why>`); the text itself when absent. */
+  format?: (text: string) => string;
 }
 
 /** A CLI verb that sends the move's request: `agentsync <verb> <handoff-id> --agent <id> [--<flag> <text>]…`. */
@@ -64,6 +66,22 @@ export interface MoveVerb {
   done?: string;
   /** The verb is written by hand in src/cli (it reads a file or prints more); the catalog only names it. */
   handWritten?: true;
+}
+
+/** Who looks at a dashboard card: the agent this window acts as, and the handoff its active session is on. */
+export interface Viewer {
+  me: string;
+  sessionHandoff: string | null;
+}
+
+/** A move's button on the editor dashboard's cards (its label is the command's). */
+export interface DashboardButton {
+  /** Where it sits on a card, lowest first; the first a card has is its primary button. */
+  order: number;
+  /** The tooltip after the label. */
+  hint: string;
+  /** Whether this viewer gets the button, beyond `available` (Start: the handoff is held by the viewer). */
+  forViewer?: (h: Handoff, viewer: Viewer) => boolean;
 }
 
 /**
@@ -88,13 +106,18 @@ export interface MoveDefinition {
     /** view/item/context: the menu group (`1_move@2`), and whether it is also an inline button. */
     group: string;
     inline?: boolean;
-    /** The tree item the menu entry is on: a handoff (by its can- flag) or a merge conflict. */
-    on?: 'handoff' | 'conflict';
+    /**
+     * The tree item the menu entry is on: a handoff (by its can- flag, and a List Handoffs pick) or a merge conflict;
+     * `palette`: no tree menu entry, flag or pick (the Command Palette and the dashboard only).
+     */
+    on?: 'handoff' | 'conflict' | 'palette';
     /** Texts asked before the request is sent (the generic command handler). */
     prompts?: readonly MovePrompt[];
     /** The message after it worked: `${id} …`. */
     done?: string;
   };
+  /** A button on the dashboard's cards where the move is available (it needs a `command`). */
+  dashboard?: DashboardButton;
   /** The target status, when the move is a transition. */
   to?: HandoffStatus;
 }

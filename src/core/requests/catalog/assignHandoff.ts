@@ -19,11 +19,12 @@ export const assignHandoff = defineAction({
       command: {
         id: 'agentsync.assignHandoff',
         title: 'Assign Handoff…',
-        label: 'Assign',
+        label: 'Assign…',
         icon: 'person-add',
         group: '1_move@6',
         inline: true,
       },
+      dashboard: { order: 6, hint: 'nobody could be routed to it: a human picks its owners' },
     },
   ],
 });

@@ -35,6 +35,7 @@ export const claimHandoff = defineAction({
         group: '1_move@1',
         inline: true,
       },
+      dashboard: { order: 1, hint: 'take it: it becomes in progress, held by you' },
     },
   ],
 });

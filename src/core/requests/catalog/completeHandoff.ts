@@ -46,6 +46,7 @@ export const completeHandoff = defineAction({
         group: '1_move@2',
         inline: true,
       },
+      dashboard: { order: 3, hint: 'report it done (or blocked) and send it on' },
     },
   ],
 });

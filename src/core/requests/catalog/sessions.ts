@@ -14,6 +14,26 @@ export const startSession = defineAction({
     'shows it under In Progress. Answers { agent, goal, session }.',
   prepare: envOnly,
   run: (tx, ctx, p, env) => start(tx, ctx, p, env),
+  moves: [
+    {
+      // A session on a handoff in progress; the core checks that the agent holds it.
+      name: 'start',
+      available: (h) => h.status === 'in_progress',
+      command: {
+        id: 'agentsync.startSessionOnHandoff',
+        title: 'Start Session on Handoff',
+        label: 'Start',
+        icon: 'play',
+        group: '3_session@1',
+        on: 'palette',
+      },
+      dashboard: {
+        order: 2,
+        hint: 'start a session from it',
+        forViewer: (h, v) => h.claimed_by === v.me && v.sessionHandoff !== h.handoff_id,
+      },
+    },
+  ],
 });
 
 export const endSession = defineAction({

@@ -1,6 +1,7 @@
 // transitionHandoff: any legal move of the lifecycle (docs/contract.md §4), and the moves people name: approve, revise,
 // merge, block, release, escalate.
 import { allowsMove, canEscalate } from '../../domain/lifecycle';
+import { MAX_SKIP_REASON, skipReason } from '../../domain/skipReason';
 import type { Handoff } from '../../domain/handoffSchema';
 import { transitionHandoff as run } from '../actions/transitionHandoff';
 import { handoffRefOf, paramSchemas } from '../requestParams';
@@ -37,6 +38,7 @@ export const transitionHandoff = defineAction({
         group: '1_move@3',
         inline: true,
       },
+      dashboard: { order: 4, hint: 'accept the reviewed work' },
     }),
     transition('revise', 'return_for_revision', 'in_progress', {
       cli: { verb: 'revise', summary: 'return a handoff in review for revision (escalates past maxAttempts)', flags: ['reason'] },
@@ -59,6 +61,33 @@ export const transitionHandoff = defineAction({
     }),
     transition('merge', 'merge', 'merged', { cli: { verb: 'merge', summary: 'mark an approved handoff merged', flags: ['reason'] } }),
     transition('block', 'block', 'blocked', { cli: { verb: 'block', summary: 'park a handoff as blocked', flags: ['reason'] } }),
+    {
+      // A queued handoff its owner will not take (domain/skipReason.ts).
+      name: 'skip',
+      to: 'blocked',
+      fixed: { to: 'blocked' },
+      available: (h: Handoff) => h.status === 'queued' && allowsMove(h.status, 'block'),
+      command: {
+        id: 'agentsync.skipHandoff',
+        title: 'Skip Handoff…',
+        label: 'Skip',
+        icon: 'debug-step-over',
+        group: '2_escalate@2',
+        on: 'palette',
+        prompts: [
+          {
+            param: 'reason',
+            title: 'Skip {id}',
+            prompt: 'Why skip it? (it becomes blocked for a human to route; recorded in its history)',
+            requiredMessage: 'Give a reason, so whoever routes it next knows why.',
+            maxLength: MAX_SKIP_REASON,
+            format: skipReason,
+          },
+        ],
+        done: 'is skipped (blocked for a human to route)',
+      },
+      dashboard: { order: 5, hint: 'park it as blocked, with a reason, for a human to route' },
+    },
     transition('release', 'release', 'queued', {
       cli: { verb: 'release', summary: 'give a claimed handoff back to the queue', flags: ['reason'] },
     }),

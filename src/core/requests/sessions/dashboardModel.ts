@@ -1,11 +1,12 @@
 // What the editor's dashboard draws (docs/agentsync-documentation.md, "The dashboard"), per folder: the cards
-// (domain/dashboardCards.ts), the active sessions and the last health from .agentsync/state.json, and the leases of
+// (domain/dashboardCards.ts, their buttons from the action catalog), the active sessions and the last health from .agentsync/state.json, and the leases of
 // in-progress handoffs. state.json is derived, so anything unexpected in it is left out rather than trusted.
 import { displayAgent } from '../../domain/agentId';
 import type { AgentSyncConfig } from '../../domain/configSchema';
 import { dashboardGroups, type DashboardGroup } from '../../domain/dashboardCards';
 import { leaseExpired } from '../../domain/handoffAttention';
 import type { Handoff } from '../../domain/handoffSchema';
+import { dashboardButtonTexts, dashboardMovesFor, type ButtonText } from '../catalog/dashboardMoves';
 import { HEALTH_CHECKS } from './healthChecks';
 import { activeSessionsOf, lastSessionOf } from './sessionState';
 
@@ -49,6 +50,8 @@ export interface DashboardModel {
   identityProblem: string | null;
   trusted: boolean;
   folders: DashboardFolder[];
+  /** The label and hint of each button a card may have, by move name (the page has no list of its own). */
+  buttons: Record<string, ButtonText>;
 }
 
 export interface DashboardFolderInput {
@@ -109,9 +112,10 @@ function folderActivity(handoffs: readonly Handoff[], state: Record<string, unkn
 
 function folderModel(f: DashboardFolderInput, input: DashboardInput): DashboardFolder {
   const { me, now } = input;
-  const mySessionHandoff = activeSessionsOf(f.state).get(me)?.handoffId ?? null;
+  const viewer = { me, sessionHandoff: activeSessionsOf(f.state).get(me)?.handoffId ?? null };
+  const actionsFor = (h: Handoff) => dashboardMovesFor(h, viewer);
   const groups = f.initialized
-    ? dashboardGroups({ root: f.root, handoffs: f.handoffs, config: f.config, me, now, mySessionHandoff, refusals: input.refusals })
+    ? dashboardGroups({ root: f.root, handoffs: f.handoffs, config: f.config, me, now, actionsFor, refusals: input.refusals })
     : [];
   return {
     root: f.root,
@@ -129,5 +133,6 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
     identityProblem: input.identityProblem,
     trusted: input.trusted,
     folders: input.folders.map((f) => folderModel(f, input)),
+    buttons: dashboardButtonTexts(),
   };
 }
