@@ -1,6 +1,6 @@
 // Bundle sizes: builds every bundle of esbuild.mjs as the VSIX does (--production), in memory, with
 // esbuild's metafile, and prints each bundle's size and what fills it, by package and by file. dist/extension.js
-// has a budget: the exit status is 1 when it is over EXTENSION_BUDGET (test/process/bundleSize.test.ts checks it).
+// has a budget: the exit status is 1 when it is over EXTENSION_BUDGET (test/process/packaging.test.ts checks it).
 // Usage: node bench/bundle-size.mjs [--top N] [--json]
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { bundles } from '../scripts/build/bundles.mjs';
 
 // 400 KB until the sync engine (docs/contract.md §13) joined the editor's bundle: the editor's own writes go through
-// the git remote when sync is on, and its fetch/apply/push code is about 15 KB minified.
-export const EXTENSION_BUDGET = 420 * 1024;
+// the git remote when sync is on, and its fetch/apply/push code is about 15 KB minified. 440 KB since the action
+// catalog (src/core/requests/catalog/): each action's one definition carries the text of every surface (CLI usage,
+// editor command, Dashboard and Copilot tool), and the sync engine's checks of the shared ref grew (about 8 KB together).
+export const EXTENSION_BUDGET = 440 * 1024;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = process.argv.indexOf('--top');
