@@ -297,6 +297,11 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     const status = cli(a, ['sync', '--status']);
     assert.equal(status.ok, true);
     assert.equal((status.data!.last_error as { reason: string }).reason, 'remote_unreachable');
+    // A fresh read cannot be fresh now: the refusal says that a read without --fresh answers from this clone.
+    const freshRead = cli(a, ['--fresh', 'list']);
+    assert.equal(freshRead.reason, 'remote_unreachable', JSON.stringify(freshRead));
+    assert.match(String(freshRead.message), /A read without --fresh .* answers from this clone's last synced state/);
+    assert.equal(cli(a, ['list']).ok, true, 'a read without --fresh answers locally');
     await server.start();
   });
 

@@ -245,8 +245,9 @@ export class SharedStateRef {
     if (kind === 'refused') return refused(this.config, said);
     return new ActionError(
       'remote_unreachable',
-      `Could not ${what} the git remote "${remote}" (git said: ${said}). Nothing was changed. Retry when the remote answers, ` +
-        'or set "sync": { "offline": "local" } in .agentsync.json to work locally and confirm later with `agentsync sync`.',
+      `Could not ${what} the git remote "${remote}" (git said: ${said}). Nothing was changed. Retry when the remote answers. ` +
+        'A read without --fresh (or "fresh": true) answers from this clone\'s last synced state; for writes, ' +
+        '"sync": { "offline": "local" } in .agentsync.json works locally and confirms later with `agentsync sync`.',
       { sync, detail: said },
     );
   }
