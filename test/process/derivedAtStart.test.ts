@@ -84,7 +84,7 @@ describe('derived files rebuilt at start (process)', function () {
     const { ws, tracker, state } = initWithHandoff();
     const stateJson = () => JSON.parse(fs.readFileSync(state, 'utf8')) as { trackerSection: { sha256: string; stat?: string } };
     const st = fs.lstatSync(tracker, { bigint: true });
-    assert.equal(stateJson().trackerSection.stat, `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
+    assert.equal(stateJson().trackerSection.stat, `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
     // A proof whose hash no longer matches the bytes: only a start that hashes the tracker would rebuild it.
     const before = fs.readFileSync(tracker, 'utf8');
     const changed = stateJson();

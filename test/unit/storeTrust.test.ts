@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { StoreSnapshot } from '../../src/core/store/storeSnapshot';
-import { stampFor, stampStore, storeStatKeyOf } from '../../src/core/store/storeStamp';
+import { stampFor, stampStore } from '../../src/core/store/storeStamp';
+import { fileStatKeyOf } from '../../src/core/disk/fileStatKey';
 import { HandoffStore } from '../../src/core/store/handoffStore';
 import { storeHashOfBytes } from '../../src/core/store/storeHash';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
@@ -132,13 +133,13 @@ describe('validated-store stamp', () => {
     it('a write records the stat of the file it renamed into place, and a fresh store takes the recorded digests as they are', async () => {
       const ws = await seeded();
       const lines = fs.readFileSync(ws.layout.validatedStampFile, 'latin1').split('\n');
-      assert.equal(lines[1].split(' ')[1], storeStatKeyOf(ws.layout.handoffsFile), 'the stat of the store as it is now');
+      assert.equal(lines[1].split(' ')[1], fileStatKeyOf(ws.layout.handoffsFile), 'the stat of the store as it is now');
       // Digests the MAC vouches for, but not the bytes' own: a store that takes them names another store's hash, so
       // the derived files (state.json names the real one) are rebuilt. Proof that nothing was hashed.
       const bytes = ws.storeBytes();
       const { hash, chunks } = storeHashOfBytes(bytes);
       stampStore(ws.layout.validatedStampFile, hash, {
-        stat: storeStatKeyOf(ws.layout.handoffsFile)!,
+        stat: fileStatKeyOf(ws.layout.handoffsFile)!,
         digests: Buffer.alloc(chunks!.length * 32),
       });
       const { store, infos } = storeLogging(ws);
@@ -178,7 +179,7 @@ describe('validated-store stamp', () => {
       const text = fs.readFileSync(ws.layout.handoffsFile, 'utf8').replace('"status": "queued"', '"status": "bogus"');
       fs.writeFileSync(ws.layout.handoffsFile, text);
       const digests = stamp.slice(stamp.indexOf('\n', 65) + 1);
-      const forged = `${stamp.split('\n')[0]}\nstat ${storeStatKeyOf(ws.layout.handoffsFile)} ${'0'.repeat(64)}\n${digests}`;
+      const forged = `${stamp.split('\n')[0]}\nstat ${fileStatKeyOf(ws.layout.handoffsFile)} ${'0'.repeat(64)}\n${digests}`;
       fs.writeFileSync(ws.layout.validatedStampFile, forged, 'latin1');
       const r = await ws.secondDispatcher().dispatch({ action: 'listHandoffs' });
       assert.equal(r.reason, 'store_invalid', JSON.stringify(r));

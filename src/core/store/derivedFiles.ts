@@ -6,7 +6,7 @@ import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
 import { renderTrackerFile, type TrackerSectionProof } from './trackerFile';
 import { contentHash } from './storeStamp';
-import { trackerStatKey } from './trackerStat';
+import { fileStatKeyOf } from '../disk/fileStatKey';
 import type { Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
@@ -48,12 +48,12 @@ export function writeStateSummary(
  * store (the last rebuild was cut off, or git changed the store), or is gone while the tracker stays; AgentTracker.md
  * is gone, or is not the file the last render wrote (edited by hand, or by a session section since). A workspace with
  * neither file has never been rendered here and is left as it is. Every process asks this at start, so a tracker
- * whose stat is still the one the last render recorded (trackerStat.ts) is taken as that file without reading it;
+ * whose stat is still the one the last render recorded (disk/fileStatKey.ts) is taken as that file without reading it;
  * any other is hashed.
  */
 export function derivedFilesOutOfDate(layout: WorkspaceLayout, storeHash: string): string | null {
   assertRegularOrMissing(layout.trackerFile);
-  const trackerStat = trackerStatKey(layout.trackerFile);
+  const trackerStat = fileStatKeyOf(layout.trackerFile);
   if (!fs.existsSync(layout.stateFile)) return trackerStat ? '.agentsync/state.json is missing' : null;
   const state = readStateFile(layout.stateFile);
   if (typeof state.storeHash === 'string' && state.storeHash !== storeHash) return '.agentsync/state.json names another store';

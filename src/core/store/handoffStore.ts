@@ -15,7 +15,8 @@ import { StoreTransaction } from './storeTransaction';
 import { appendMissingDecisions, derivedFilesOutOfDate, rebuildDerivedFiles, writeDerivedFiles } from './derivedFiles';
 import { gitBusy, gitIndexLockPath, gitTracks, waitForGitIdle } from '../git/gitActivity';
 import { storageError } from '../disk/storageErrors';
-import { isStamped, stampedDigests, stampStore, storeStatKey, storeStatKeyOf, type StatStamp } from './storeStamp';
+import { isStamped, stampedDigests, stampStore, type StatStamp } from './storeStamp';
+import { fileStatKey, fileStatKeyOf } from '../disk/fileStatKey';
 import { digestsOfChunks, storeHashOfBytes, storeHashOfChunks, storeHashOfDigests } from './storeHash';
 import { splitStoreBytes } from './storeFormat';
 import { archiveDue, dueForArchive } from './archive/archivePass';
@@ -641,10 +642,10 @@ export class HandoffStore {
     const key = keyOf(st);
     this.loadedKey = key;
     if (this.cached?.key === key) return this.cached.snapshot;
-    const statBefore = storeStatKeyOf(this.layout.handoffsFile);
+    const statBefore = fileStatKeyOf(this.layout.handoffsFile);
     const bytes = fs.readFileSync(this.layout.handoffsFile);
     // The stat of exactly these bytes: the file was not replaced or written to while it was read.
-    const stat = statBefore !== null && storeStatKeyOf(this.layout.handoffsFile) === statBefore ? statBefore : null;
+    const stat = statBefore !== null && fileStatKeyOf(this.layout.handoffsFile) === statBefore ? statBefore : null;
     // Read ahead of time (prepareFirstRead) and unchanged since: its hash, parts and check stand.
     const prepared = this.preparedFirstRead?.bytes.equals(bytes) ? this.preparedFirstRead : null;
     this.preparedFirstRead = null;
@@ -694,7 +695,7 @@ function writtenStat(file: string, written: fs.BigIntStats | null, chunks: reado
     return null;
   }
   const same = now.dev === written.dev && now.ino === written.ino && now.size === written.size && now.mtimeNs === written.mtimeNs;
-  return same ? { stat: storeStatKey(now), digests } : null;
+  return same ? { stat: fileStatKey(now), digests } : null;
 }
 
 /** A write applied offline, applied again to the shared state; a refusal now means the remote revoked it. */

@@ -4,8 +4,8 @@
 // written by hand, copied from elsewhere or committed cannot match a hand-edited store.
 // After that first line it may hold the store file's stat as the stamping process saw it (device, inode, size, and
 // modification and change times in nanoseconds) with the digests of the store's parts (storeHash.ts), under a second
-// HMAC: a process that finds the same stat takes those digests instead of hashing the file (the first check only,
-// as trackerStat.ts does for the tracker). Any write to the file, in place or by rename, moves its change time,
+// HMAC: a process that finds the same stat takes those digests instead of hashing the file (the first check only;
+// the key is disk/fileStatKey.ts's, as for the tracker). Any write to the file, in place or by rename, moves its change time,
 // which no tool can set back; a stat that differs, or a line that does not verify, falls back to hashing the bytes.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -54,20 +54,6 @@ function readKey(file: string): Buffer | null {
     if (!st.isFile() || st.size > 1024) return null;
     const text = fs.readFileSync(file, 'utf8').trim();
     return /^[0-9a-f]{64}$/.test(text) ? Buffer.from(text, 'hex') : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The stat a stat line names: device, inode, size, and modification and change times in nanoseconds. */
-export function storeStatKey(st: fs.BigIntStats): string {
-  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-}
-
-/** The file at `file`'s stat key, or null when it cannot be stat'ed. */
-export function storeStatKeyOf(file: string): string | null {
-  try {
-    return storeStatKey(fs.lstatSync(file, { bigint: true }));
   } catch {
     return null;
   }

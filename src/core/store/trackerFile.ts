@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import { assertRegularOrMissing, writeFileAtomic } from '../disk/atomicFile';
 import { contentHash } from './storeStamp';
-import { trackerStatKey } from './trackerStat';
+import { fileStatKeyOf } from '../disk/fileStatKey';
 import { adoptRenderedSection, detectEol, renderHandoffsSectionParts, SECTION_FORMAT, spliceHandoffs } from '../domain/trackerRenderer';
 import type { Handoff } from '../domain/handoffSchema';
 import type { DerivedWriteOptions } from './derivedWriteOptions';
@@ -22,7 +22,7 @@ export interface TrackerSectionProof {
   end: number;
   /** trackerRenderer's SECTION_FORMAT when it was written. */
   format?: number;
-  /** The file's stat right after it was written (trackerStat.ts): the start-up check's shortcut past the hash. */
+  /** The file's stat right after it was written (disk/fileStatKey.ts): the start-up check's shortcut past the hash. */
   stat?: string;
 }
 
@@ -76,7 +76,7 @@ export function renderTrackerFile(
 }
 
 function statOf(file: string): { stat?: string } {
-  const stat = trackerStatKey(file);
+  const stat = fileStatKeyOf(file);
   return stat ? { stat } : {};
 }
 
