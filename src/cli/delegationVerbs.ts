@@ -3,12 +3,7 @@
 import { UsageError } from './cliContext';
 import { handoffLine } from './handoffFormat';
 import type { Verb } from './handoffVerbs';
-import { agentOf, list, madeLine, one, quietOption, resultOf } from './verbArgs';
-
-function optionalId(positionals: string[]): string | undefined {
-  if (positionals.length > 1) throw new UsageError('expected at most one handoff id');
-  return positionals[0];
-}
+import { agentOf, list, madeLine, one, quietOption, resultOf, rev } from './verbArgs';
 
 export const passVerb: Verb = {
   usage:
@@ -31,7 +26,7 @@ export const passVerb: Verb = {
   run: async (ctx, v, pos) => {
     if (v.to === undefined && v.message === undefined)
       throw new UsageError('--to <agent> or --message "[pass_over: <agent>] ..." is required');
-    const id = optionalId(pos);
+    const id = pos[0]; // at most one: the usage's [<handoff-id>] (cli/main.ts refuses more)
     const files = list(v.files);
     return ctx.report(
       await ctx.dispatcher.dispatch({
@@ -66,8 +61,7 @@ export const returnVerb: Verb = {
   run: async (ctx, v, pos) => {
     const id = one(pos, 'handoff id');
     const result = await resultOf(ctx, v.result);
-    const revRaw = v['expected-rev'] as string | undefined;
-    if (revRaw !== undefined && !/^\d+$/.test(revRaw)) throw new UsageError('--expected-rev takes a whole number');
+    const expected = rev(v);
     return ctx.report(
       await ctx.dispatcher.dispatch({
         action: 'returnHandoff',
@@ -75,7 +69,7 @@ export const returnVerb: Verb = {
         agent: agentOf(v),
         ...(result !== undefined ? { result } : {}),
         ...(v.message !== undefined ? { message: v.message } : {}),
-        ...(revRaw !== undefined ? { expected_rev: Number(revRaw) } : {}),
+        ...(expected !== undefined ? { expected_rev: expected } : {}),
       }),
       (r) => {
         const returned = r.data!.returned;

@@ -3,7 +3,7 @@
 import { ActionError, isActionError } from '../core/domain/errors';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
 import type { SyncLocalState } from '../core/store/sync/syncStateFile';
-import { UsageError, type CliContext } from './cliContext';
+import type { CliContext } from './cliContext';
 import type { Verb } from './handoffVerbs';
 
 export const syncVerb: Verb = {
@@ -14,8 +14,7 @@ export const syncVerb: Verb = {
     '--status reads only .agentsync/sync.json (no network): the last commit, when it was fetched, the last error, what waits.',
   ],
   options: { status: { type: 'boolean' } },
-  run: async (ctx, values, positionals) => {
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  run: async (ctx, values) => {
     const store = ctx.dispatcher.store;
     const sync = store.syncAuthority();
     if (!sync) {

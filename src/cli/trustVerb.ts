@@ -36,8 +36,7 @@ export const trustVerb: Verb = {
   usage: '[--show | --revoke]',
   summary: "allow this workspace's configured commands (commands.* of .agentsync.json) to run on this machine; --show, --revoke",
   options: { show: { type: 'boolean' }, revoke: { type: 'boolean' } },
-  run: (ctx, values, positionals) => {
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  run: (ctx, values) => {
     if (values.show && values.revoke) throw new UsageError('--show and --revoke cannot be combined');
     const loaded = loadConfig(ctx.layout.configFile);
     if (loaded.problem) ctx.io.err(`agentsync: ${loaded.problem}`);
