@@ -36,7 +36,7 @@ export const syncVerb: Verb = {
     const before = new Set(sync.status().pending.map((p) => p.request_id));
     const renumberedBefore = sync.status().renumbered?.length ?? 0;
     try {
-      await store.syncNow();
+      await ctx.dispatcher.sync();
     } catch (e) {
       return refuse(ctx, e);
     }
