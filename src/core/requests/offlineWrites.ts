@@ -1,14 +1,14 @@
 // Writes applied offline (`offline: "local"`, docs/contract.md §13), seen from the requests: at the next contact each
 // is turned back into work (its parameters checked again, its prepare step run again, outside the lock) and applied
 // to the shared state first, which confirms or revokes it; a revoked write is told to its agent by the actions whose
-// catalog entry says so (`tellsRevoked`). The store keeps the writes waiting and the verdicts (sync/syncStateFile.ts).
+// catalog entry says so (`tellsRevoked`). The store keeps the writes waiting and the verdicts (store/syncStateFile.ts).
 import { describeIssues } from '../domain/handoffSchema';
 import { requestHash } from '../domain/stableJson';
 import type { ActionContext } from '../store/handoffMutation';
 import type { Replay } from '../store/stateAuthority';
 import type { StoreTransaction } from '../store/storeTransaction';
 import type { Replayer } from '../store/sync/remoteAuthority';
-import { SyncStateFile, type PendingWrite } from '../store/sync/syncStateFile';
+import { SyncStateFile, type PendingWrite } from '../store/syncStateFile';
 import type { ActionEnv } from './catalog/actionDefinition';
 import { actionOf, isActionName, type ActionName } from './catalog';
 

@@ -3,7 +3,7 @@
 import { withPreviousId } from '../../domain/previousIds';
 import type { LocalAuthority } from '../local/localAuthority';
 import type { StoreSnapshot } from '../storeSnapshot';
-import type { SyncLocalState } from './syncStateFile';
+import type { SyncLocalState } from '../syncStateFile';
 
 export interface Joined {
   /** How many records joined (they must be pushed). */

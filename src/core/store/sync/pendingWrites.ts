@@ -2,7 +2,7 @@
 // request that changed the store waits in sync.json as a pending write, with what the next contact needs to replay it.
 import type { BatchWork } from '../stateAuthority';
 import type { StoreTransaction } from '../storeTransaction';
-import type { PendingWrite } from './syncStateFile';
+import type { PendingWrite } from '../syncStateFile';
 
 /**
  * The pending writes of a batch (`changedBy[i]`: whether works[i] changed the store), applied at `at`. They are taken

@@ -5,7 +5,7 @@ import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
 import { recordMovedIds } from '../movedIds';
 import type { Replayed } from '../stateAuthority';
 import type { StoreTransaction } from '../storeTransaction';
-import type { Revocation, SyncLocalState } from './syncStateFile';
+import type { Revocation, SyncLocalState } from '../syncStateFile';
 
 export interface Contact {
   /** What each write applied offline answered when replayed on the shared state. */
