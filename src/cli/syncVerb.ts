@@ -75,6 +75,9 @@ function stateData(s: SyncLocalState): Record<string, unknown> {
       applied_at: p.applied_at,
     })),
     revoked: s.revoked,
+    // Writes whose push lost its reply and whose check failed too; and what later contacts found of them.
+    unsettled: s.unsettled ?? [],
+    settled: s.settled ?? [],
   };
 }
 
@@ -85,6 +88,13 @@ function statusLines(remote: string, ref: string, s: SyncLocalState): string[] {
     `fetched: ${s.fetched_at ?? 'never'}`,
     ...(s.last_error ? [`last error (${s.last_error.at}): ${s.last_error.reason}: ${s.last_error.message}`] : []),
     `pending: ${s.pending.length}${s.pending.length ? ` (${s.pending.map((p) => `${p.action} ${p.handoff_id ?? ''}`.trim()).join(', ')})` : ''}`,
+    ...(s.unsettled ?? []).map(
+      (u) =>
+        `UNKNOWN: ${u.action} ${u.handoff_id ?? ''} (${u.request_id}) was sent, its outcome not known yet; retry with --request-id ${u.request_id}`,
+    ),
+    ...(s.settled ?? []).map(
+      (u) => `${u.outcome === 'applied' ? 'landed' : 'NOT applied'}: ${u.action} ${u.handoff_id ?? ''} (${u.request_id})`,
+    ),
     ...s.revoked.map((r) =>
       `REVOKED: ${r.action} ${r.handoff_id ?? ''} by ${r.agent ?? '?'} (${r.request_id}): ${r.reason}: ${r.message}`.replace(/ {2,}/g, ' '),
     ),

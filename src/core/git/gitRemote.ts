@@ -112,6 +112,29 @@ const AUTH = [
 ];
 const REFUSED = [/returned error: 403/i, /\[remote rejected\]/i, /protected branch/i, /pre-receive hook declined/i, /denied/i];
 
+/**
+ * Words git, ssh and curl use when the conversation never started (no connection, no such host): nothing was sent.
+ * Any other failure of a push (the connection dropped, the time ran out) may come after the pack was sent, so the
+ * remote may have taken it (store/sync/pushOutcome.ts settles that with a fetch).
+ */
+const NEVER_CONNECTED = [
+  /unable to connect/i,
+  /Connection refused/i,
+  /Could not resolve host/i,
+  /Could not resolve hostname/i,
+  /Name or service not known/i,
+  /No route to host/i,
+  /Network is unreachable/i,
+  /Failed to connect to/i,
+  /does not appear to be a git repository/i,
+];
+
+/** Whether a failed fetch or push never reached the remote (so a push certainly changed nothing there). */
+export function neverConnected(run: RemoteRun): boolean {
+  if (run.timedOut) return false;
+  return NEVER_CONNECTED.some((r) => r.test(`${run.stdout}\n${run.stderr}`));
+}
+
 /** What kind of failure a fetch or push output shows: auth wanted, refused by the server, or (the rest) unreachable. */
 export function classifyRemoteFailure(run: RemoteRun): RemoteFailure {
   if (run.timedOut) return 'unreachable';

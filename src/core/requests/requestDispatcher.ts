@@ -46,6 +46,8 @@ export class RequestDispatcher {
     private readonly surface = 'api',
     /** Every read through this dispatcher fetches first (the CLI's --fresh). */
     private readonly freshReads = false,
+    /** The CLI's --request-id: given to the first write this dispatcher runs that names none (a retry carries it). */
+    private givenRequestId?: string,
   ) {
     store.setReplayer((pending) => replayWork(this, pending));
   }
@@ -64,7 +66,7 @@ export class RequestDispatcher {
     // The first request of a process (a CLI verb, the drop zone, MCP, the editor) starts it: stale derived files are
     // rebuilt first (docs/contract.md §2). Later requests find the promise settled.
     await this.store.repairAtStart();
-    const intake = takeIn(raw);
+    const intake = takeIn(this.withGivenId(raw));
     if (!intake.ok) return this.refuse(ctx, intake.action, intake.requestId, intake.error);
     try {
       return await this.run(intake, ctx);
@@ -73,8 +75,23 @@ export class RequestDispatcher {
     }
   }
 
+  private withGivenId(raw: unknown): unknown {
+    const id = this.givenRequestId;
+    if (id === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+    const req = raw as Record<string, unknown>;
+    if (req.request_id !== undefined || typeof req.action !== 'string' || !isActionName(req.action) || actionOf(req.action).readOnly)
+      return raw;
+    this.givenRequestId = undefined;
+    return { ...req, request_id: id };
+  }
+
   private async run(intake: Accepted, ctx: DispatchContext): Promise<RequestResponse> {
-    const { action, params, hash, requestId, request: req } = intake;
+    const { action, params, requestId, request: req } = intake;
+    const spec = actionOf(action);
+    const sync = this.store.syncAuthority();
+    // In sync mode every write is hashed and ledgered, also under an id AgentSync gave it: a push whose reply was lost
+    // is settled, and retried (--request-id), by that id in the shared ledger (docs/contract.md §13).
+    const hash = intake.hash ?? (sync && !spec.readOnly ? requestHash(req) : null);
     const actx: ActionContext = {
       action,
       agent: (params.agent as string | undefined) ?? '',
@@ -82,12 +99,10 @@ export class RequestDispatcher {
       ...(hash ? { requestHash: hash } : {}),
       surface: ctx.surface ?? this.surface,
     };
-    const spec = actionOf(action);
     // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
     const prepared = spec.prepare
       ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params)
       : undefined;
-    const sync = this.store.syncAuthority();
     // `fresh` (or --fresh): a read first brings this clone up to the shared state (docs/contract.md §13).
     if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads)) await this.store.syncNow();
     // A read shows timed-out passes already handed back: when one is due, a write sweeps it first (best effort).
@@ -148,6 +163,10 @@ export class RequestDispatcher {
         const renamed = named === undefined ? undefined : moved.get(named);
         const applied = renamed ? { ...params, handoffId: renamed } : params;
         const r = this.apply(tx, action, applied, actx, actx.requestHash!, {}, prepared);
+        // Applied on the remote before ids were hashed there (its reply lost): the record's history names this request's
+        // own id, which nobody else was given, so the write landed: confirmed, not revoked as a reused id.
+        const marker = tx.snapshot.markerFor(pending.request_id);
+        if (!r.ok && r.reason === 'request_id_reused' && marker && marker.hash === undefined) return { ok: true };
         return { ok: r.ok, reason: r.reason, message: r.message };
       },
     };

@@ -15,7 +15,8 @@ import { MAX_PREVIOUS_IDS } from '../storeMerge';
 import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
-import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState } from './syncStateFile';
+import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState, type Unsettled } from './syncStateFile';
+import { outcomeUnknown, settleUnknown, unsettledWrites } from './pushOutcome';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
 
 /** What the remote authority needs of the store: its local base, and writing a decided state to this clone. */
@@ -53,6 +54,8 @@ export class RemoteAuthority implements StateAuthority {
     stuck?: { expected: string | null; detail: string };
     /** The push found no remote (offline "local"): the next attempt decides on this clone's own store. */
     unreachable?: ActionError;
+    /** The push lost its reply and a fetch found the ref here: the next attempt decides on it (pushOutcome.ts). */
+    prefetched?: string | null;
   } | null = null;
   private readonly budget: RetryBudget;
   private shared: Map<string, LedgerEntry> = new Map();
@@ -68,7 +71,7 @@ export class RemoteAuthority implements StateAuthority {
     clock?: RetryClock,
   ) {
     this.ref = new SharedStateRef(host.layout.root, config);
-    this.state = new SyncStateFile(host.layout.syncStateFile);
+    this.state = new SyncStateFile(host.layout.syncStateFile, (m) => host.warn(m));
     this.budget = new RetryBudget(clock);
   }
 
@@ -98,7 +101,7 @@ export class RemoteAuthority implements StateAuthority {
       this.head = known;
       // A last known commit that is not a shared state (a broken one fetched earlier) is no view: fetch instead.
       if (known) blobs = this.ref.readIfState(known);
-      if (!blobs) this.head = await this.ref.fetch();
+      if (!blobs) this.head = retry?.prefetched !== undefined ? retry.prefetched : await this.ref.fetch();
       this.fetched = !blobs;
       this.offline = null;
     } catch (e) {
@@ -143,6 +146,7 @@ export class RemoteAuthority implements StateAuthority {
     if (!this.head) this.joined = snapshot.handoffs.length;
     else this.joined = await this.joinLocalRecords(snapshot);
     this.shared = parseSharedLedger(blobs.ledger);
+    if (this.fetched) this.settleUnknown(snapshot);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
       snapshot,
@@ -182,6 +186,7 @@ export class RemoteAuthority implements StateAuthority {
         }
         throw e;
       }
+      if (pushed.kind === 'unknown') return this.afterLostReply(works, changedBy, commit, pushed.error);
       if (pushed.kind === 'moved') {
         // Fetch and apply again. Decided on the last known commit, a push that found the ref elsewhere only says this
         // clone's view was old: no pause. A lost race on a fetched state, or a server that failed to update the ref: a pause.
@@ -321,6 +326,44 @@ export class RemoteAuthority implements StateAuthority {
     } catch {
       return new Set();
     }
+  }
+
+  /**
+   * The push was sent and its reply lost: one fetch, then the batch applied again to what the ref holds (the shared
+   * ledger answers the writes that landed; the others are pushed again). No fetch either: offline "local" decides here
+   * (the replay at the next contact is answered by the ledger if it landed); "refuse" answers remote_outcome_unknown.
+   */
+  private async afterLostReply(
+    works: readonly BatchWork[],
+    changedBy: readonly boolean[],
+    commit: string,
+    lost: ActionError,
+  ): Promise<Decision> {
+    try {
+      this.retry = { contended: false, prefetched: await this.ref.fetch() };
+      return { kind: 'moved', why: 'the push lost its reply; fetched to see whether it landed' };
+    } catch (e) {
+      this.noteError(e);
+      if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
+        this.retry = { contended: false, unreachable: e };
+        return { kind: 'moved', why: 'the push lost its reply and the remote is unreachable; deciding on this clone' };
+      }
+      if (!isActionError(e)) throw e;
+      const unsettled = unsettledWrites(works, changedBy, commit, this.host.now().toISOString());
+      this.bestEffort(() => this.state.update((s) => (s.unsettled = [...(s.unsettled ?? []), ...unsettled])));
+      throw outcomeUnknown(this.config, lost, e, unsettled);
+    }
+  }
+
+  /** Writes whose outcome was unknown, settled by this write's fetched view of the shared state. */
+  private settleUnknown(snapshot: StoreSnapshot): void {
+    if (!this.state.read().unsettled?.length) return;
+    const head = this.head;
+    const landed = (u: Unsettled) =>
+      this.shared.has(u.request_id) ||
+      snapshot.markerFor(u.request_id) !== undefined ||
+      (head !== null && this.ref.descendsQuietly(head, u.commit));
+    this.bestEffort(() => this.state.update((s) => settleUnknown(s, landed, this.host.now().toISOString())));
   }
 
   private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {

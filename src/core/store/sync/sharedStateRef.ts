@@ -7,7 +7,14 @@ import { childProcess } from '../../disk/childProcess';
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { SAFE_GIT_OPTIONS } from '../../git/gitSafety';
-import { classifyRemoteFailure, gitOutputSummary, REMOTE_PROGRAM_OPTIONS, runRemoteGit, type RemoteRun } from '../../git/gitRemote';
+import {
+  classifyRemoteFailure,
+  gitOutputSummary,
+  neverConnected,
+  REMOTE_PROGRAM_OPTIONS,
+  runRemoteGit,
+  type RemoteRun,
+} from '../../git/gitRemote';
 
 export const STATE_FILE = 'handoffs.json';
 export const LEDGER_FILE = 'ledger.jsonl';
@@ -19,7 +26,11 @@ export const SHARED_STATE_ENTRIES: readonly string[] = [STATE_FILE, LEDGER_FILE]
  * stale, or the push was not a fast-forward); otherwise the server failed to update the ref (another push won the
  * race between its advertisement and its update, or the ref cannot be updated at all: a fetch tells which).
  */
-export type PushOutcome = { kind: 'ok' } | { kind: 'moved'; detail: string; seen: boolean };
+export type PushOutcome =
+  | { kind: 'ok' }
+  | { kind: 'moved'; detail: string; seen: boolean }
+  /** The conversation broke after it started (the reply lost, the time ran out): the remote may have taken it. */
+  | { kind: 'unknown'; error: ActionError };
 
 /** git's words for a push refused because the ref is not what the pusher expected: stale lease, not a fast-forward. */
 const SEEN_MOVED = /stale info|fetch first|non-fast-forward/i;
@@ -171,6 +182,15 @@ export class SharedStateRef {
     throw new Error(`git merge-base --is-ancestor ${ancestor} ${commit} failed: ${r.stderr.trim()}`);
   }
 
+  /** descends(), false when git cannot tell (an object this clone does not have). */
+  descendsQuietly(commit: string, ancestor: string): boolean {
+    try {
+      return this.descends(commit, ancestor);
+    } catch {
+      return false;
+    }
+  }
+
   /** `store_invalid` for a ref that does not hold AgentSync's shared state; nothing was written or pushed. */
   private notState(commit: string, what: string): ActionError {
     const { remote, ref } = this.config;
@@ -221,7 +241,9 @@ export class SharedStateRef {
         .filter(Boolean);
       throw refused(this.config, [summary, ...said].join(' | ').slice(0, 600));
     }
-    throw this.failure('push to', run);
+    const failure = this.failure('push to', run);
+    if (failure.reason === 'remote_unreachable' && !neverConnected(run)) return { kind: 'unknown', error: failure };
+    throw failure;
   }
 
   /** The push was refused, and a fetch showed the ref did not move: `remote_refused` with the server's words. */
