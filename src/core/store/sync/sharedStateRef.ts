@@ -7,6 +7,7 @@ import { childProcess } from '../../disk/childProcess';
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { SAFE_GIT_OPTIONS } from '../../git/gitSafety';
+import { oversized } from './sharedStateSizes';
 import {
   classifyRemoteFailure,
   gitOutputSummary,
@@ -153,6 +154,11 @@ export class SharedStateRef {
   read(commit: string | null): SharedBlobs {
     if (!commit) return { handoffs: null, ledger: '' };
     const input = `${commit}\n${commit}^{tree}\n${commit}:${STATE_FILE}\n${commit}:${LEDGER_FILE}\n`;
+    // Sizes first: an object over its cap is refused before a byte of it is read (sharedStateSizes.ts).
+    const sizes = localGit(this.root, ['cat-file', '--batch-check'], input);
+    if (sizes.status !== 0) throw new Error(`git cat-file --batch-check ${commit} failed: ${sizes.stderr}`);
+    const over = oversized(sizes.stdout);
+    if (over) throw this.tooLarge(commit, over);
     const r = localGitBytes(this.root, ['cat-file', '--batch'], input);
     if (r.status !== 0) throw new Error(`git cat-file ${commit} failed: ${r.stderr}`);
     const objects = parseBatch(r.stdout);
@@ -200,6 +206,17 @@ export class SharedStateRef {
         'nothing was pushed. If something else uses that ref (a code branch), give AgentSync a ref of its own in ' +
         '.agentsync.json (sync.ref, e.g. the default "refs/agentsync/state"); if it was overwritten, restore it by pushing ' +
         `a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
+      { sync: { remote, ref, commit } },
+    );
+  }
+
+  /** `too_large` for a shared state with an object over its cap; nothing was read, written or pushed. */
+  private tooLarge(commit: string, what: string): ActionError {
+    const { remote, ref } = this.config;
+    return new ActionError(
+      'too_large',
+      `${ref} on the git remote "${remote}" (${commit}) holds ${what}; it was not read. Nothing was changed and nothing was ` +
+        `pushed. Restore the ref by pushing a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
       { sync: { remote, ref, commit } },
     );
   }
