@@ -104,7 +104,8 @@ export class RequestDispatcher {
       ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params)
       : undefined;
     // `fresh` (or --fresh): a read first brings this clone up to the shared state (docs/contract.md §13).
-    if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads)) await this.store.syncNow();
+    // Without this clone's consent to the sync section (syncConsent.ts) nothing is fetched: the read answers from what was.
+    if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads) && sync.consented()) await this.store.syncNow();
     // A read shows timed-out passes already handed back: when one is due, a write sweeps it first (best effort).
     if (spec.readOnly) await this.sweepTimeouts(actx.surface);
     // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
@@ -306,5 +307,12 @@ async function replayWork(dispatcher: RequestDispatcher, pending: readonly Pendi
 /** What a read says about its view of the shared state: when this clone last heard from the remote, and what waits. */
 function readSyncInfo(sync: RemoteAuthority): Record<string, unknown> {
   const s = sync.status();
-  return { remote: sync.config.remote, ref: sync.config.ref, commit: s.commit, fetched_at: s.fetched_at, pending: s.pending.length };
+  return {
+    remote: sync.config.remote,
+    ref: sync.config.ref,
+    commit: s.commit,
+    fetched_at: s.fetched_at,
+    pending: s.pending.length,
+    ...(sync.consented() ? {} : { consented: false }),
+  };
 }

@@ -18,6 +18,7 @@ import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './shared
 import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState, type Unsettled } from './syncStateFile';
 import { outcomeUnknown, settleUnknown, unsettledWrites } from './pushOutcome';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
+import { hasSyncConsent, syncNotConsented } from '../../workspace/syncConsent';
 
 /** What the remote authority needs of the store: its local base, and writing a decided state to this clone. */
 export interface AuthorityHost {
@@ -58,6 +59,7 @@ export class RemoteAuthority implements StateAuthority {
     prefetched?: string | null;
   } | null = null;
   private readonly budget: RetryBudget;
+  private consent = false;
   private shared: Map<string, LedgerEntry> = new Map();
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
@@ -80,6 +82,7 @@ export class RemoteAuthority implements StateAuthority {
    * wants the remote's newest state even if it pushes nothing (a sync, a fresh read), so its first attempt fetches.
    */
   async prepare(fetchFirst = false): Promise<void> {
+    if (!this.consented()) throw syncNotConsented(this.host.layout.root, this.config.remote, this.config.ref);
     this.attempt = 0;
     this.fetchFirst = fetchFirst;
     this.retry = null;
@@ -414,6 +417,12 @@ export class RemoteAuthority implements StateAuthority {
         'nothing was changed. Retry.',
       { sync: { remote, ref }, attempts: this.attempt },
     );
+  }
+
+  /** Whether the local user agreed to push to this remote and ref (syncConsent.ts); a yes is kept for the process. */
+  consented(): boolean {
+    this.consent ||= hasSyncConsent(this.host.layout.root, this.config.remote, this.config.ref);
+    return this.consent;
   }
 
   /** Why the last batch was decided here: the remote's failure, or null when the remote answered. */
