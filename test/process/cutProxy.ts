@@ -7,15 +7,18 @@ import * as net from 'node:net';
 /**
  * `pass`: forward everything. `cut-push`: lose the reply of every push (receive-pack), forward fetches. `cut-all`:
  * lose every conversation's reply (a fetch fails too). `hang-push`: swallow a push's reply and keep the connection
- * open, so the client waits until its own timeout.
+ * open, so the client waits until its own timeout. `blackhole`: accept every connection and never answer (a remote
+ * that does not respond).
  */
-export type CutMode = 'pass' | 'cut-push' | 'cut-all' | 'hang-push';
+export type CutMode = 'pass' | 'cut-push' | 'cut-all' | 'hang-push' | 'blackhole';
 
 export interface CutProxy {
   port: number;
   mode: CutMode;
   /** How many replies were lost so far. */
   cuts(): number;
+  /** How many connections are open now. */
+  open(): number;
   close(): Promise<void>;
 }
 
@@ -26,12 +29,20 @@ export async function cutProxy(target: number, mode: CutMode): Promise<CutProxy>
     port: 0,
     mode,
     cuts: () => cuts,
+    open: () => sockets.size,
     close: () => {
       for (const s of sockets) s.destroy();
       return new Promise((r) => server.close(() => r()));
     },
   };
   const server = net.createServer((client) => {
+    if (state.mode === 'blackhole') {
+      sockets.add(client);
+      client.on('error', () => undefined);
+      client.on('close', () => sockets.delete(client));
+      client.resume(); // read and drop whatever comes; answer nothing
+      return;
+    }
     const upstream = net.connect(target, '127.0.0.1');
     for (const s of [client, upstream]) {
       sockets.add(s);
