@@ -77,7 +77,7 @@ function consent(ctx: CliContext, remote: string, ref: string, enable: boolean):
   if (enable) {
     const file = grantSyncConsent(root, remote, ref);
     return print(ctx, 'sync', { consented: true, remote, ref, consent_file: file }, [
-      `enabled: writes in ${root} now go through ${ref} on the git remote "${remote}" (recorded in ${file}); \`agentsync sync\` syncs now`,
+      `enabled: writes in ${root} now go through ${ref} on the git remote "${remote}" (recorded in ${file}); run \`agentsync sync\` to sync now`,
     ]);
   }
   const removed = revokeSyncConsent(root);
