@@ -12,7 +12,7 @@ const path = require('node:path');
 const args = process.argv.slice(2);
 let verb;
 for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--dir' || args[i] === '-C') i++;
+  if (args[i] === '--dir' || args[i] === '-C' || args[i] === '--request-id') i++;
   else if (!args[i].startsWith('-')) {
     verb = args[i];
     break;

@@ -70,6 +70,8 @@ export class CliContext {
     readonly io: CliIo,
     /** --fresh: with sync set, reads fetch the shared state first. */
     private readonly fresh = false,
+    /** --request-id: the request_id of the command's write (docs/contract.md §8). */
+    private readonly requestId?: string,
   ) {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir} is not a folder`);
     this.layout = new WorkspaceLayout(dir);
@@ -81,7 +83,7 @@ export class CliContext {
       const store = new HandoffStore(this.layout, {
         logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${oneLine(m)}`) },
       });
-      this.dispatcherInstance = new RequestDispatcher(store, 'cli', this.fresh);
+      this.dispatcherInstance = new RequestDispatcher(store, 'cli', this.fresh, this.requestId);
     }
     return this.dispatcherInstance;
   }

@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseHookArgs, parseHookInput, type HookArgs } from '../core/hooks/hookInput';
 import { leasesDue } from '../core/hooks/leaseRenewal';
+import { hookNetworkDeadline } from '../core/hooks/hookDeadline';
+import { NETWORK_DEADLINE_ENV } from '../core/domain/networkDeadline';
 import { radarAnswer } from '../core/hooks/preToolHook';
 import { readOnce, StoreReader } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
@@ -63,6 +65,8 @@ export function answeredHere(
 export function main(): void {
   const argv = process.argv.slice(2);
   const args = parseHookArgs(argv, process.env);
+  // The network step ends before the agent's time limit, counted from this process's start (hookDeadline.ts).
+  if (!('error' in args)) process.env[NETWORK_DEADLINE_ENV] = String(hookNetworkDeadline(args.event, Date.now() - process.uptime() * 1000));
   const inputText = readStdinText();
   if (!('error' in args)) {
     const input = parseHookInput(inputText);

@@ -13,6 +13,8 @@ import { radarAnswer } from '../core/hooks/preToolHook';
 import { VENDOR_IDS } from '../core/hooks/vendors';
 import type { HookInput } from '../core/hooks/vendors/vendor';
 import { leasesDue } from '../core/hooks/leaseRenewal';
+import { endRemoteGits } from '../core/git/gitRemote';
+import { networkDeadline } from '../core/domain/networkDeadline';
 import { decideStop, heldWork, stopInstruction, stopMarkerFile } from '../core/hooks/stopGate';
 import { briefingText } from '../core/requests/sessions/briefingText';
 import { CliContext, processIo, UsageError } from './cliContext';
@@ -78,6 +80,21 @@ async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unkno
   ctx.io.out(JSON.stringify(decision.block ? args.vendor.blockStop(decision.reason!) : args.vendor.allowStop()));
 }
 
+/**
+ * The hook's fetches and pushes end before its agent's time limit (hookDeadline.ts), and a hook told to stop ends
+ * them first: no git outlives it.
+ */
+function boundTheNetwork(): void {
+  // Only in a hook's own process (hookMain.ts sets the deadline), never in a process that runs the CLI in-process.
+  if (networkDeadline(process.env) === null) return;
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      endRemoteGits();
+      process.exit(0);
+    });
+  }
+}
+
 export const hookVerb: Verb = {
   usage: `<${HOOK_EVENTS.join('|')}> [--agent <id>] [--format ${VENDOR_IDS.join('|')}]`,
   summary: "run by an agent's hooks (see init --hooks): reads the vendor's hook JSON on stdin and answers in that vendor's format",
@@ -91,6 +108,7 @@ export const hookVerb: Verb = {
     ];
     const args = parseHookArgs(argv, process.env);
     if ('error' in args) throw new UsageError(args.error);
+    boundTheNetwork();
     const text = process.stdin.isTTY && ctx.io === processIo ? '' : await ctx.io.readStdin();
     const input = parseHookInput(text);
     // A pack run by another vendor than its own (Copilot CLI running .claude/settings.json) does nothing.

@@ -20,6 +20,8 @@ const GLOBAL_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   /** With "sync" set: fetch the shared state before the command (docs/contract.md §13). */
   fresh: { type: 'boolean' },
+  /** The request_id of the command's write: a retry after remote_outcome_unknown carries the one it was given. */
+  'request-id': { type: 'string' },
 } as const;
 
 const requestVerb: Verb = {
@@ -75,7 +77,8 @@ export function helpText(verb?: string): string {
       ...(opts.length ? ['', 'options:', ...opts] : []),
       '',
       'global options: --dir <workspace> (default: the nearest folder at or above this one holding .agentsync.json),',
-      '  --json (print one JSON object), --fresh (with sync: fetch first)',
+      '  --json (print one JSON object), --fresh (with sync: fetch first),',
+      "  --request-id <id> (the id of the command's write: a retry with the same id is answered, never applied twice)",
     ].join('\n');
   }
   const width = Math.max(...Object.keys(ALL_VERBS).map((k) => k.length));
@@ -141,7 +144,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
       else io.err(`agentsync: not_a_workspace: ${message}`);
       return 1;
     }
-    const ctx = new CliContext(dir ?? cwd, Boolean(values.json), io, Boolean(values.fresh));
+    const ctx = new CliContext(dir ?? cwd, Boolean(values.json), io, Boolean(values.fresh), values['request-id']);
     return await verb.run(ctx, values, positionals);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
@@ -158,7 +161,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
 function findVerbIndex(argv: string[]): number {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--dir' || a === '-C') {
+    if (a === '--dir' || a === '-C' || a === '--request-id') {
       i++;
       continue;
     }

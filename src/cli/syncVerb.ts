@@ -3,17 +3,20 @@
 import { ActionError, isActionError } from '../core/domain/errors';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
 import type { SyncLocalState } from '../core/store/syncStateFile';
-import type { CliContext } from './cliContext';
+import { UsageError, type CliContext } from './cliContext';
+import { grantSyncConsent, revokeSyncConsent } from '../core/workspace/syncConsent';
 import type { Verb } from './handoffVerbs';
 
 export const syncVerb: Verb = {
-  usage: '[--status]',
+  usage: '[--status | --enable | --disable]',
   summary: 'sync with the git remote named in .agentsync.json "sync": fetch, confirm or revoke offline writes, push; --status only tells',
   details: [
     'Without "sync" in .agentsync.json this clone alone decides, and there is nothing to sync.',
     '--status reads only .agentsync/sync.json (no network): the last commit, when it was fetched, the last error, what waits.',
+    '--enable: agree that this clone pushes to the remote and ref .agentsync.json names (kept outside the repository, like',
+    '`agentsync trust`); until then writes are refused sync_not_consented. --disable withdraws it. Neither contacts the remote.',
   ],
-  options: { status: { type: 'boolean' } },
+  options: { status: { type: 'boolean' }, enable: { type: 'boolean' }, disable: { type: 'boolean' } },
   run: async (ctx, values) => {
     const store = ctx.dispatcher.store;
     const sync = store.syncAuthority();
@@ -29,9 +32,14 @@ export const syncVerb: Verb = {
       );
     }
     const { remote, ref } = sync.config;
+    if ([values.status, values.enable, values.disable].filter(Boolean).length > 1)
+      throw new UsageError('--status, --enable and --disable cannot be combined');
+    if (values.enable || values.disable) return consent(ctx, remote, ref, Boolean(values.enable));
     if (values.status) {
       const s = sync.status();
-      return print(ctx, 'sync', { enabled: true, remote, ref, ...stateData(s) }, statusLines(remote, ref, s));
+      const consented = sync.consented();
+      const lines = [...statusLines(remote, ref, s), ...(consented ? [] : [NOT_CONSENTED_LINE])];
+      return print(ctx, 'sync', { enabled: true, consented, remote, ref, ...stateData(s) }, lines);
     }
     const before = new Set(sync.status().pending.map((p) => p.request_id));
     const renumberedBefore = sync.status().renumbered?.length ?? 0;
@@ -61,6 +69,23 @@ export const syncVerb: Verb = {
   },
 };
 
+const NOT_CONSENTED_LINE = 'NOT enabled on this machine: writes are refused until `agentsync sync --enable`';
+
+/** --enable / --disable: this clone's consent to the committed sync section's remote and ref (no network). */
+function consent(ctx: CliContext, remote: string, ref: string, enable: boolean): number {
+  const root = ctx.layout.root;
+  if (enable) {
+    const file = grantSyncConsent(root, remote, ref);
+    return print(ctx, 'sync', { consented: true, remote, ref, consent_file: file }, [
+      `enabled: writes in ${root} now go through ${ref} on the git remote "${remote}" (recorded in ${file}); run \`agentsync sync\` to sync now`,
+    ]);
+  }
+  const removed = revokeSyncConsent(root);
+  return print(ctx, 'sync', { consented: false, revoked: removed, remote, ref }, [
+    removed ? `disabled: writes in ${root} are refused until \`agentsync sync --enable\`` : 'nothing to disable: sync was not enabled here',
+  ]);
+}
+
 function stateData(s: SyncLocalState): Record<string, unknown> {
   return {
     commit: s.commit,
@@ -75,6 +100,9 @@ function stateData(s: SyncLocalState): Record<string, unknown> {
       applied_at: p.applied_at,
     })),
     revoked: s.revoked,
+    // Writes whose push lost its reply and whose check failed too; and what later contacts found of them.
+    unsettled: s.unsettled ?? [],
+    settled: s.settled ?? [],
   };
 }
 
@@ -85,6 +113,13 @@ function statusLines(remote: string, ref: string, s: SyncLocalState): string[] {
     `fetched: ${s.fetched_at ?? 'never'}`,
     ...(s.last_error ? [`last error (${s.last_error.at}): ${s.last_error.reason}: ${s.last_error.message}`] : []),
     `pending: ${s.pending.length}${s.pending.length ? ` (${s.pending.map((p) => `${p.action} ${p.handoff_id ?? ''}`.trim()).join(', ')})` : ''}`,
+    ...(s.unsettled ?? []).map(
+      (u) =>
+        `UNKNOWN: ${u.action} ${u.handoff_id ?? ''} (${u.request_id}) was sent, its outcome not known yet; retry with --request-id ${u.request_id}`,
+    ),
+    ...(s.settled ?? []).map(
+      (u) => `${u.outcome === 'applied' ? 'landed' : 'NOT applied'}: ${u.action} ${u.handoff_id ?? ''} (${u.request_id})`,
+    ),
     ...s.revoked.map((r) =>
       `REVOKED: ${r.action} ${r.handoff_id ?? ''} by ${r.agent ?? '?'} (${r.request_id}): ${r.reason}: ${r.message}`.replace(/ {2,}/g, ' '),
     ),

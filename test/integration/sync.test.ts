@@ -31,7 +31,8 @@ describe('sync through a git remote, in the editor', () => {
     git(root, 'remote', 'add', 'itsync', path.join(tmp, 'shared.git'));
   });
 
-  after(() => {
+  after(async () => {
+    await cli(['sync', '--disable'], root);
     fs.writeFileSync(configFile, savedConfig);
     git(root, 'remote', 'remove', 'itsync');
   });
@@ -39,6 +40,9 @@ describe('sync through a git remote, in the editor', () => {
   it("turning sync on syncs at once; another machine's handoff then reaches this window, and the tree says when it synced", async () => {
     const config = JSON.parse(savedConfig) as Record<string, unknown>;
     fs.writeFileSync(configFile, JSON.stringify({ ...config, sync: { remote: 'itsync', interval_s: 5 } }, null, 2));
+    // This clone's user agrees to the sync section (docs/contract.md §13); until then the window's writes are refused.
+    const enabled = await cli(['--json', 'sync', '--enable'], root);
+    assert.equal(enabled.code, 0, enabled.stdout + enabled.stderr);
     const line = await waitFor('the tree line about sync', async () => {
       const l = await syncLine();
       return l && /last synced/.test(l) ? l : '';
@@ -50,6 +54,7 @@ describe('sync through a git remote, in the editor', () => {
     git(tmp, 'clone', '-q', path.join(tmp, 'shared.git'), 'other');
     const other = path.join(tmp, 'other');
     fs.writeFileSync(path.join(other, '.agentsync.json'), JSON.stringify({ sync: { remote: 'origin' } }));
+    assert.equal((await cli(['--json', 'sync', '--enable'], other)).code, 0);
     const made = await cli(['--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'From another machine'], other);
     assert.equal(made.code, 0, made.stdout + made.stderr);
     const ids = JSON.parse(made.stdout) as { data: { handoff: { handoff_id: string } } };

@@ -43,6 +43,15 @@ export async function waitForPort(port: number, up: boolean): Promise<void> {
   throw new Error(`port ${port} did not become ${up ? 'open' : 'closed'}`);
 }
 
+/**
+ * The sync consents `agentsync sync --enable` records go to a file of this test run, never the user's own
+ * (~/.config/agentsync/sync-consent.json); every CLI these tests start inherits it.
+ */
+export function isolateSyncConsent(): void {
+  process.env.AGENTSYNC_SYNC_CONSENT_FILE ??= path.join(tempWorkspace('sync-consent'), 'sync-consent.json');
+}
+isolateSyncConsent();
+
 /** A bare repository served by `git daemon --enable=receive-pack`, and clones of it configured for sync. */
 export class GitServer {
   readonly base = tempWorkspace('sync-server');
@@ -91,6 +100,9 @@ export class GitServer {
     const dir = path.join(tempWorkspace(`sync-${name}`), 'ws');
     git(path.dirname(dir), ['clone', '-q', this.url, 'ws']);
     fs.writeFileSync(path.join(dir, '.agentsync.json'), JSON.stringify({ sync }));
+    // The clone's user agrees to the committed sync section, as each teammate does once (docs/contract.md §13).
+    const enabled = runCliIn(dir, ['sync', '--enable']);
+    if (enabled.code !== 0) throw new Error(`agentsync sync --enable in ${dir}: ${enabled.stdout}${enabled.stderr}`);
     return dir;
   }
 

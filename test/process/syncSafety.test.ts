@@ -24,13 +24,13 @@ describe('sync refuses a shared ref that does not hold the shared state, or went
   });
 
   /** A clone with a code commit on main, pushed; sync configured as given. */
-  function codeClone(name: string, sync: Record<string, unknown>): string {
+  function codeClone(name: string, sync: Record<string, unknown>, branch = 'main'): string {
     const ws = server.clone(name, sync);
-    git(ws, ['checkout', '-q', '-b', 'main']);
+    git(ws, ['checkout', '-q', '-b', branch]);
     fs.writeFileSync(path.join(ws, 'app.c'), 'important code\n');
     git(ws, ['add', 'app.c', '.agentsync.json']);
     git(ws, [...ID, 'commit', '-qm', 'code']);
-    git(ws, ['push', '-q', '-u', 'origin', 'main']);
+    git(ws, ['push', '-q', '-u', 'origin', branch]);
     return ws;
   }
 
@@ -38,14 +38,14 @@ describe('sync refuses a shared ref that does not hold the shared state, or went
   const remoteHead = (ref = 'refs/agentsync/state') => git(bare, ['rev-parse', ref]);
 
   it('sync.ref naming the checked-out branch is invalid_config; the branch on the server keeps its files', () => {
-    const a = codeClone('a', { remote: 'origin', ref: 'refs/heads/main' });
-    const before = remoteHead('refs/heads/main');
-    const made = cli(a, ['request', '-'], create('would wipe main'));
+    const a = codeClone('a', { remote: 'origin', ref: 'refs/heads/agentsync-work' }, 'agentsync-work');
+    const before = remoteHead('refs/heads/agentsync-work');
+    const made = cli(a, ['request', '-'], create('would wipe the branch'));
     assert.equal(made.ok, false, JSON.stringify(made));
     assert.equal(made.reason, 'invalid_config', JSON.stringify(made));
-    assert.match(String(made.message), /refs\/heads\/main.*checked out.*refs\/agentsync\/state/s);
-    assert.equal(remoteHead('refs/heads/main'), before);
-    assert.ok(remoteTree('main').includes('app.c'));
+    assert.match(String(made.message), /refs\/heads\/agentsync-work.*checked out.*refs\/agentsync\/state/s);
+    assert.equal(remoteHead('refs/heads/agentsync-work'), before);
+    assert.ok(remoteTree('agentsync-work').includes('app.c'));
   });
 
   it('a code commit on the shared ref is store_invalid naming ref and commit, not an empty state; nothing pushed', () => {

@@ -3,12 +3,17 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { HandoffStore } from '../../src/core/store/handoffStore';
 import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
 import { BackgroundSync, syncStatusLine, type BackgroundSyncStatus } from '../../src/core/store/backgroundSync';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
+import { grantSyncConsent } from '../../src/core/workspace/syncConsent';
+
+// Consents go to a file of this run, never the user's own.
+process.env.AGENTSYNC_SYNC_CONSENT_FILE ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-consent-')), 'sync-consent.json');
 
 function git(cwd: string, args: string[]): void {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
@@ -20,6 +25,7 @@ function clone(bare: string, sync: Record<string, unknown> = {}): { ws: string; 
   git(parent, ['clone', '-q', bare, 'ws']);
   const ws = path.join(parent, 'ws');
   fs.writeFileSync(path.join(ws, '.agentsync.json'), JSON.stringify({ sync: { remote: 'origin', ...sync } }));
+  grantSyncConsent(ws, 'origin', 'refs/agentsync/state');
   const store = new HandoffStore(new WorkspaceLayout(ws));
   return { ws, store, dispatcher: new RequestDispatcher(store, 'test') };
 }
@@ -93,6 +99,7 @@ describe('background sync (the editor)', function () {
 
   it('with sync off there is no status and nothing is contacted', async () => {
     const ws = makeTempDir('agentsync-nosync-');
+    grantSyncConsent(ws, 'origin', 'refs/agentsync/state');
     const store = new HandoffStore(new WorkspaceLayout(ws));
     assert.equal(await new BackgroundSync(store, () => assert.fail('no status while sync is off'), null).tick(), null);
   });

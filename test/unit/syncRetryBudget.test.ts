@@ -1,5 +1,6 @@
 // How long a sync write keeps trying when the shared ref keeps moving (store/sync/retryBudget.ts, docs/contract.md §13),
 // and how a refused push is read (store/sync/sharedStateRef.ts): with an injected clock, no waiting, no network.
+import * as path from 'node:path';
 import { strict as assert } from 'node:assert';
 import { isActionError } from '../../src/core/domain/errors';
 import { RetryBudget, RETRY_BUDGET_MS, RETRY_PAUSE_CAP_MS, type RetryClock } from '../../src/core/store/sync/retryBudget';
@@ -7,6 +8,7 @@ import { RemoteAuthority } from '../../src/core/store/sync/remoteAuthority';
 import type { LocalAuthority } from '../../src/core/store/local/localAuthority';
 import { pushRefusal } from '../../src/core/store/sync/sharedStateRef';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
+import { grantSyncConsent } from '../../src/core/workspace/syncConsent';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 
 /** A clock that only moves when told, and a random number fixed by the test. */
@@ -82,6 +84,9 @@ describe('sync retry budget (a time, not a count)', () => {
     const root = makeTempDir('agentsync-retry-');
     const clock = new FakeClock();
     clock.r = 0; // no real pause
+    // This clone agreed to the sync section (docs/contract.md §13), in a consent file of this run.
+    process.env.AGENTSYNC_SYNC_CONSENT_FILE ??= path.join(makeTempDir('agentsync-consent-'), 'sync-consent.json');
+    grantSyncConsent(root, 'origin', 'refs/agentsync/state');
     const local = { layout: new WorkspaceLayout(root) } as unknown as LocalAuthority;
     const authority = new RemoteAuthority(
       local,

@@ -24,6 +24,12 @@ const refNameSchema = z
   .regex(/^refs\/[A-Za-z0-9_][A-Za-z0-9._/-]*$/, 'ref is a full ref such as "refs/agentsync/state" or "refs/heads/agentsync-state"')
   .refine((r) => !r.includes('..') && !r.includes('//') && !r.endsWith('/') && !r.endsWith('.lock') && !r.endsWith('.'), {
     message: 'ref is not a valid git ref name',
+  })
+  // AgentSync's own namespace only: a tag or a branch starts pipelines, a note or a remote-tracking ref is someone else's.
+  .refine((r) => r.startsWith('refs/agentsync/') || /^refs\/heads\/agentsync-[^/]/.test(r), {
+    message:
+      'ref must be one of AgentSync\'s own: under refs/agentsync/ (e.g. "refs/agentsync/state"), or a branch named ' +
+      'refs/heads/agentsync-… for a host that refuses custom refs; never a tag, a note, a remote-tracking ref or another branch',
   });
 
 export const syncConfigSchema = z.strictObject({

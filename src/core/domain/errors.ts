@@ -47,6 +47,8 @@ const AGENTSYNC_REASONS = [
   'remote_refused',
   'remote_busy',
   'remote_rewound',
+  'remote_outcome_unknown',
+  'sync_not_consented',
   'usage',
   'internal_error',
 ] as const;

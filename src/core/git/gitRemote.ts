@@ -4,6 +4,7 @@
 import { childProcess } from '../disk/childProcess';
 import { SAFE_GIT_OPTIONS } from './gitSafety';
 import { runGitPlumbing } from './gitCommand';
+import { networkDeadline } from '../domain/networkDeadline';
 
 export interface RemoteRun {
   ok: boolean;
@@ -60,8 +61,21 @@ function userSshCommand(root: string): boolean {
 /** What a fetch and a push run on the other side (locally, for a path or file:// remote): git's own, never the config's. */
 export const REMOTE_PROGRAM_OPTIONS = { fetch: '--upload-pack=git-upload-pack', push: '--receive-pack=git-receive-pack' } as const;
 
+/** The process groups of the network gits running now: ended with the process (endRemoteGits). */
+const live = new Set<number>();
+
+/** Kills every network git this process started that still runs, as a process group (no orphaned push). */
+export function endRemoteGits(): void {
+  for (const pid of live) killGroup(pid);
+  live.clear();
+}
+
 /** Runs a fetch or push (args after the options) with the remote environment; never throws for git's own failure. */
 export function runRemoteGit(root: string, args: string[], timeoutMs = REMOTE_TIMEOUT_MS): Promise<RemoteRun> {
+  const deadline = networkDeadline(process.env);
+  const left = deadline === null ? timeoutMs : Math.min(timeoutMs, deadline - Date.now());
+  // No time left under the deadline: not started at all, answered as a time-out (what is not done stays for later).
+  if (left <= 0) return Promise.resolve({ ok: false, status: null, stdout: '', stderr: '', timedOut: true });
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn('git', [...remoteGitOptions(), '-C', root, ...args], {
       env: remoteEnv(root),
@@ -73,18 +87,21 @@ export function runRemoteGit(root: string, args: string[], timeoutMs = REMOTE_TI
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    if (child.pid) live.add(child.pid);
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid);
-    }, timeoutMs);
+    }, left);
     child.on('error', (e) => {
       clearTimeout(timer);
+      if (child.pid) live.delete(child.pid);
       reject(new Error(`cannot run git (${e.message}); install git`));
     });
     child.on('close', (status) => {
       clearTimeout(timer);
+      if (child.pid) live.delete(child.pid);
       resolve({ ok: status === 0 && !timedOut, status, stdout, stderr, timedOut });
     });
   });
@@ -112,6 +129,29 @@ const AUTH = [
   /invalid credentials/i,
 ];
 const REFUSED = [/returned error: 403/i, /\[remote rejected\]/i, /protected branch/i, /pre-receive hook declined/i, /denied/i];
+
+/**
+ * Words git, ssh and curl use when the conversation never started (no connection, no such host): nothing was sent.
+ * Any other failure of a push (the connection dropped, the time ran out) may come after the pack was sent, so the
+ * remote may have taken it (store/sync/pushOutcome.ts settles that with a fetch).
+ */
+const NEVER_CONNECTED = [
+  /unable to connect/i,
+  /Connection refused/i,
+  /Could not resolve host/i,
+  /Could not resolve hostname/i,
+  /Name or service not known/i,
+  /No route to host/i,
+  /Network is unreachable/i,
+  /Failed to connect to/i,
+  /does not appear to be a git repository/i,
+];
+
+/** Whether a failed fetch or push never reached the remote (so a push certainly changed nothing there). */
+export function neverConnected(run: RemoteRun): boolean {
+  if (run.timedOut) return false;
+  return NEVER_CONNECTED.some((r) => r.test(`${run.stdout}\n${run.stderr}`));
+}
 
 /** What kind of failure a fetch or push output shows: auth wanted, refused by the server, or (the rest) unreachable. */
 export function classifyRemoteFailure(run: RemoteRun): RemoteFailure {

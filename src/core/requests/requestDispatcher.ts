@@ -6,6 +6,7 @@ import { ActionError, isActionError } from '../domain/errors';
 import { okResponse, refusal, type ResponseEnvelope } from '../domain/responseEnvelope';
 import { auditEntry, type ActionContext } from '../store/handoffMutation';
 import { newUid } from '../domain/handoffIds';
+import { requestHash } from '../domain/stableJson';
 import type { HandoffStore } from '../store/handoffStore';
 import type { HealthOptions } from './sessions/healthChecks';
 import type { StoreTransaction } from '../store/storeTransaction';
@@ -47,6 +48,8 @@ export class RequestDispatcher {
     private readonly surface = 'api',
     /** Every read through this dispatcher fetches first (the CLI's --fresh). */
     private readonly freshReads = false,
+    /** The CLI's --request-id: given to the first write this dispatcher runs that names none (a retry carries it). */
+    private givenRequestId?: string,
   ) {
     const env = () => ({ layout: store.layout, config: store.config().config });
     this.replayer = offlineReplayer(env, (tx, action, params, actx, prepared) => {
@@ -77,7 +80,7 @@ export class RequestDispatcher {
     // The first request of a process (a CLI verb, the drop zone, MCP, the editor) starts it: stale derived files are
     // rebuilt first (docs/contract.md §2). Later requests find the promise settled.
     await this.store.repairAtStart(this.replayer);
-    const intake = takeIn(raw);
+    const intake = takeIn(this.withGivenId(raw));
     if (!intake.ok) return this.refuse(ctx, intake.action, intake.requestId, intake.error);
     try {
       return await this.run(intake, ctx);
@@ -86,8 +89,23 @@ export class RequestDispatcher {
     }
   }
 
+  private withGivenId(raw: unknown): unknown {
+    const id = this.givenRequestId;
+    if (id === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+    const req = raw as Record<string, unknown>;
+    if (req.request_id !== undefined || typeof req.action !== 'string' || !isActionName(req.action) || actionOf(req.action).readOnly)
+      return raw;
+    this.givenRequestId = undefined;
+    return { ...req, request_id: id };
+  }
+
   private async run(intake: Accepted, ctx: DispatchContext): Promise<RequestResponse> {
-    const { action, params, hash, requestId, request: req } = intake;
+    const { action, params, requestId, request: req } = intake;
+    const spec = actionOf(action);
+    const sync = this.store.syncAuthority();
+    // In sync mode every write is hashed and ledgered, also under an id AgentSync gave it: a push whose reply was lost
+    // is settled, and retried (--request-id), by that id in the shared ledger (docs/contract.md §13).
+    const hash = intake.hash ?? (sync && !spec.readOnly ? requestHash(req) : null);
     const actx: ActionContext = {
       action,
       agent: (params.agent as string | undefined) ?? '',
@@ -95,14 +113,13 @@ export class RequestDispatcher {
       ...(hash ? { requestHash: hash } : {}),
       surface: ctx.surface ?? this.surface,
     };
-    const spec = actionOf(action);
     // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
     const prepared = spec.prepare
       ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params)
       : undefined;
-    const sync = this.store.syncAuthority();
     // `fresh` (or --fresh): a read first brings this clone up to the shared state (docs/contract.md §13).
-    if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads)) await this.sync();
+    // Without this clone's consent to the sync section (syncConsent.ts) nothing is fetched: the read answers from what was.
+    if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads) && sync.consented()) await this.sync();
     // A read shows timed-out passes already handed back: when one is due, a write sweeps it first (best effort).
     if (spec.readOnly) await this.sweepTimeouts(actx.surface);
     // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
@@ -237,5 +254,12 @@ export class RequestDispatcher {
 /** What a read says about its view of the shared state: when this clone last heard from the remote, and what waits. */
 function readSyncInfo(sync: RemoteAuthority): Record<string, unknown> {
   const s = sync.status();
-  return { remote: sync.config.remote, ref: sync.config.ref, commit: s.commit, fetched_at: s.fetched_at, pending: s.pending.length };
+  return {
+    remote: sync.config.remote,
+    ref: sync.config.ref,
+    commit: s.commit,
+    fetched_at: s.fetched_at,
+    pending: s.pending.length,
+    ...(sync.consented() ? {} : { consented: false }),
+  };
 }

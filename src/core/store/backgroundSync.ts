@@ -109,6 +109,13 @@ export class BackgroundSync {
 }
 
 /** The tree's line about sync: when this clone last heard from the remote, or why it did not. */
+/** How the status line names a failure (any other: the remote did not answer). */
+const FAILURE_WORDS: Record<string, string> = {
+  remote_auth: 'wants credentials',
+  remote_refused: 'refused',
+  sync_not_consented: 'is not enabled on this machine (agentsync sync --enable)',
+};
+
 export function syncStatusLine(s: BackgroundSyncStatus): { tone: 'info' | 'warning'; message: string; detail: string } {
   const since = s.fetchedAt ? `last synced ${s.fetchedAt.replace('T', ' ').slice(0, 19)} UTC` : 'never synced';
   const extra = [
@@ -118,7 +125,7 @@ export function syncStatusLine(s: BackgroundSyncStatus): { tone: 'info' | 'warni
   if (s.ok === false) {
     return {
       tone: 'warning',
-      message: `Sync: ${s.remote} ${s.reason === 'remote_auth' ? 'wants credentials' : s.reason === 'remote_refused' ? 'refused' : 'did not answer'}; ${since}`,
+      message: `Sync: ${s.remote} ${FAILURE_WORDS[s.reason ?? ''] ?? 'did not answer'}; ${since}`,
       detail: [`${s.reason}: ${s.message}`, ...extra].join('\n'),
     };
   }

@@ -3,36 +3,10 @@
 // for the remote (pending), and the ones the remote revoked that their agents have not been told of yet.
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../disk/atomicFile';
+import { isPendingWrite, isRenumbered, isRevocation, isSettled, isUnsettled } from './syncEntries';
+import type { PendingWrite, Renumbered, Revocation, Settled, Unsettled } from './syncEntries';
 
-export interface PendingWrite {
-  request_id: string;
-  action: string;
-  agent: string | null;
-  handoff_id: string | null;
-  /** The request as it was dispatched (with its request_id), replayed against the shared state on the next sync. */
-  request: Record<string, unknown>;
-  applied_at: string;
-  /** A create's record as this clone made it offline: its id is provisional until the remote confirms it. */
-  created?: { handoff_id: string; uid: string; created_at: string };
-}
-
-/** A provisional id the shared state gave another handoff: the record offline-created as `from` is now `to`. */
-export interface Renumbered {
-  from: string;
-  to: string;
-  uid: string;
-  at: string;
-}
-
-export interface Revocation {
-  request_id: string;
-  action: string;
-  agent: string | null;
-  handoff_id: string | null;
-  reason: string;
-  message: string;
-  revoked_at: string;
-}
+export type { PendingWrite, Renumbered, Revocation, Settled, Unsettled } from './syncEntries';
 
 export interface SyncLocalState {
   /** The shared-state commit this clone last adopted; a fetched head must descend from it. */
@@ -45,6 +19,10 @@ export interface SyncLocalState {
   revoked: Revocation[];
   /** The provisional ids renumbered on reconnect (the newest kept). */
   renumbered?: Renumbered[];
+  /** Writes whose outcome on the remote is not known yet (pushOutcome.ts). */
+  unsettled?: Unsettled[];
+  /** What the last contacts found of them (the newest kept). */
+  settled?: Settled[];
 }
 
 const EMPTY: SyncLocalState = { commit: null, fetched_at: null, last_error: null, pending: [], revoked: [] };
@@ -53,28 +31,51 @@ const MAX_REVOKED = 200;
 
 /** What `file` (.agentsync/sync.json) says; the empty state when it is missing, not a regular file or not JSON. */
 export function readSyncState(file: string): SyncLocalState {
+  return readSyncStateChecked(file).state;
+}
+
+/** The state, and the entries dropped because they do not parse (syncEntries.ts): each a short description. */
+export function readSyncStateChecked(file: string): { state: SyncLocalState; dropped: string[] } {
   try {
-    if (!fs.lstatSync(file).isFile()) return { ...EMPTY };
-    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SyncLocalState>;
-    return {
+    if (!fs.lstatSync(file).isFile()) return { state: { ...EMPTY, pending: [], revoked: [] }, dropped: [] };
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Record<keyof SyncLocalState, unknown>>;
+    const dropped: string[] = [];
+    const state: SyncLocalState = {
       commit: typeof raw.commit === 'string' ? raw.commit : null,
       ...(isSource(raw.source) ? { source: raw.source } : {}),
       fetched_at: typeof raw.fetched_at === 'string' ? raw.fetched_at : null,
-      last_error: raw.last_error && typeof raw.last_error === 'object' ? raw.last_error : null,
-      pending: Array.isArray(raw.pending) ? raw.pending : [],
-      revoked: Array.isArray(raw.revoked) ? raw.revoked : [],
-      ...(Array.isArray(raw.renumbered) ? { renumbered: raw.renumbered } : {}),
+      last_error: raw.last_error && typeof raw.last_error === 'object' ? (raw.last_error as SyncLocalState['last_error']) : null,
+      pending: validEntries(raw.pending, isPendingWrite, 'pending', dropped),
+      revoked: validEntries(raw.revoked, isRevocation, 'revoked', dropped),
+      ...(Array.isArray(raw.renumbered) ? { renumbered: validEntries(raw.renumbered, isRenumbered, 'renumbered', dropped) } : {}),
+      ...(Array.isArray(raw.unsettled) ? { unsettled: validEntries(raw.unsettled, isUnsettled, 'unsettled', dropped) } : {}),
+      ...(Array.isArray(raw.settled) ? { settled: validEntries(raw.settled, isSettled, 'settled', dropped) } : {}),
     };
+    return { state, dropped };
   } catch {
-    return { ...EMPTY, pending: [], revoked: [] };
+    return { state: { ...EMPTY, pending: [], revoked: [] }, dropped: [] };
   }
 }
 
 export class SyncStateFile {
-  constructor(private readonly file: string) {}
+  private warned = false;
+
+  constructor(
+    private readonly file: string,
+    /** Told once per process when entries that do not parse were dropped. */
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
 
   read(): SyncLocalState {
-    return readSyncState(this.file);
+    const { state, dropped } = readSyncStateChecked(this.file);
+    if (dropped.length && !this.warned) {
+      this.warned = true;
+      this.warn(
+        `${this.file}: dropped ${dropped.length} entr${dropped.length === 1 ? 'y' : 'ies'} that do not parse (${dropped.slice(0, 3).join('; ')}); ` +
+          'the rest of the file is used, and the next write rewrites it without them',
+      );
+    }
+    return state;
   }
 
   /** Read, change, write (call under the store lock). */
@@ -83,9 +84,21 @@ export class SyncStateFile {
     change(s);
     if (s.revoked.length > MAX_REVOKED) s.revoked = s.revoked.slice(-MAX_REVOKED);
     if (s.renumbered && s.renumbered.length > MAX_REVOKED) s.renumbered = s.renumbered.slice(-MAX_REVOKED);
+    if (s.settled && s.settled.length > MAX_REVOKED) s.settled = s.settled.slice(-MAX_REVOKED);
     writeFileAtomic(this.file, JSON.stringify(s, null, 2) + '\n');
     return s;
   }
+}
+
+function validEntries<T>(list: unknown, valid: (v: unknown) => v is T, field: string, dropped: string[]): T[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) {
+    dropped.push(`${field} is not a list`);
+    return [];
+  }
+  const out: T[] = [];
+  list.forEach((v, i) => (valid(v) ? out.push(v) : dropped.push(`${field}[${i}]`)));
+  return out;
 }
 
 function isSource(v: unknown): v is { remote: string; ref: string } {

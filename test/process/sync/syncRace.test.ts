@@ -55,7 +55,9 @@ describe('sync mode on the test network: races between hosts', function () {
       assert.equal(
         won.length,
         1,
-        `${id}: exactly one of ${mine.length} racers from ${new Set(mine.map((m) => m.c)).size} hosts wins, got ${won.length}`,
+        `${id}: exactly one of ${mine.length} racers from ${new Set(mine.map((m) => m.c)).size} hosts wins, got ${won.length} ` +
+          `(answers: ${mine.map((m) => m.answer.reason ?? 'ok').join(', ')}; ` +
+          `first refusal: ${JSON.stringify(mine.find((m) => !m.answer.ok)?.answer ?? null).slice(0, 800)})`,
       );
       const w = won[0];
       const winner = agent(w.c, w.r);

@@ -8,6 +8,9 @@ import * as path from 'node:path';
 import { handoffsFileSchema, type Handoff } from '../../../src/core/domain/handoffSchema';
 import { CLI, FIXTURES, startChild, tempWorkspace, type Child } from '../processHarness';
 import { TestNet, type Run, type Server } from './netHarness';
+import { isolateSyncConsent } from '../gitServer';
+
+isolateSyncConsent();
 
 export const SYNC_REF = 'refs/agentsync/state';
 export const BARRIER = path.join(FIXTURES, 'barrierCli.js');
@@ -40,9 +43,11 @@ export class SyncTeam {
       team.daemon = await net.startDaemon();
       await Promise.all(team.clones.map((dir, i) => net.git(i, ['clone', '--quiet', net.url('repo.git'), dir])));
       // Every clone has the committed config with sync on (a clone without a checkout would silently test nothing).
+      // Each teammate agrees to the committed sync section once (docs/contract.md §13), as a user would.
       for (let i = 0; i < o.clones; i++) {
         const status = await team.ok(i, ['sync', '--status']);
         assert.equal((status.data as { enabled?: boolean }).enabled, true, `clone ${i}: sync is on: ${JSON.stringify(status)}`);
+        await team.ok(i, ['sync', '--enable']);
       }
     } catch (e) {
       team.destroy();

@@ -1,7 +1,7 @@
 // The hook dialect Claude Code published and Codex adopted (docs/agentsync-documentation.md, "Hook packs"): a
 // `.json` file of hooks.<Event>[] = { matcher?, hooks: [{ type: "command", command, timeout }] }, snake_case input
 // (session_id, cwd, stop_hook_active, tool_name, tool_input) and hookSpecificOutput answers.
-import { packCommand, str, type HookEvent, type HookInput, type PackEntry } from './vendor';
+import { HOOK_TIMEOUT_S, packCommand, str, type HookEvent, type HookInput, type PackEntry } from './vendor';
 
 export function claudeStyleEntries(vendor: string): PackEntry[] {
   const entry = (name: string, event: HookEvent, timeout: number): PackEntry => ({
@@ -10,10 +10,10 @@ export function claudeStyleEntries(vendor: string): PackEntry[] {
     entry: { hooks: [{ type: 'command', command: packCommand(event, vendor), timeout }] },
   });
   return [
-    entry('SessionStart', 'session-start', 30),
-    entry('PreToolUse', 'pre-tool-use', 10),
-    entry('PostToolUse', 'post-tool-use', 10),
-    entry('Stop', 'stop', 30),
+    entry('SessionStart', 'session-start', HOOK_TIMEOUT_S['session-start']),
+    entry('PreToolUse', 'pre-tool-use', HOOK_TIMEOUT_S['pre-tool-use']),
+    entry('PostToolUse', 'post-tool-use', HOOK_TIMEOUT_S['post-tool-use']),
+    entry('Stop', 'stop', HOOK_TIMEOUT_S['stop']),
   ];
 }
 

@@ -2,7 +2,7 @@
 // { version: 1, hooks: { sessionStart|preToolUse|postToolUse|agentStop: [{ type, bash, powershell, timeoutSec }] } },
 // camelCase input (sessionId, cwd, toolName, toolArgs: an object, or a JSON string in older versions)
 // (docs/agentsync-documentation.md, "Hook packs").
-import { packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+import { HOOK_TIMEOUT_S, packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
 
 const entry = (name: string, event: HookEvent, timeoutSec: number): PackEntry => ({
   name,
@@ -31,10 +31,10 @@ export const copilot: Vendor = {
     file: '.github/hooks/agentsync.json',
     base: { version: 1 },
     entries: [
-      entry('sessionStart', 'session-start', 30),
-      entry('preToolUse', 'pre-tool-use', 10),
-      entry('postToolUse', 'post-tool-use', 10),
-      entry('agentStop', 'stop', 30),
+      entry('sessionStart', 'session-start', HOOK_TIMEOUT_S['session-start']),
+      entry('preToolUse', 'pre-tool-use', HOOK_TIMEOUT_S['pre-tool-use']),
+      entry('postToolUse', 'post-tool-use', HOOK_TIMEOUT_S['post-tool-use']),
+      entry('agentStop', 'stop', HOOK_TIMEOUT_S['stop']),
     ],
   },
   beforeHooksRun:

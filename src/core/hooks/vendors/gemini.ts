@@ -4,7 +4,7 @@
 // but no context, so a radar warning comes with AfterTool's answer; AfterAgent's block sends the reason back as the
 // next prompt.
 import { claudeStyleInput, toolInput } from './claudeStyle';
-import { packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+import { HOOK_TIMEOUT_S, packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
 
 const entry = (name: string, event: HookEvent, timeoutMs: number): PackEntry => ({
   name,
@@ -21,10 +21,10 @@ export const gemini: Vendor = {
     file: '.gemini/settings.json',
     base: {},
     entries: [
-      entry('SessionStart', 'session-start', 30_000),
-      entry('BeforeTool', 'pre-tool-use', 10_000),
-      entry('AfterTool', 'post-tool-use', 10_000),
-      entry('AfterAgent', 'stop', 30_000),
+      entry('SessionStart', 'session-start', HOOK_TIMEOUT_S['session-start'] * 1000),
+      entry('BeforeTool', 'pre-tool-use', HOOK_TIMEOUT_S['pre-tool-use'] * 1000),
+      entry('AfterTool', 'post-tool-use', HOOK_TIMEOUT_S['post-tool-use'] * 1000),
+      entry('AfterAgent', 'stop', HOOK_TIMEOUT_S['stop'] * 1000),
     ],
   },
   beforeHooksRun: 'Gemini CLI: project hooks run only in a trusted folder (trust it when asked, or GEMINI_CLI_TRUST_WORKSPACE=true).',

@@ -8,6 +8,17 @@ import { guardedHookCommand } from '../missingCommand';
 export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
+/**
+ * The time limit each pack gives its hook (seconds), the same for every vendor whose pack takes one; the hook gives its
+ * network step this minus a margin (hookDeadline.ts), so it ends, and ends its git children, before its agent kills it.
+ */
+export const HOOK_TIMEOUT_S: Readonly<Record<HookEvent, number>> = {
+  'session-start': 30,
+  'pre-tool-use': 10,
+  'post-tool-use': 10,
+  stop: 30,
+};
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 /** A vendor's hook input as parsed from standard input (an object; anything else is read as `{}`). */

@@ -13,12 +13,14 @@ import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, 
 import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
-import { SyncStateFile, type PendingWrite, type SyncLocalState } from '../syncStateFile';
+import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState, type Unsettled } from '../syncStateFile';
 import { recordRenumbered, settleContact } from './settleContact';
 import { parseSharedState } from './sharedSnapshot';
 import { joinLocalRecords } from './joinLocalRecords';
 import { pendingWrites } from './pendingWrites';
+import { outcomeUnknown, settleUnknown, unsettledWrites } from './pushOutcome';
 import type { LocalAuthority } from '../local/localAuthority';
+import { hasSyncConsent, syncNotConsented } from '../../workspace/syncConsent';
 
 /** Turns writes applied offline back into work, before the lock (their prepare steps may do I/O). */
 export type Replayer = (pending: readonly PendingWrite[]) => Promise<Replay[]>;
@@ -41,8 +43,11 @@ export class RemoteAuthority implements StateAuthority {
     stuck?: { expected: string | null; detail: string };
     /** The push found no remote (offline "local"): the next attempt decides on this clone's own store. */
     unreachable?: ActionError;
+    /** The push lost its reply and a fetch found the ref here: the next attempt decides on it (pushOutcome.ts). */
+    prefetched?: string | null;
   } | null = null;
   private readonly budget: RetryBudget;
+  private consent = false;
   private shared: Map<string, LedgerEntry> = new Map();
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
@@ -56,7 +61,7 @@ export class RemoteAuthority implements StateAuthority {
     clock?: RetryClock,
   ) {
     this.ref = new SharedStateRef(local.layout.root, config);
-    this.state = new SyncStateFile(local.layout.syncStateFile);
+    this.state = new SyncStateFile(local.layout.syncStateFile, (m) => local.logger.warn(m));
     this.budget = new RetryBudget(clock);
   }
 
@@ -66,6 +71,7 @@ export class RemoteAuthority implements StateAuthority {
    * it pushes nothing (a sync, a fresh read), so its first attempt fetches.
    */
   async prepare(fetchFirst = false, replayer: Replayer | null = null): Promise<void> {
+    if (!this.consented()) throw syncNotConsented(this.local.layout.root, this.config.remote, this.config.ref);
     this.attempt = 0;
     this.fetchFirst = fetchFirst;
     this.retry = null;
@@ -87,7 +93,7 @@ export class RemoteAuthority implements StateAuthority {
       this.head = known;
       // A last known commit that is not a shared state (a broken one fetched earlier) is no view: fetch instead.
       if (known) blobs = this.ref.readIfState(known);
-      if (!blobs) this.head = await this.ref.fetch();
+      if (!blobs) this.head = retry?.prefetched !== undefined ? retry.prefetched : await this.ref.fetch();
       this.fetched = !blobs;
       this.offline = null;
     } catch (e) {
@@ -120,6 +126,7 @@ export class RemoteAuthority implements StateAuthority {
       this.joinRenumbered = join.renumbered;
     }
     this.shared = parseSharedLedger(blobs.ledger);
+    if (this.fetched) this.settleUnknown(snapshot);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
       snapshot,
@@ -159,6 +166,7 @@ export class RemoteAuthority implements StateAuthority {
         }
         throw e;
       }
+      if (pushed.kind === 'unknown') return this.afterLostReply(works, changedBy, commit, pushed.error);
       if (pushed.kind === 'moved') {
         // Fetch and apply again. Decided on the last known commit, a push that found the ref elsewhere only says this
         // clone's view was old: no pause. A lost race on a fetched state, or a server that failed to update the ref: a pause.
@@ -231,6 +239,44 @@ export class RemoteAuthority implements StateAuthority {
     return !s.source || (s.source.remote === this.config.remote && s.source.ref === this.config.ref);
   }
 
+  /**
+   * The push was sent and its reply lost: one fetch, then the batch applied again to what the ref holds (the shared
+   * ledger answers the writes that landed; the others are pushed again). No fetch either: offline "local" decides here
+   * (the replay at the next contact is answered by the ledger if it landed); "refuse" answers remote_outcome_unknown.
+   */
+  private async afterLostReply(
+    works: readonly BatchWork[],
+    changedBy: readonly boolean[],
+    commit: string,
+    lost: ActionError,
+  ): Promise<Decision> {
+    try {
+      this.retry = { contended: false, prefetched: await this.ref.fetch() };
+      return { kind: 'moved', why: 'the push lost its reply; fetched to see whether it landed' };
+    } catch (e) {
+      this.noteError(e);
+      if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
+        this.retry = { contended: false, unreachable: e };
+        return { kind: 'moved', why: 'the push lost its reply and the remote is unreachable; deciding on this clone' };
+      }
+      if (!isActionError(e)) throw e;
+      const unsettled = unsettledWrites(works, changedBy, commit, this.local.now().toISOString());
+      this.bestEffort(() => this.state.update((s) => (s.unsettled = [...(s.unsettled ?? []), ...unsettled])));
+      throw outcomeUnknown(this.config, lost, e, unsettled);
+    }
+  }
+
+  /** Writes whose outcome was unknown, settled by this write's fetched view of the shared state. */
+  private settleUnknown(snapshot: StoreSnapshot): void {
+    if (!this.state.read().unsettled?.length) return;
+    const head = this.head;
+    const landed = (u: Unsettled) =>
+      this.shared.has(u.request_id) ||
+      snapshot.markerFor(u.request_id) !== undefined ||
+      (head !== null && this.ref.descendsQuietly(head, u.commit));
+    this.bestEffort(() => this.state.update((s) => settleUnknown(s, landed, this.local.now().toISOString())));
+  }
+
   private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
     const { remote, ref } = this.config;
     // offline "refuse": a change is refused whole (nothing written, not a byte); a batch that changes nothing is answered.
@@ -261,6 +307,12 @@ export class RemoteAuthority implements StateAuthority {
         'nothing was changed. Retry.',
       { sync: { remote, ref }, attempts: this.attempt },
     );
+  }
+
+  /** Whether the local user agreed to push to this remote and ref (syncConsent.ts); a yes is kept for the process. */
+  consented(): boolean {
+    this.consent ||= hasSyncConsent(this.local.layout.root, this.config.remote, this.config.ref);
+    return this.consent;
   }
 
   /** Why the last batch was decided here: the remote's failure, or null when the remote answered. */

@@ -6,7 +6,15 @@ import * as path from 'node:path';
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { runGitPlumbing as localGit, runGitPlumbingBytes as localGitBytes, type GitResult } from '../../git/gitCommand';
-import { classifyRemoteFailure, gitOutputSummary, REMOTE_PROGRAM_OPTIONS, runRemoteGit, type RemoteRun } from '../../git/gitRemote';
+import { oversized } from './sharedStateSizes';
+import {
+  classifyRemoteFailure,
+  gitOutputSummary,
+  neverConnected,
+  REMOTE_PROGRAM_OPTIONS,
+  runRemoteGit,
+  type RemoteRun,
+} from '../../git/gitRemote';
 
 import { LEDGER_FILE, notSharedState, parseBatch, STATE_FILE } from './sharedStateTree';
 
@@ -17,7 +25,11 @@ export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE } from './sharedStateTree
  * stale, or the push was not a fast-forward); otherwise the server failed to update the ref (another push won the
  * race between its advertisement and its update, or the ref cannot be updated at all: a fetch tells which).
  */
-export type PushOutcome = { kind: 'ok' } | { kind: 'moved'; detail: string; seen: boolean };
+export type PushOutcome =
+  | { kind: 'ok' }
+  | { kind: 'moved'; detail: string; seen: boolean }
+  /** The conversation broke after it started (the reply lost, the time ran out): the remote may have taken it. */
+  | { kind: 'unknown'; error: ActionError };
 
 /** git's words for a push refused because the ref is not what the pusher expected: stale lease, not a fast-forward. */
 const SEEN_MOVED = /stale info|fetch first|non-fast-forward/i;
@@ -140,6 +152,11 @@ export class SharedStateRef {
   read(commit: string | null): SharedBlobs {
     if (!commit) return { handoffs: null, ledger: '' };
     const input = `${commit}\n${commit}^{tree}\n${commit}:${STATE_FILE}\n${commit}:${LEDGER_FILE}\n`;
+    // Sizes first: an object over its cap is refused before a byte of it is read (sharedStateSizes.ts).
+    const sizes = localGit(this.root, ['cat-file', '--batch-check'], input);
+    if (sizes.status !== 0) throw new Error(`git cat-file --batch-check ${commit} failed: ${sizes.stderr}`);
+    const over = oversized(sizes.stdout);
+    if (over) throw this.tooLarge(commit, over);
     const r = localGitBytes(this.root, ['cat-file', '--batch'], input);
     if (r.status !== 0) throw new Error(`git cat-file ${commit} failed: ${r.stderr}`);
     const objects = parseBatch(r.stdout);
@@ -169,6 +186,15 @@ export class SharedStateRef {
     throw new Error(`git merge-base --is-ancestor ${ancestor} ${commit} failed: ${r.stderr.trim()}`);
   }
 
+  /** descends(), false when git cannot tell (an object this clone does not have). */
+  descendsQuietly(commit: string, ancestor: string): boolean {
+    try {
+      return this.descends(commit, ancestor);
+    } catch {
+      return false;
+    }
+  }
+
   /** `store_invalid` for a ref that does not hold AgentSync's shared state; nothing was written or pushed. */
   private notState(commit: string, what: string): ActionError {
     const { remote, ref } = this.config;
@@ -178,6 +204,17 @@ export class SharedStateRef {
         'nothing was pushed. If something else uses that ref (a code branch), give AgentSync a ref of its own in ' +
         '.agentsync.json (sync.ref, e.g. the default "refs/agentsync/state"); if it was overwritten, restore it by pushing ' +
         `a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
+      { sync: { remote, ref, commit } },
+    );
+  }
+
+  /** `too_large` for a shared state with an object over its cap; nothing was read, written or pushed. */
+  private tooLarge(commit: string, what: string): ActionError {
+    const { remote, ref } = this.config;
+    return new ActionError(
+      'too_large',
+      `${ref} on the git remote "${remote}" (${commit}) holds ${what}; it was not read. Nothing was changed and nothing was ` +
+        `pushed. Restore the ref by pushing a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
       { sync: { remote, ref, commit } },
     );
   }
@@ -219,7 +256,9 @@ export class SharedStateRef {
         .filter(Boolean);
       throw refused(this.config, [summary, ...said].join(' | ').slice(0, 600));
     }
-    throw this.failure('push to', run);
+    const failure = this.failure('push to', run);
+    if (failure.reason === 'remote_unreachable' && !neverConnected(run)) return { kind: 'unknown', error: failure };
+    throw failure;
   }
 
   /** The push was refused, and a fetch showed the ref did not move: `remote_refused` with the server's words. */

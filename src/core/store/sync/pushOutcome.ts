@@ -1,0 +1,67 @@
+// A push whose outcome is not known (docs/contract.md §13, "Honest when offline"): the conversation broke after it
+// started (the reply lost, the time ran out), so the remote may have taken the pack. One fetch settles it: the write is
+// applied again to what the ref holds, and the shared ledger answers it if it landed (or it is pushed, if it did not).
+// When that fetch fails too, the answer is `remote_outcome_unknown`, never "nothing was changed": the writes are kept
+// as unsettled in sync.json, and the next contact finds out whether the ref holds them.
+import { ActionError } from '../../domain/errors';
+import type { SyncConfig } from '../../domain/configSchema';
+import type { BatchWork } from '../stateAuthority';
+import type { SyncLocalState, Settled, Unsettled } from '../syncStateFile';
+
+/** The writes of a batch whose push was sent and not answered. */
+export function unsettledWrites(works: readonly BatchWork[], changedBy: readonly boolean[], commit: string, at: string): Unsettled[] {
+  const out: Unsettled[] = [];
+  works.forEach((w, i) => {
+    if (!changedBy[i] || !w.request) return;
+    const r = w.request;
+    const ref = r.handoffId ?? r.handoff_id;
+    out.push({
+      request_id: String(r.request_id),
+      action: String(r.action),
+      agent: w.agent || (typeof r.agent === 'string' ? r.agent : null),
+      handoff_id: typeof ref === 'string' ? ref : null,
+      commit,
+      sent_at: at,
+    });
+  });
+  return out;
+}
+
+/** git's words in a remote_* refusal (its `detail`), else its message. */
+function said(e: ActionError): string {
+  return typeof e.details.detail === 'string' ? e.details.detail : e.message;
+}
+
+/** The refusal when neither the push's reply nor a fetch came: the remote may hold the write; how to retry it safely. */
+export function outcomeUnknown(config: SyncConfig, push: ActionError, fetch: ActionError, unsettled: readonly Unsettled[]): ActionError {
+  const { remote, ref } = config;
+  const ids = unsettled.map((u) => u.request_id);
+  const retry =
+    ids.length === 1
+      ? `Retry with the same request id: the same command with --request-id ${ids[0]} (or "request_id": "${ids[0]}" in a request)`
+      : `Retry each with its own request id (${ids.join(', ')}): --request-id <id>, or "request_id" in a request`;
+  return new ActionError(
+    'remote_outcome_unknown',
+    `The push to ${ref} on the git remote "${remote}" was sent, but its answer was lost (${said(push)}), ` +
+      `and a fetch to check failed too (${said(fetch)}): the remote may or may not have applied this write. ` +
+      `${retry}; it is answered, never applied twice. \`agentsync sync\` finds out at the next contact (sync --status lists it until then).`,
+    { sync: { remote, ref, commit: unsettled[0]?.commit ?? null }, request_ids: ids, detail: said(push) },
+  );
+}
+
+/**
+ * Settles the unsettled writes against a fetched view: `landed(u)` says whether the shared state holds the write (its
+ * request_id in the shared ledger or a record's history, or its commit in the ref's history). Moves them to `settled`.
+ */
+export function settleUnknown(s: SyncLocalState, landed: (u: Unsettled) => boolean, at: string): Settled[] {
+  const now: Settled[] = (s.unsettled ?? []).map((u) => ({
+    request_id: u.request_id,
+    action: u.action,
+    handoff_id: u.handoff_id,
+    outcome: landed(u) ? 'applied' : 'not_applied',
+    settled_at: at,
+  }));
+  s.unsettled = [];
+  s.settled = [...(s.settled ?? []), ...now];
+  return now;
+}
