@@ -2,7 +2,7 @@
 // Records are matched by uid (by handoff_id when a record has none); both sides' new handoffs survive; a record
 // changed on both sides is merged field by field, and what cannot be decided is resolved the same way every time
 // and written to the record's `conflicts` so a human sees it.
-import { compareHandoffIds, dayStamp, HandoffIdAllocator, laterId } from '../domain/handoffIds';
+import { compareHandoffIds, dayStamp, futureIdReason, HandoffIdAllocator, laterId, untrustedIdReason } from '../domain/handoffIds';
 import { isTerminal, type Handoff, type HandoffsFile, type HistoryEntry } from '../domain/handoffSchema';
 import { stableStringify } from '../domain/stableJson';
 
@@ -82,17 +82,37 @@ export function mergeStores(
     if (h) merged.push({ h, from: g.base ? 'base' : g.ours && g.theirs ? 'both' : g.ours ? 'ours' : 'theirs' });
   }
   // The archive's high-water mark only rises: the merge keeps the highest, so no side reuses an id the other archived.
-  const mark = laterId(laterId(base.id_high_water, ours.id_high_water), theirs.id_high_water);
+  // A mark dated after tomorrow is no archived id (the archive takes only old records): it is dropped, or every later id
+  // would be dated after it.
+  const marks = [base.id_high_water, ours.id_high_water, theirs.id_high_water];
+  const mark = marks.filter((m) => m && !futureIdReason(m, now)).reduce(laterId, undefined);
   const everyInput = [...base.handoffs, ...ours.handoffs, ...theirs.handoffs];
   const sides = { base, ours, theirs };
   return {
     file: {
       version: 1,
       ...(mark ? { id_high_water: mark } : {}),
-      handoffs: renumberCollisions(merged, everyInput, mark, sides, options, now, notes),
+      handoffs: renumberCollisions(merged, everyInput, mark, sides, options, now, notes).map((h) => flagUntrustedId(h, at, notes)),
     },
     notes,
   };
+}
+
+/**
+ * A record whose id cannot be trusted (dated in the future, or far from its created_at) is kept as it is, never dropped
+ * or renumbered behind a human's back, and recorded in its `conflicts` so a human sees it; a future-dated one is
+ * never counted by the id allocator (domain/handoffIds.ts), so it cannot push later ids into its day or past the digits.
+ */
+function flagUntrustedId(h: Handoff, at: string, notes: MergeNote[]): Handoff {
+  const why = untrustedIdReason(h, new Date(at));
+  if (!why || h.conflicts?.some((c) => c.field === 'handoff_id' && c.ours === h.handoff_id)) return h;
+  const conflict: Conflict = { field: 'handoff_id', ours: h.handoff_id, theirs: h.created_at, resolved_to: h.handoff_id, at };
+  notes.push({
+    kind: 'conflict',
+    handoff_id: h.handoff_id,
+    message: `${why}: kept, not used to number new handoffs, recorded in conflicts`,
+  });
+  return { ...h, rev: (h.rev ?? 0) + 1, conflicts: [...(h.conflicts ?? []), conflict].slice(-MAX_CONFLICTS) };
 }
 
 /** A merged record and where it came from: the base (changed or not), or new on one side (or the same new on both). */
@@ -321,7 +341,7 @@ function renumberCollisions(
 ): Handoff[] {
   const published: Side = options.published ?? 'ours';
   const local: Side = published === 'ours' ? 'theirs' : 'ours';
-  const ids = new HandoffIdAllocator([...everyInput, ...merged.map((p) => p.h)], mark);
+  const ids = new HandoffIdAllocator([...everyInput, ...merged.map((p) => p.h)], mark, now);
   const at = now.toISOString();
   const holder = new Map<string, Handoff>();
   for (const p of merged) if (p.from !== local && !holder.has(p.h.handoff_id)) holder.set(p.h.handoff_id, p.h);
