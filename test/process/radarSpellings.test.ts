@@ -95,4 +95,52 @@ describe('one path rule: stored canonical, compared canonical (process)', functi
       assert.ok(warned(hook(ws, 'claude', claudeEdit(ws, path.join(ws, 'src/a.ts'))), 'src/a.ts'));
     });
   }
+
+  it('a Codex apply_patch whose header is indented (Codex trims each line) is seen', () => {
+    const ws = contested(['src/a.ts']);
+    const patch = '*** Begin Patch\n   *** Update File: src/a.ts\n@@\n-export {};\n+export const x = 1;\n*** End Patch\n';
+    assert.ok(warned(hook(ws, 'codex', codexPatch(ws, patch)), 'src/a.ts'));
+  });
+
+  it('an edit through a symlinked folder is seen', () => {
+    const ws = contested(['src/a.ts']);
+    fs.symlinkSync(path.join(ws, 'src'), path.join(ws, 'linked'));
+    assert.ok(warned(hook(ws, 'claude', claudeEdit(ws, path.join(ws, 'linked/a.ts'))), 'src/a.ts'));
+  });
+
+  it('an edit in a workspace reached through a symlink is seen', () => {
+    const ws = contested(['src/a.ts']);
+    const link = `${ws}-link`;
+    fs.symlinkSync(ws, link);
+    try {
+      assert.ok(warned(hook(link, 'claude', claudeEdit(link, path.join(link, 'src/a.ts'))), 'src/a.ts'));
+      assert.ok(warned(hook(link, 'claude', claudeEdit(link, 'src/a.ts')), 'src/a.ts'));
+    } finally {
+      fs.rmSync(link);
+    }
+  });
+
+  const seen = [
+    'sed -i s/x/y/ src/a.ts',
+    'sed -i.bak -e s/x/y/ src/a.ts',
+    'echo x > src/a.ts',
+    'echo x >>src/a.ts',
+    'cp /tmp/other src/a.ts',
+    'mv src/a.ts src/z.ts',
+    'printf x | tee -a src/a.ts',
+    'true && rm -f src/a.ts',
+  ];
+  for (const command of seen) {
+    it(`the shell command ${JSON.stringify(command)} is seen (Claude Bash, Codex Bash)`, () => {
+      const ws = contested(['src/a.ts']);
+      assert.ok(warned(hook(ws, 'claude', claudeBash(ws, command)), 'src/a.ts'), 'claude');
+      assert.ok(warned(hook(ws, 'codex', claudeBash(ws, command)), 'src/a.ts'), 'codex');
+    });
+  }
+
+  it('shell writes outside the documented list, or to a word that is not plain, are not seen (as documented)', () => {
+    const ws = contested(['src/a.ts']);
+    for (const command of ["python3 -c \"open('src/a.ts','w')\"", 'echo x > "src/a.ts"', 'F=src/a.ts; echo x > $F', 'sed s/x/y/ src/a.ts'])
+      assert.equal(hook(ws, 'claude', claudeBash(ws, command)).trim(), '', command);
+  });
 });
