@@ -58,6 +58,19 @@ export const processIo: CliIo = {
   },
 };
 
+/**
+ * An offline-local write (docs/contract.md §13) is this clone's only until the remote confirms it: its text says so,
+ * never a plain "claimed" (under --json, data.sync.confirmed is false).
+ */
+function provisionalLine(response: RequestResponse): string {
+  const sync = (response.data as { sync?: { confirmed?: unknown; pending?: unknown } } | undefined)?.sync;
+  if (!sync || sync.confirmed !== false || sync.pending !== true) return '';
+  return (
+    '\nprovisional: made offline (sync offline "local"); the remote has not confirmed it and may revoke it. ' +
+    '`agentsync sync` confirms it or says it was revoked.'
+  );
+}
+
 export class CliContext {
   readonly layout: WorkspaceLayout;
   /** The state as this clone holds it, read without the dispatcher (src/core/store/storeReader.ts). */
@@ -89,7 +102,13 @@ export class CliContext {
   /** Prints a response: the envelope under --json, readable text otherwise. Returns the exit code. */
   report<R extends RequestResponse>(response: R, human: (r: R) => string): number {
     if (this.json) this.io.out(JSON.stringify(response));
-    else if (response.ok) this.io.out(human(response));
+    else if (response.ok) {
+      const text = human(response);
+      const note = provisionalLine(response);
+      // --quiet prints a bare id for a script to capture: the note goes to stderr there.
+      if (note && !/\s/.test(text.trim())) this.io.err(`agentsync: ${note.trim()}`);
+      this.io.out(/\s/.test(text.trim()) ? text + note : text);
+    }
     // One line: a message may quote agent text (an id, a file name) with a newline in it.
     else this.io.err(`agentsync: ${response.reason}: ${oneLine(response.message ?? '')}`);
     return response.ok ? 0 : 1;
