@@ -4,7 +4,10 @@ import { HandoffStore } from '../core/store/handoffStore';
 import { StoreReader } from '../core/store/storeReader';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
+import { safeWrite as write } from './safeOutput';
 import { terminalSafe, oneLine } from './terminalText';
+
+export { outputFailed } from './safeOutput';
 
 export class UsageError extends Error {}
 
@@ -12,39 +15,6 @@ export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   readStdin(): Promise<string>;
-}
-
-/**
- * Streams whose reader went away (`agentsync list | head -1`): like other CLIs, AgentSync then stops writing to
- * them, quietly, instead of dying on an unhandled EPIPE with a stack trace; the command ends with its own exit code.
- * Any other write error (a full disk, a closed descriptor) loses output someone expected: it is said in one line on
- * stderr and the command exits 1 (outputFailed).
- */
-const closed = new Set<NodeJS.WriteStream>();
-let failed = false;
-
-/** Whether printing failed for a reason other than the reader going away: the command must not exit 0. */
-export function outputFailed(): boolean {
-  return failed;
-}
-
-function onWriteError(stream: NodeJS.WriteStream, e: NodeJS.ErrnoException): void {
-  if (closed.has(stream)) return;
-  closed.add(stream);
-  if (e.code === 'EPIPE') return;
-  failed = true;
-  process.exitCode = 1;
-  if (stream !== process.stderr) write(process.stderr, `agentsync: could not write the output: ${oneLine(e.message)}\n`);
-}
-
-function write(stream: NodeJS.WriteStream, text: string): void {
-  if (closed.has(stream)) return;
-  if (stream.listenerCount('error') === 0) stream.on('error', (e: NodeJS.ErrnoException) => onWriteError(stream, e));
-  try {
-    stream.write(text);
-  } catch (e) {
-    onWriteError(stream, e as NodeJS.ErrnoException);
-  }
 }
 
 export const processIo: CliIo = {
@@ -57,6 +27,19 @@ export const processIo: CliIo = {
     return Buffer.concat(chunks).toString('utf8');
   },
 };
+
+/**
+ * An offline-local write (docs/contract.md §13) is this clone's only until the remote confirms it: its text says so,
+ * never a plain "claimed" (under --json, data.sync.confirmed is false).
+ */
+function provisionalLine(response: RequestResponse): string {
+  const sync = (response.data as { sync?: { confirmed?: unknown; pending?: unknown } } | undefined)?.sync;
+  if (!sync || sync.confirmed !== false || sync.pending !== true) return '';
+  return (
+    '\nprovisional: made offline (sync offline "local"); the remote has not confirmed it and may revoke it. ' +
+    '`agentsync sync` confirms it or says it was revoked.'
+  );
+}
 
 export class CliContext {
   readonly layout: WorkspaceLayout;
@@ -91,7 +74,13 @@ export class CliContext {
   /** Prints a response: the envelope under --json, readable text otherwise. Returns the exit code. */
   report<R extends RequestResponse>(response: R, human: (r: R) => string): number {
     if (this.json) this.io.out(JSON.stringify(response));
-    else if (response.ok) this.io.out(human(response));
+    else if (response.ok) {
+      const text = human(response);
+      const note = provisionalLine(response);
+      // --quiet prints a bare id for a script to capture: the note goes to stderr there.
+      if (note && !/\s/.test(text.trim())) this.io.err(`agentsync: ${note.trim()}`);
+      this.io.out(/\s/.test(text.trim()) ? text + note : text);
+    }
     // One line: a message may quote agent text (an id, a file name) with a newline in it.
     else this.io.err(`agentsync: ${response.reason}: ${oneLine(response.message ?? '')}`);
     return response.ok ? 0 : 1;

@@ -1,7 +1,7 @@
 // `agentsync pass`, `agentsync return` and `agentsync assign`: delegation from the terminal, each one request through
 // the dispatcher's passOver / returnHandoff / assignHandoff (docs/agentsync-documentation.md, "Pass over").
 import { UsageError } from './cliContext';
-import { handoffLine } from './handoffFormat';
+import { handoffLine, storedFilesLine } from './handoffFormat';
 import type { Verb } from './handoffVerbs';
 import { agentOf, list, madeLine, one, quietOption, resultOf, rev } from './verbArgs';
 
@@ -43,7 +43,7 @@ export const passVerb: Verb = {
       }),
       (r) => {
         const h = r.data!.handoff;
-        return madeLine(v, h.handoff_id, () => `passed ${handoffLine(h)}`);
+        return madeLine(v, h.handoff_id, () => `passed ${handoffLine(h)}${storedFilesLine(files, h)}`);
       },
     );
   },

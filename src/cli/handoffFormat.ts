@@ -11,6 +11,12 @@ export function handoffLine(h: Handoff): string {
   return `${h.handoff_id}  ${h.status.padEnd(16)} ${displayAgent(h.from_agent)} → ${to}  ${v(h.summary.replace(/ {2,}/g, ' ').slice(0, 80))}${holder}`;
 }
 
+/** When the paths given were stored in another spelling (the one path rule, docs/contract.md §3): what was stored. */
+export function storedFilesLine(given: readonly string[] | undefined, h: Handoff): string {
+  if (!given || given.every((f) => h.files.includes(f))) return '';
+  return `\nfiles stored as: ${h.files.map((f) => v(f)).join(', ')}`;
+}
+
 export function handoffDetails(h: Handoff): string {
   const lines = [
     `${h.handoff_id}  (uid ${h.uid}, rev ${h.rev ?? 0})`,

@@ -6,7 +6,7 @@ import { INSTRUCTION_FILES, VENDOR_IDS, VENDORS } from '../core/hooks/vendors';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/domain/handoffSchema';
 import { UsageError, type CliContext } from './cliContext';
-import { handoffDetails, handoffLine, tagLine } from './handoffFormat';
+import { handoffDetails, handoffLine, storedFilesLine, tagLine } from './handoffFormat';
 import { agentOf, list, madeLine, one, quietOption, resultOf, rev, type Values } from './verbArgs';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
 
@@ -116,7 +116,7 @@ export const VERBS: Record<string, Verb> = {
         await ctx.dispatcher.dispatch({ action: 'createHandoff', ...(v.agent ? { agent: v.agent } : {}), handoff }),
         (r) => {
           const h = r.data!.handoff;
-          return madeLine(v, h.handoff_id, () => `created ${handoffLine(h)}${tagLine(r.data!.tag)}`);
+          return madeLine(v, h.handoff_id, () => `created ${handoffLine(h)}${storedFilesLine(handoff.files, h)}${tagLine(r.data!.tag)}`);
         },
       );
     },

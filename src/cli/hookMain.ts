@@ -14,6 +14,7 @@ import { readOnce, StoreReader } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import type { HookInput } from '../core/hooks/vendors/vendor';
 import type { CliIo } from './cliContext';
+import { outputFailed, safeWrite } from './safeOutput';
 
 function readStdinText(): string {
   if (process.stdin.isTTY) return '';
@@ -56,7 +57,7 @@ export function answeredHere(
   try {
     answer = radarAnswer(args.event, args.vendor, input, args.agent, root, Date.now(), readStore);
   } catch (e) {
-    process.stderr.write(`agentsync hook ${args.event}: the conflict radar failed: ${(e as Error).message}\n`);
+    safeWrite(process.stderr, `agentsync hook ${args.event}: the conflict radar failed: ${(e as Error).message}\n`);
   }
   if (args.event === 'pre-tool-use') return { done: true, answer };
   return { done: !leasesAreDue(readStore(), args.agent), answer };
@@ -73,7 +74,8 @@ export function main(): void {
     if (args.vendor.runByAnother(process.env, input)) return;
     const here = answeredHere(args, input);
     if (here.done) {
-      if (here.answer) process.stdout.write(JSON.stringify(here.answer) + '\n');
+      // Through the CLI's rule: an agent that closed the pipe ends the hook quietly, a full disk is said on stderr.
+      if (here.answer) safeWrite(process.stdout, JSON.stringify(here.answer) + '\n');
       return;
     }
   }
@@ -82,14 +84,14 @@ export function main(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at run time from a computed path so esbuild keeps the CLI out of this bundle
   const { runCli } = require(cli) as typeof import('./main');
   const io: CliIo = {
-    out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
-    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+    out: (t) => safeWrite(process.stdout, t.endsWith('\n') ? t : t + '\n'),
+    err: (t) => safeWrite(process.stderr, t.endsWith('\n') ? t : t + '\n'),
     readStdin: () => Promise.resolve(inputText),
   };
   runCli(argv, io).then(
-    (code) => (process.exitCode = code),
+    (code) => (process.exitCode = outputFailed() ? 1 : code),
     (e) => {
-      process.stderr.write(`agentsync hook: ${(e as Error).message}\n`);
+      safeWrite(process.stderr, `agentsync hook: ${(e as Error).message}\n`);
       process.exitCode = 0;
     },
   );

@@ -16,7 +16,7 @@ import { leasesDue } from '../core/hooks/leaseRenewal';
 import { endRemoteGits } from '../core/git/gitRemote';
 import { networkDeadline } from '../core/domain/networkDeadline';
 import { decideStop, heldWork, stopInstruction, stopMarkerFile } from '../core/hooks/stopGate';
-import { briefingText } from '../core/requests/sessions/briefingText';
+import { briefingText, type RevokedWrite } from '../core/requests/sessions/briefingText';
 import { CliContext, processIo, UsageError } from './cliContext';
 import { oneLine } from './terminalText';
 import type { Handoff } from '../core/domain/handoffSchema';
@@ -26,18 +26,17 @@ import type { Verb } from './handoffVerbs';
 async function sessionStart(ctx: CliContext, args: HookArgs): Promise<void> {
   const r = await ctx.dispatcher.dispatch({ action: 'startSession', agent: args.agent, goal: `Session started (${args.vendor.id} hook)` });
   const text = r.ok
-    ? revokedText(r.data?.sync_revoked) + briefingText((r.data as { briefing: SessionBriefing }).briefing)
+    ? briefingText((r.data as { briefing: SessionBriefing }).briefing, revokedWrites(r.data?.sync_revoked))
     : `AgentSync: startSession was refused (${r.reason}): ${r.message}. Read AGENTS.md for how to use AgentSync here.`;
   ctx.io.out(JSON.stringify(args.vendor.context(text)));
 }
 
-/** Claims and other writes made offline that the remote then revoked (docs/contract.md §13), first in the briefing. */
-function revokedText(revoked: unknown): string {
-  if (!Array.isArray(revoked) || revoked.length === 0) return '';
-  const lines = (revoked as { action: string; handoff_id: string | null; reason: string; message: string }[]).map(
-    (r) => `- ${r.action} ${r.handoff_id ?? ''}: ${r.reason}: ${r.message}`,
-  );
-  return `AgentSync: REVOKED by the shared state after an offline time; stop that work:\n${lines.join('\n')}\n\n`;
+/**
+ * Claims and other writes made offline that the remote then revoked (docs/contract.md §13): the briefing's first
+ * section, folded, quoted as data and within its budget like the rest (their text comes from a shared state).
+ */
+function revokedWrites(revoked: unknown): RevokedWrite[] {
+  return Array.isArray(revoked) ? revoked.filter((r): r is RevokedWrite => !!r && typeof r === 'object') : [];
 }
 
 /** Renews the agent's leases past half their time, then the radar, from one read of the store (a renewal moves no claim). */

@@ -125,12 +125,9 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
     }
     const verb = ALL_VERBS[verbName];
     if (!verb) throw new UsageError(`unknown command "${verbName}"`);
-    const { values, positionals } = parseArgs({
-      args: rest,
-      options: { ...GLOBAL_OPTIONS, ...verb.options },
-      allowPositionals: true,
-      strict: true,
-    });
+    const options = { ...GLOBAL_OPTIONS, ...verb.options };
+    const { values, positionals, tokens } = parseArgs({ args: rest, options, allowPositionals: true, strict: true, tokens: true });
+    refuseRepeatedOptions(options, tokens);
     if (values.help) {
       io.out(helpText(verbName));
       return 0;
@@ -148,12 +145,32 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
     return await verb.run(ctx, values, positionals);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    const message = `${(e as Error).message}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;
+    // parseArgs's own messages span lines; a usage error is one line of the program's own words, never a literal \n.
+    const said = usage ? (e as Error).message.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\.+$/, '') : (e as Error).message;
+    const message = `${said}${usage ? `. Run agentsync ${verbName && ALL_VERBS[verbName] ? `${verbName} ` : ''}--help.` : ''}`;
     // A refusal a verb throws (e.g. init's hooks_file_invalid, store_unsafe) keeps its documented reason and details.
     if (wantsJson && isActionError(e)) io.out(JSON.stringify(refusal(verbName ?? null, e.reason, e.message, {}, e.details)));
     else if (wantsJson) io.out(JSON.stringify(refusal(verbName ?? null, usage ? 'usage' : 'internal_error', message)));
     else io.err(`agentsync: ${oneLine(message)}`);
     return usage ? 2 : 1;
+  }
+}
+
+/**
+ * A value option given twice (`--agent claude --agent copilot`) is a usage error, not the last one silently winning; an
+ * option documented as repeatable (`multiple`) collects every value.
+ */
+function refuseRepeatedOptions(
+  options: Record<string, { type: string; multiple?: boolean }>,
+  tokens: readonly { kind: string; name?: string }[],
+): void {
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || !t.name) continue;
+    const o = options[t.name];
+    if (!o || o.type !== 'string' || o.multiple) continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} was given more than once; give it once`);
+    seen.add(t.name);
   }
 }
 

@@ -59,15 +59,17 @@ describe('a hostile clone runs nothing until `agentsync trust` (processes, git)'
     if (base) fs.rmSync(base, { recursive: true, force: true });
   });
 
-  it('watch --once in the fresh clone: the committed health request is refused with commands_untrusted, no command runs', () => {
+  it('watch --once in the fresh clone: the committed health request is refused unread (git tracks it), no command runs', () => {
     const r = cli(clone, 'watch', '--once');
     assert.equal(r.status, 0, r.stderr);
     assert.equal(fs.existsSync(marker()), false, 'the committed command must not run');
-    const response = responseOf(clone, 'welcome');
+    // A branch cannot carry requests (docs/contract.md §8): refused before it is read, so before commands_untrusted.
+    const dir = path.join(clone, '.agentsync', 'responses');
+    const [only] = fs.readdirSync(dir);
+    const response = responseOf(clone, only.replace(/\.json$/, ''));
     assert.equal(response.ok, false);
-    assert.equal(response.reason, 'commands_untrusted');
-    assert.match(String(response.message), /agentsync trust/);
-    assert.match(String(response.message), /id > marker/);
+    assert.equal(response.reason, 'unsafe_file');
+    assert.match(String(response.message), /git tracks/);
   });
 
   it('agentsync request: refused the same way, exit 1, nothing runs', () => {

@@ -19,6 +19,7 @@ const AGENTSYNC_REASONS = [
   'no_conflicts',
   'archived',
   'id_moved',
+  'ids_exhausted',
   'ambiguous_return',
   'not_initialized',
   'not_a_workspace',

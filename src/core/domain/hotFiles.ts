@@ -4,6 +4,9 @@
 import { leaseExpired } from './handoffAttention';
 import { isTerminal, type Handoff } from './handoffSchema';
 import { originatorOf } from './lifecycle';
+import { canonicalRelativePath } from './canonicalPath';
+
+export { canonicalRelativePath };
 
 /** What the rule needs of an active session (state.json's session record; requests/sessions/sessionState.ts). */
 export interface HotFileSession {
@@ -21,17 +24,6 @@ export interface HotFileHolder {
   status: Handoff['status'];
   /** `claim`: the agent holds the handoff (claimed_by); `session`: its active session was started from it. */
   via: 'claim' | 'session';
-}
-
-/**
- * A workspace-relative path in one spelling: `/` separators, no `.` or empty segments (`./src//a.ts` → `src/a.ts`).
- * Case is kept: `Src/A.ts` and `src/a.ts` are different files on the disks AgentSync runs on.
- */
-export function canonicalRelativePath(p: string): string {
-  return p
-    .split(/[\\/]+/)
-    .filter((seg) => seg !== '' && seg !== '.')
-    .join('/');
 }
 
 /** The one handoff a session record names (by uid first: ids can be renumbered by a merge), if it is still open. */

@@ -6,11 +6,25 @@ const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 
 /** The longest snooze: a snoozed handoff is still open work, so it comes back within a month. */
 export const MAX_SNOOZE_MS = 30 * UNIT_MS.d;
 
+/** Whether the date part names a day of its month: Date.parse rolls 2026-11-31 over to 1 December instead of refusing it. */
+function realDay(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
 /** The ISO time `until` names (relative to `now`); refused with what to write when it is unreadable, past or too far. */
 export function snoozeEnd(until: string, now: Date): string {
   const text = until.trim();
   const duration = /^(\d{1,5})\s*([mhdw])$/i.exec(text);
-  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && realDay(text) ? Date.parse(text) : NaN;
+  if (!duration && /^\d{4}-\d{2}-\d{2}T/.test(text) && !realDay(text))
+    throw new ActionError(
+      'invalid_request',
+      `until: ${text.slice(0, 10)} is not a day of the calendar; give a real date. Nothing was changed.`,
+      {
+        field: 'until',
+      },
+    );
   const end = duration ? now.getTime() + Number(duration[1]) * UNIT_MS[duration[2].toLowerCase()] : iso;
   if (!Number.isFinite(end)) {
     throw new ActionError(

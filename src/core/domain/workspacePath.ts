@@ -1,6 +1,7 @@
 // Paths that agents give us are workspace-relative and may never escape the workspace.
 import * as path from 'node:path';
 import * as z from 'zod';
+import { canonicalRelativePath } from './canonicalPath';
 
 export function checkWorkspaceRelative(p: string): string | null {
   if (p.length === 0) return 'is empty';
@@ -13,6 +14,15 @@ export function checkWorkspaceRelative(p: string): string | null {
   if (parts.includes('..')) return 'contains ".." and could escape the workspace';
   return null;
 }
+
+/** A path a request gives for a record's `files`: checked, then stored canonical (records already stored keep theirs). */
+export const inputWorkspacePath = z
+  .string()
+  .superRefine((p, ctx) => {
+    const problem = checkWorkspaceRelative(p) ?? (canonicalRelativePath(p) === '' ? 'names no file (only "." and separators)' : null);
+    if (problem) ctx.addIssue({ code: 'custom', message: `path ${JSON.stringify(p.slice(0, 80))} ${problem}` });
+  })
+  .transform(canonicalRelativePath);
 
 export const workspaceRelativePath = z.string().superRefine((p, ctx) => {
   const problem = checkWorkspaceRelative(p);

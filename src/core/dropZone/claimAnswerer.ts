@@ -44,6 +44,16 @@ export class ClaimAnswerer {
   ) {}
 
   async answer(claim: Claim): Promise<void> {
+    if (claim.tracked) {
+      const shown = claim.kind === 's' ? 'request.json' : `requests/${claim.original}`;
+      const why =
+        `git tracks ${shown}: it came with a commit (a checkout, pull or worktree), not from an agent here, and a branch ` +
+        `cannot carry requests. It was not read or acted on and was moved to requests/rejected/; nothing was changed. ` +
+        `Remove it from the branch (git rm --cached) and write requests as untracked files.`;
+      this.logger.warn(`drop zone: ${why}`);
+      this.writeAnswer(claim, this.refusal(claim, 'unsafe_file', why), why);
+      return;
+    }
     const intake = readRequestFile(claim.file, claim.kind === 's' ? 'request.json' : `requests/${claim.original}`, this.maxBytes);
     if (intake.kind === 'reject') {
       const moved = rejectEntry(this.paths, claim.file, claim.ulid, claim.original, intake.why);
@@ -122,7 +132,7 @@ export class ClaimAnswerer {
   }
 
   /** Writes the response atomically, then removes the claim: in that order, so a crash in between loses nothing. */
-  private writeAnswer(claim: Claim, response: RequestResponse): void {
+  private writeAnswer(claim: Claim, response: RequestResponse, setAside?: string): void {
     let target: string;
     let body: RequestResponse = response;
     if (claim.kind === 's') {
@@ -148,7 +158,8 @@ export class ClaimAnswerer {
       this.outcome('rejected', { requestFile: claim.original, responseFile: null, response: body, rejected: moved });
       return;
     }
-    fs.rmSync(claim.file, { force: true });
+    if (setAside) rejectEntry(this.paths, claim.file, claim.ulid, claim.original, setAside);
+    else fs.rmSync(claim.file, { force: true });
     this.outcome(response.ok ? 'answered' : 'refused', {
       requestFile: claim.kind === 's' ? 'request.json' : claim.original,
       responseFile: target,

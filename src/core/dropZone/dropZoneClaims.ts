@@ -18,6 +18,8 @@ export interface Claim {
   name: string;
   /** True when taken over from a processor that died. */
   recovered: boolean;
+  /** True when git tracks the request file: a branch carried it, so it is refused unread (trackedRequests.ts). */
+  tracked?: boolean;
 }
 
 export class DropZonePaths {

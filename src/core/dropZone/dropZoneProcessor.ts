@@ -5,6 +5,7 @@
 // Each scan claims every waiting request (rename into .inflight/), then dispatches them all at once, so the
 // store applies them under one lock and one write. The response is written before the claim is removed:
 // a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isActionError } from '../domain/errors';
 import { newUid } from '../domain/handoffIds';
@@ -21,6 +22,7 @@ import {
   type Claim,
 } from './dropZoneClaims';
 import { ACTIVE_CLAIMS } from './inflightName';
+import { isTrackedClaim, trackedWaiting } from './trackedRequests';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import type { FolderChangeSource } from '../workspace/agentSyncFolderWatcher';
 
@@ -201,8 +203,8 @@ export class DropZoneProcessor {
     const claims: Claim[] = [];
     try {
       this.paths.ensure();
-      this.claimAll(recover || this.recoverDue, claims);
-      if (recover || this.recoverDue) this.recoverDue = false;
+      const due = recover || this.recoverDue;
+      this.recoverDue = this.claimAll(due, claims) ? false : due;
       this.reportedProblem = null;
     } catch (e) {
       this.report(e);
@@ -221,22 +223,24 @@ export class DropZoneProcessor {
     }
   }
 
-  private claimAll(recover: boolean, claims: Claim[]): void {
-    const single = this.claimSource(this.layout.requestFile, 's', 'request.json');
-    if (single) claims.push(single);
+  /** False when git was writing (trackedRequestFiles 'busy'): nothing was taken, the next scan tries again. */
+  private claimAll(recover: boolean, claims: Claim[]): boolean {
     const { names, undecodable } = listRequestDir(this.layout.requestsDir);
-    for (const name of names) {
-      if (!isRequestName(name)) continue;
-      const c = this.claimSource(path.join(this.layout.requestsDir, name), 'q', name);
-      if (c) claims.push(c);
-    }
+    const queued = names.filter(isRequestName);
+    const single = fs.existsSync(this.layout.requestFile);
+    const tracked = trackedWaiting(this.layout, this.paths, single || queued.length > 0, recover);
+    if (tracked === 'busy') return false;
+    const take = (c: Claim | null) => c && claims.push(isTrackedClaim(c, tracked, this.layout, this.paths) ? { ...c, tracked: true } : c);
+    if (single) take(this.claimSource(this.layout.requestFile, 's', 'request.json'));
+    for (const name of queued) take(this.claimSource(path.join(this.layout.requestsDir, name), 'q', name));
     for (const raw of undecodable) if (isRequestName(raw.toString('utf8'))) this.rejectUndecodable(raw);
     if (recover) {
       const orphans = recoverOrphans(this.paths);
       this.stats.recovered += orphans.length;
       for (const o of orphans) this.logger.info(`drop zone: took over ${o.original} from a processor that stopped`);
-      claims.push(...orphans);
+      orphans.forEach(take);
     }
+    return true;
   }
 
   private claimSource(source: string, kind: 'q' | 's', original: string): Claim | null {

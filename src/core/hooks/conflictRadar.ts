@@ -1,6 +1,7 @@
 // The conflict radar (docs/contract.md §10a; docs/agentsync-documentation.md, "Conflict radar"): before an agent's tool
 // writes a file, the live claims of other agents that list that file. It runs before every tool call, so it reads the
 // store without schema validation and parses only the records that name the file (storeScan.ts).
+import { canonicalRelativePath } from '../domain/canonicalPath';
 import { recordsContaining } from './storeScan';
 
 export type RadarMode = 'warn' | 'deny' | 'off';
@@ -26,14 +27,20 @@ interface ClaimFields {
 
 /**
  * Live claims of agents other than `agent` that list one of `files` (workspace-relative, `/`-separated): in progress,
- * held by someone, lease not yet expired.
+ * held by someone, lease not yet expired. Paths are compared in canonical form (domain/canonicalPath.ts): a record
+ * stored before that rule, or merged in, may list `./src/a.ts` or `src\\a.ts`, so the records are found by the file's
+ * last segment, which every spelling contains.
  */
 export function radarHits(store: Buffer | string, files: readonly string[], agent: string, nowMs: number): RadarHit[] {
   const hits: RadarHit[] = [];
-  for (const file of files) {
-    for (const h of recordsContaining(store, [JSON.stringify(file)]) as ClaimFields[]) {
+  for (const given of files) {
+    const file = canonicalRelativePath(given);
+    const last = file.slice(file.lastIndexOf('/') + 1);
+    if (!last) continue;
+    for (const h of recordsContaining(store, [JSON.stringify(last).slice(1, -1)]) as ClaimFields[]) {
       if (!h || h.status !== 'in_progress' || typeof h.claimed_by !== 'string' || h.claimed_by === agent) continue;
-      if (!Array.isArray(h.files) || !h.files.includes(file) || typeof h.handoff_id !== 'string') continue;
+      const listed = Array.isArray(h.files) && h.files.some((f) => typeof f === 'string' && canonicalRelativePath(f) === file);
+      if (!listed || typeof h.handoff_id !== 'string') continue;
       const until = typeof h.lease_expires_at === 'string' ? Date.parse(h.lease_expires_at) : NaN;
       if (!(until > nowMs)) continue;
       hits.push({

@@ -6,11 +6,31 @@ import * as path from 'node:path';
 import { radarHits, radarModeOf, radarText } from './conflictRadar';
 import type { HookEvent, HookInput, Vendor } from './vendors/vendor';
 
-/** `files` relative to `root`, `/`-separated; files outside the workspace are dropped. */
+/**
+ * The real path of `p`: its deepest existing ancestor resolved through every symlink, plus the rest (a file about to
+ * be created does not exist yet). So an edit through a symlinked folder, or in a workspace reached through a symlink
+ * (macOS `/tmp`), names the file the claim lists.
+ */
+function realOf(p: string): string {
+  const rest: string[] = [];
+  for (let head = p; ;) {
+    try {
+      return path.join(fs.realpathSync.native(head), ...rest);
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return p;
+      rest.unshift(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+/** `files` relative to `root`, `/`-separated, compared by real path; files outside the workspace are dropped. */
 export function workspaceRelative(root: string, base: string, files: readonly string[]): string[] {
   const out: string[] = [];
+  const realRoot = realOf(root);
   for (const f of files) {
-    const rel = path.relative(root, path.resolve(base, f));
+    const rel = path.relative(realRoot, realOf(path.resolve(base, f)));
     if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) out.push(rel.split(path.sep).join('/'));
   }
   return out;

@@ -12,7 +12,7 @@ import {
   todoSchema,
 } from '../domain/handoffSchema';
 import { phaseSchema, workRequestSchema } from '../domain/workRequest';
-import { workspaceRelativePath } from '../domain/workspacePath';
+import { inputWorkspacePath } from '../domain/workspacePath';
 import { passOverPolicySchema } from '../domain/configSchema';
 
 /** `build()` on the first call, the same value after: how every schema here is made. */
@@ -74,7 +74,7 @@ export const newHandoffSchema = lazy(() =>
     required_capabilities: z.array(capabilitySchema).max(LIMITS.capabilities).optional(),
     summary: z.string().trim().min(1, 'summary must not be empty').max(LIMITS.summary),
     notes: z.string().max(LIMITS.notes).optional(),
-    files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
+    files: z.array(inputWorkspacePath).max(LIMITS.files).optional(),
     task_id: z.string().max(LIMITS.shortText).nullable().optional(),
     branch: z.string().max(LIMITS.shortText).nullable().optional(),
     commit: z.string().max(LIMITS.shortText).nullable().optional(),
@@ -130,7 +130,7 @@ export const paramSchemas = {
       summary: z.string().max(LIMITS.summary).optional(),
       message: z.string().max(LIMITS.notes).optional(),
       notes: z.string().max(LIMITS.notes).optional(),
-      files: z.array(workspaceRelativePath).max(LIMITS.files).optional(),
+      files: z.array(inputWorkspacePath).max(LIMITS.files).optional(),
       return_required: z.boolean().optional(),
       override: passOverPolicySchema.optional(),
       phase: phaseSchema.nullable().optional(),

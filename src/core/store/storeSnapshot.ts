@@ -1,7 +1,7 @@
 // An in-memory view of handoffs.json with the indexes every action needs, and its serialization.
 import { ActionError } from '../domain/errors';
 import { handoffsFileSchema, describeIssues, type Handoff, type HandoffsFile } from '../domain/handoffSchema';
-import { HandoffIdAllocator, laterId, newUid } from '../domain/handoffIds';
+import { HandoffIdAllocator, laterId, newUid, futureIdReason } from '../domain/handoffIds';
 import { rememberRecordBytes, validateChangedRecords } from './incrementalValidation';
 import { emptyStoreBytes, headFor, recordBytes, SEPARATOR, splitStoreBytes, TAIL } from './storeFormat';
 
@@ -159,7 +159,9 @@ export class StoreSnapshot {
    */
   removeArchived(uids: ReadonlySet<string>): void {
     let mark = this.highWater;
-    for (const h of this.handoffs) if (uids.has(h.uid!)) mark = laterId(mark, h.handoff_id);
+    const now = new Date();
+    // An id dated in the future never becomes the mark: every later id would follow it.
+    for (const h of this.handoffs) if (uids.has(h.uid!) && !futureIdReason(h.handoff_id, now)) mark = laterId(mark, h.handoff_id);
     this.highWater = mark;
     this.handoffs = this.handoffs.filter((h) => !uids.has(h.uid!));
     this.byId.clear();

@@ -15,9 +15,13 @@ export function defaultConfigText(): string {
   return readTemplate('agentsync.json');
 }
 
-/** The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section. */
+/**
+ * The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section, byte for
+ * byte as the renderer writes it (its closing blank line included), so the first read in a fresh clone or worktree
+ * finds it current and does not rewrite a committed file.
+ */
 export function trackerTemplate(): string {
-  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, ''));
+  return readTemplate('AgentTracker.md').replace(/\{\{handoffs\}\}\n?/, () => renderHandoffsSection([]));
 }
 
 export interface InitReport {

@@ -2,12 +2,13 @@
 // Records are matched by uid (by handoff_id when a record has none; mergeGroups.ts); both sides' new handoffs survive; a
 // record changed on both sides is merged field by field (mergeRecord.ts), and what cannot be decided is resolved the
 // same way every time and written to the record's `conflicts` so a human sees it; ids stay unique (renumberCollisions.ts).
-import { laterId } from '../handoffIds';
+import { futureIdReason, laterId } from '../handoffIds';
 import type { Handoff, HandoffsFile } from '../handoffSchema';
 import { assertUniqueUids, groupRecords, withArchivedCopy } from './mergeGroups';
 import { resolveGroup } from './mergeRecord';
 import type { MergeNote, MergeOptions, Placed, StoreMergeResult } from './mergeTypes';
 import { renumberCollisions } from './renumberCollisions';
+import { flagUntrustedId } from './untrustedIds';
 
 export type { MergeNote, MergeOptions, StoreMergeResult } from './mergeTypes';
 
@@ -39,14 +40,17 @@ export function mergeStores(
     if (h) merged.push({ h, from: g.base ? 'base' : g.ours && g.theirs ? 'both' : g.ours ? 'ours' : 'theirs' });
   }
   // The archive's high-water mark only rises: the merge keeps the highest, so no side reuses an id the other archived.
-  const mark = laterId(laterId(base.id_high_water, ours.id_high_water), theirs.id_high_water);
+  // A mark dated after tomorrow is no archived id (the archive takes only old records): it is dropped, or every later id
+  // would be dated after it.
+  const marks = [base.id_high_water, ours.id_high_water, theirs.id_high_water];
+  const mark = marks.filter((m) => m && !futureIdReason(m, now)).reduce(laterId, undefined);
   const everyInput = [...base.handoffs, ...ours.handoffs, ...theirs.handoffs];
   const sides = { base, ours, theirs };
   return {
     file: {
       version: 1,
       ...(mark ? { id_high_water: mark } : {}),
-      handoffs: renumberCollisions(merged, everyInput, mark, sides, options, now, notes),
+      handoffs: renumberCollisions(merged, everyInput, mark, sides, options, now, notes).map((h) => flagUntrustedId(h, at, notes)),
     },
     notes,
   };

@@ -23,7 +23,7 @@ export function renumberCollisions(
 ): Handoff[] {
   const published: Side = options.published ?? 'ours';
   const local: Side = published === 'ours' ? 'theirs' : 'ours';
-  const ids = new HandoffIdAllocator([...everyInput, ...merged.map((p) => p.h)], mark);
+  const ids = new HandoffIdAllocator([...everyInput, ...merged.map((p) => p.h)], mark, now);
   const at = now.toISOString();
   const holder = new Map<string, Handoff>();
   for (const p of merged) if (p.from !== local && !holder.has(p.h.handoff_id)) holder.set(p.h.handoff_id, p.h);

@@ -2,6 +2,7 @@
 // this file too, with Claude-shaped input, so the pack steps aside there and Copilot's own pack acts.
 import { claudeStyleEntries, claudeStyleInput, claudeStyleOutput, toolInput } from './claudeStyle';
 import { str, type HookInput, type Vendor } from './vendor';
+import { shellWrites } from '../shellWrites';
 
 export const claude: Vendor = {
   id: 'claude',
@@ -12,8 +13,9 @@ export const claude: Vendor = {
   ...claudeStyleInput,
   context: claudeStyleOutput.context,
   preTool: {
-    // Write, Edit, MultiEdit: file_path; NotebookEdit: notebook_path.
+    // Write, Edit, MultiEdit: file_path; NotebookEdit: notebook_path; Bash: command (shellWrites.ts).
     writes: (input: HookInput) => {
+      if (str(input, 'tool_name') === 'Bash') return shellWrites(toolInput(input).command);
       if (!['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(str(input, 'tool_name'))) return [];
       const args = toolInput(input);
       const file = args.file_path ?? args.notebook_path;

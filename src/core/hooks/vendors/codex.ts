@@ -2,11 +2,18 @@
 // file-writing tool is apply_patch, whose input is a patch naming each file it adds, updates, deletes or moves to.
 import { claudeStyleEntries, claudeStyleInput, claudeStyleOutput, toolInput } from './claudeStyle';
 import { str, type HookInput, type Vendor } from './vendor';
+import { shellWrites } from '../shellWrites';
 
-/** The files a Codex patch touches (`*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`). */
+/**
+ * The files a Codex patch touches (`*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`).
+ * Codex trims each line before reading it, so an indented header still applies, and is read here too.
+ */
 export function patchFiles(patch: string): string[] {
   const files: string[] = [];
-  for (const m of patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm)) files.push(m[1]);
+  for (const line of patch.split(/\r?\n/)) {
+    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line.trim());
+    if (m && m[1].trim()) files.push(m[1].trim());
+  }
   return files;
 }
 
@@ -23,6 +30,7 @@ export const codex: Vendor = {
   context: claudeStyleOutput.context,
   preTool: {
     writes: (input: HookInput) => {
+      if (str(input, 'tool_name') === 'Bash') return shellWrites(toolInput(input).command);
       if (str(input, 'tool_name') !== 'apply_patch') return [];
       const args = input.tool_input;
       const text =

@@ -3,6 +3,7 @@
 // camelCase input (sessionId, cwd, toolName, toolArgs: an object, or a JSON string in older versions)
 // (docs/agentsync-documentation.md, "Hook packs").
 import { HOOK_TIMEOUT_S, packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+import { shellWrites } from '../shellWrites';
 
 const entry = (name: string, event: HookEvent, timeoutSec: number): PackEntry => ({
   name,
@@ -46,6 +47,7 @@ export const copilot: Vendor = {
   preTool: {
     // create and edit take `path`.
     writes: (input: HookInput) => {
+      if (str(input, 'toolName') === 'bash') return shellWrites(toolArgs(input).command);
       if (!['create', 'edit', 'str_replace_editor', 'write'].includes(str(input, 'toolName'))) return [];
       const file = toolArgs(input).path;
       return typeof file === 'string' ? [file] : [];

@@ -5,6 +5,7 @@
 // next prompt.
 import { claudeStyleInput, toolInput } from './claudeStyle';
 import { HOOK_TIMEOUT_S, packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
+import { shellWrites } from '../shellWrites';
 
 const entry = (name: string, event: HookEvent, timeoutMs: number): PackEntry => ({
   name,
@@ -33,6 +34,7 @@ export const gemini: Vendor = {
   preTool: {
     // write_file and replace take file_path.
     writes: (input: HookInput) => {
+      if (str(input, 'tool_name') === 'run_shell_command') return shellWrites(toolInput(input).command);
       if (!['write_file', 'replace'].includes(str(input, 'tool_name'))) return [];
       const file = toolInput(input).file_path;
       return typeof file === 'string' ? [file] : [];

@@ -4,6 +4,7 @@
 // { warn } or { deny }, { block }.
 import { patchFiles } from './codex';
 import { str, type HookInput, type Vendor } from './vendor';
+import { shellWrites } from '../shellWrites';
 
 function args(input: HookInput): Record<string, unknown> {
   const v = input.args;
@@ -31,6 +32,7 @@ export const opencode: Vendor = {
       const tool = str(input, 'tool');
       const a = args(input);
       const patch = a.patchText ?? a.patch;
+      if (tool === 'bash') return shellWrites(a.command);
       if (tool === 'apply_patch' || tool === 'patch') return typeof patch === 'string' ? patchFiles(patch) : [];
       if (!['write', 'edit', 'multiedit'].includes(tool)) return [];
       return typeof a.filePath === 'string' ? [a.filePath] : [];

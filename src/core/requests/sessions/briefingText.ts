@@ -33,9 +33,32 @@ function line(h: BriefHandoff): string {
   return `- ${h.handoff_id} [${h.status}${held}] from ${foldAgentText(h.from_agent, 64)}: ${foldAgentText(h.summary, SUMMARY_CHARS)}${filesText(h.files)}`;
 }
 
-function sections(b: SessionBriefing): Section[] {
+/** A write made offline that the shared state revoked (docs/contract.md §13): its fields come from a shared state. */
+export interface RevokedWrite {
+  action?: unknown;
+  handoff_id?: unknown;
+  reason?: unknown;
+  message?: unknown;
+}
+
+function revokedLine(r: RevokedWrite): string {
+  const field = (v: unknown, max: number) => foldAgentText(typeof v === 'string' ? v : '', max);
+  return `- ${field(r.action, 64)} ${field(r.handoff_id, 64)}: ${field(r.reason, 64)}: ${field(r.message, SUMMARY_CHARS)}`;
+}
+
+function sections(b: SessionBriefing, revoked: readonly RevokedWrite[]): Section[] {
   const limit = '--limit 20';
   return [
+    ...(revoked.length
+      ? [
+          {
+            title: 'REVOKED by the shared state after an offline time (stop that work)',
+            items: revoked.map(revokedLine),
+            none: 'none',
+            more: 'agentsync sync --status',
+          },
+        ]
+      : []),
     { title: 'Your open handoffs', items: b.open.map(line), none: 'none', more: `agentsync list --open --agent ${b.agent} ${limit}` },
     {
       title: 'Claimable by you (claimHandoff before working on one)',
@@ -102,8 +125,9 @@ function render(b: SessionBriefing, all: Section[], counts: number[]): string {
   return out.join('\n');
 }
 
-export function briefingText(b: SessionBriefing): string {
-  const all = sections(b);
+/** `revoked`: this agent's offline writes the shared state revoked, first, as data, within the same budget. */
+export function briefingText(b: SessionBriefing, revoked: readonly RevokedWrite[] = []): string {
+  const all = sections(b, revoked);
   const counts = all.map(() => 0);
   // Every section first gets up to three lines, then the rest is filled in order, as long as the whole fits.
   for (const upTo of [3, Infinity]) {

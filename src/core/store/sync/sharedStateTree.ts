@@ -32,6 +32,14 @@ export function parseBatch(out: Buffer): (BatchObject | null)[] {
   return objects;
 }
 
+/** What a tree entry's mode makes it, for a refusal that names why a shared-state file is not one. */
+const ENTRY_KINDS: Readonly<Record<string, string>> = {
+  '120000': 'a symbolic link',
+  '100755': 'an executable file',
+  '160000': 'a submodule (gitlink)',
+  '40000': 'a folder',
+};
+
 /**
  * What makes this object not a shared-state commit, or null when it is one: a commit whose tree has handoffs.json and
  * nothing but SHARED_STATE_ENTRIES, each a regular file. `hashBytes`: the length of a binary object id in the tree.
@@ -52,6 +60,7 @@ export function notSharedState(object: BatchObject | null, tree: BatchObject | n
     const name = entry.slice(space + 1);
     at = nul + 1 + hashBytes;
     if (SHARED_STATE_ENTRIES.includes(name) && mode === '100644') hasState ||= name === STATE_FILE;
+    else if (SHARED_STATE_ENTRIES.includes(name)) extra.push(`${name} as ${ENTRY_KINDS[mode] ?? `mode ${mode}`}, not a regular file`);
     else extra.push(mode === '40000' ? `${name}/` : name);
   }
   if (extra.length > 0) {
