@@ -64,7 +64,8 @@ function isSymlink(file: string): boolean {
 }
 
 export function initWorkspace(root: string, store: StoreSeed, options: InitOptions = {}): InitReport {
-  const layout = new WorkspaceLayout(root);
+  // What this checkout commits (its branch's files), never the clone's home or another worktree's files.
+  const layout = WorkspaceLayout.ofCheckout(root);
   // Every folder init writes in, the instruction files and the hook packs are checked (symlinks, markers, JSON)
   // before anything is created: a refusal changes nothing.
   const dirs = [layout.requestsDir, layout.responsesDir, layout.auditDir];
