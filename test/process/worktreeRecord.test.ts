@@ -122,7 +122,9 @@ describe('one record per clone across git worktrees', function () {
     const names = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
     const agents = names.map((n) => `agent-${n}`);
     const { main, ids, wt } = clone(1, names, agents);
-    const children = await together(names.map((n, i) => ({ cwd: wt[n], args: ['--dir', wt[n], '--json', 'claim', ids[0], '--agent', agents[i]] })));
+    const children = await together(
+      names.map((n, i) => ({ cwd: wt[n], args: ['--dir', wt[n], '--json', 'claim', ids[0], '--agent', agents[i]] })),
+    );
     const answers = children.map((c, i) => {
       const out = jsonLines(c.lines);
       assert.equal(out.length, 1, `child ${i}: ${c.lines.join('|')} ${c.stderr}`);
@@ -140,13 +142,18 @@ describe('one record per clone across git worktrees', function () {
     const names = ['c1', 'c2', 'c3', 'c4'];
     const { main, wt } = clone(0, names);
     const children = await together(
-      names.map((n) => ({ cwd: wt[n], args: ['--dir', wt[n], '--json', 'create', '--from', 'claude', '--to', 'codex', '--summary', `${n} #{i}`] })),
+      names.map((n) => ({
+        cwd: wt[n],
+        args: ['--dir', wt[n], '--json', 'create', '--from', 'claude', '--to', 'codex', '--summary', `${n} #{i}`],
+      })),
       10,
     );
-    const made = children.flatMap((c) => jsonLines(c.lines)).map((a) => {
-      assert.equal(a.ok, true, JSON.stringify(a));
-      return (a.data as { handoff: { handoff_id: string } }).handoff.handoff_id;
-    });
+    const made = children
+      .flatMap((c) => jsonLines(c.lines))
+      .map((a) => {
+        assert.equal(a.ok, true, JSON.stringify(a));
+        return (a.data as { handoff: { handoff_id: string } }).handoff.handoff_id;
+      });
     assert.equal(made.length, 40);
     assert.equal(new Set(made).size, 40, `distinct ids: ${made.join(' ')}`);
     const mainList = listed(main);
@@ -180,21 +187,22 @@ describe('one record per clone across git worktrees', function () {
     }
   });
 
-  it('a read dirties nothing in a fresh clone or a new worktree of it', () => {
-    const { main } = clone(2, []);
-    const parent = fs.realpathSync(tempWorkspace('wtrec-fresh'));
-    const fresh = path.join(parent, 'fresh');
-    gitOk(parent, 'clone', '-q', main, fresh);
-    assert.equal(cli(fresh, 'list').code, 0);
-    assert.equal(status(fresh), '', 'a list in a fresh clone leaves its checkout clean');
-    const linked = path.join(parent, 'linked');
-    gitOk(fresh, 'worktree', 'add', '-q', '-b', 'side', linked);
-    assert.equal(cli(linked, 'list').code, 0);
-    assert.equal(cli(path.join(linked, '.agentsync'), 'show', listed(linked)[0].handoff_id).code, 0);
-    assert.equal(status(linked), '');
-    assert.equal(status(fresh), '');
-    gitOk(fresh, 'merge', '-q', 'side');
-  });
+  for (const count of [0, 2])
+    it(`a read dirties nothing in a fresh clone or a new worktree of it (${count} handoffs committed)`, () => {
+      const { main } = clone(count, []);
+      const parent = fs.realpathSync(tempWorkspace('wtrec-fresh'));
+      const fresh = path.join(parent, 'fresh');
+      gitOk(parent, 'clone', '-q', main, fresh);
+      assert.equal(cli(fresh, 'list').code, 0);
+      assert.equal(status(fresh), '', 'a list in a fresh clone leaves its checkout clean');
+      const linked = path.join(parent, 'linked');
+      gitOk(fresh, 'worktree', 'add', '-q', '-b', 'side', linked);
+      assert.equal(cli(linked, 'list').code, 0);
+      if (count) assert.equal(cli(path.join(linked, '.agentsync'), 'show', listed(linked)[0].handoff_id).code, 0);
+      assert.equal(status(linked), '');
+      assert.equal(status(fresh), '');
+      gitOk(fresh, 'merge', '-q', 'side');
+    });
 
   it('config_missing: with the main worktree on a branch without AgentSync, a write is refused naming it; nothing is written', () => {
     const { main, ids, wt } = clone(1, ['agent-a'], ['alice']);
@@ -278,7 +286,10 @@ describe('one record per clone across git worktrees', function () {
       handoffs: Record<string, unknown>[];
     };
     const copy = { ...only.handoffs[0], uid: '01JZZZZZZZZZZZZZZZZZZZZZZZ', handoff_id: 'HO-20260101-009', summary: 'only in the worktree' };
-    fs.writeFileSync(path.join(wt['agent-a'], '.agentsync', 'handoffs.json'), JSON.stringify({ ...only, handoffs: [...only.handoffs, copy] }, null, 2) + '\n');
+    fs.writeFileSync(
+      path.join(wt['agent-a'], '.agentsync', 'handoffs.json'),
+      JSON.stringify({ ...only, handoffs: [...only.handoffs, copy] }, null, 2) + '\n',
+    );
     const r = cli(main, 'list');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /seeded from/);
@@ -293,4 +304,3 @@ describe('one record per clone across git worktrees', function () {
     assert.doesNotMatch(cli(main, 'list').stderr, /seeded from/);
   });
 });
-
