@@ -302,5 +302,17 @@ describe('one record per clone across git worktrees', function () {
     );
     // Said once.
     assert.doesNotMatch(cli(main, 'list').stderr, /seeded from/);
+    // The command the notice names brings that one over, deliberately, keeping its uid; a second time is refused.
+    const adopted = cliJson(main, 'adopt', 'HO-20260101-009', '--from', wt['agent-a']);
+    assert.equal(adopted.ok, true, JSON.stringify(adopted));
+    const after = listed(main);
+    assert.deepEqual(
+      after.map((h) => h.handoff_id),
+      [ids[0], 'HO-20260101-009'],
+    );
+    assert.equal(after[1].uid, '01JZZZZZZZZZZZZZZZZZZZZZZZ');
+    assert.deepEqual(listed(wt['agent-a']), after);
+    assert.equal(cliJson(main, 'adopt', 'HO-20260101-009', '--from', wt['agent-a']).ok, false);
+    assert.equal(cliJson(main, 'adopt', 'HO-20260101-009', '--from', main).reason, 'invalid_request');
   });
 });

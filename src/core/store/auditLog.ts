@@ -25,7 +25,7 @@ export class AuditLog {
   private readonly gitIndexLock: string | null;
 
   constructor(private readonly layout: WorkspaceLayout) {
-    this.gitIndexLock = gitIndexLockPath(layout.root);
+    this.gitIndexLock = gitIndexLockPath(layout.committedRoot);
   }
 
   /** Writes a batch with one append per month file. */

@@ -1,9 +1,10 @@
 // Where the state is read from, for every reader outside the commit pipeline (docs/contract.md §12 and §13): this
-// clone's live record (the clone's home in git, docs/contract.md §14; .agentsync/handoffs.json outside git), which in sync mode is the shared state as this clone last adopted it (syncedAt
-// says when). The file rules are HandoffStore's own (storeFileRefusal): a symlink or special file is not followed, a
-// file over MAX_STORE_BYTES is not read; the file is only ever replaced whole, so a read is never torn, and a
-// crashed writer's temp file is never read. Readers that need the records checked use HandoffStore.read(); the tool
-// hooks scan the bytes (src/core/hooks/storeScan.ts). Node built-ins only: dist/hook.js reads through this.
+// clone's live record (in git the clone's home, docs/contract.md §14, seeded here on first use; outside git
+// .agentsync/handoffs.json), which in sync mode is the shared state as this clone last adopted it (syncedAt says
+// when). The file rules are HandoffStore's own (storeFileRefusal): a symlink or special file is not followed, a file
+// over MAX_STORE_BYTES is not read; the file is only ever replaced whole, so a read is never torn, and a crashed
+// writer's temp file is never read. Readers that need the records checked use HandoffStore.read(); the tool hooks
+// scan the bytes (src/core/hooks/storeScan.ts). Node built-ins only: dist/hook.js reads through this.
 import * as fs from 'node:fs';
 import { seedHome } from './homeSeed';
 import { storeFileRefusal } from './storeLimits';
