@@ -22,7 +22,7 @@ function runQueued(env: SessionEnv, options: HealthOptions): Promise<HealthRepor
     // The queue's lock lives with the runtime files, in the clone's home in git (docs/contract.md §14): made here first.
     ensureSafeDirectory(env.layout.recordBase, env.layout.recordDir);
   } catch (e) {
-    return Promise.reject(e as Error);
+    return Promise.reject(e);
   }
   return runOneAtATime(env.layout.recordDir, key, coalesce, () => runHealthChecks(env.layout.root, commands, options));
 }
