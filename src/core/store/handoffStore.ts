@@ -59,6 +59,8 @@ export interface HandoffStoreOptions {
   maxBatch?: number;
   /** Test seams, not API: run at fixed points of a commit so tests can fail or crash there. */
   testHooks?: { afterStoreRename?: () => void };
+  /** More lines for the home's seeding notice, given the seeded record (the CLI names linked worktrees' diverging copies). */
+  seedNoticeExtras?: (record: HandoffsFile) => string[];
 }
 
 const MAX_BATCH_ATTEMPTS = 20;
@@ -672,7 +674,7 @@ export class HandoffStore {
     assertSafeDirectory(this.layout.recordBase, this.layout.recordDir);
     if (!this.noticesTaken) {
       this.noticesTaken = true;
-      for (const line of takeSeedNotice(this.layout)) this.logger.warn(line);
+      for (const line of takeSeedNotice(this.layout, this.options.seedNoticeExtras)) this.logger.warn(line);
     }
     let st: fs.Stats;
     try {
