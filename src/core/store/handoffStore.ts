@@ -3,6 +3,8 @@
 // remote composed over it, sync/remoteAuthority.ts), then the store, the ledger, the derived files and the audit are
 // written once (docs/contract.md §12: one lock, one write). The chain runs one way: this facade → the remote authority
 // → the local authority → disk.
+import { committedChanged } from './homeRecord';
+import type { HandoffsFile } from '../domain/handoffSchema';
 import { ActionError } from '../domain/errors';
 import { assertSectionUsable } from '../domain/configSchema';
 import type { Handoff } from '../domain/handoffSchema';
@@ -33,6 +35,8 @@ export interface HandoffStoreOptions {
   maxBatch?: number;
   /** Test seams, not API: run at fixed points of a commit so tests can fail or crash there. */
   testHooks?: CommitTestHooks;
+  /** More lines for the home's seeding notice, given the seeded record (the CLI names linked worktrees' diverging copies). */
+  seedNoticeExtras?: (record: HandoffsFile) => string[];
 }
 
 interface Pending extends BatchWork {
@@ -83,6 +87,7 @@ export class HandoffStore {
       logger: this.logger,
       now: this.now,
       testHooks: options.testHooks,
+      seedNoticeExtras: options.seedNoticeExtras,
     });
   }
 
@@ -173,6 +178,17 @@ export class HandoffStore {
    * checkout and never dirty the working tree. Audit lines go to the runtime reads log, best effort.
    */
   transactRead<T>(work: (tx: StoreTransaction) => T): Promise<T> {
+    // Records a pull brought into the main worktree's committed store join the clone's home first (under the lock,
+    // writing only the home, never a working tree), so a read after `git pull` sees them (homeRecord.ts).
+    if (committedChanged(this.layout))
+      return this.transact(() => undefined).then(
+        () => this.readNow(work),
+        () => this.readNow(work),
+      );
+    return this.readNow(work);
+  }
+
+  private readNow<T>(work: (tx: StoreTransaction) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       setImmediate(() => {
         try {

@@ -11,6 +11,7 @@ import type { LedgerFile } from '../ledgerFile';
 import { digestsOfChunks } from '../storeHash';
 import type { StoreSnapshot } from '../storeSnapshot';
 import { stampStore, type StatStamp } from '../storeStamp';
+import { followRecord } from '../homeRecord';
 import type { StoreTransaction } from '../storeTransaction';
 import { bestEffort, type StoreLogger } from '../storeLogger';
 import type { GitIdle } from './gitIdle';
@@ -50,6 +51,7 @@ export class CommitAftermath {
     this.file.wrote(tx.snapshot, hash);
     const stat = writtenStat(this.layout.handoffsFile, written, chunks);
     this.bestEffort('the validated-store stamp', () => stampStore(this.layout.validatedStampFile, hash, stat));
+    this.bestEffort("the main worktree's handoffs.json", () => followRecord(this.layout, chunks));
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const loaded = this.file.takeFreshlyLoaded();
     for (const problem of writeDerivedFiles(this.layout, tx, { storeHash: hash, beforeRename: () => this.git.assertIdle(), loaded })) {

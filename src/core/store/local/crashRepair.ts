@@ -3,6 +3,7 @@
 // state.json) older than the store they are derived from (docs/contract.md §2).
 import * as fs from 'node:fs';
 import { removeOrphanTempFiles } from '../../disk/atomicFile';
+import { assertPlacementUsable } from '../homeRecord';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
 import type { AuditJournal } from '../auditJournal';
 import { appendMissingDecisions, derivedFilesOutOfDate, rebuildDerivedFiles } from '../derivedFiles';
@@ -40,7 +41,8 @@ export class CrashRepair {
       this.file.load();
       const hash = this.file.hash();
       if (!hash || !derivedFilesOutOfDate(this.layout, hash)) return false;
-      fs.accessSync(this.layout.dataDir, fs.constants.W_OK);
+      assertPlacementUsable(this.layout, true);
+      fs.accessSync(this.layout.recordDir, fs.constants.W_OK);
     } catch {
       return false;
     }
@@ -51,7 +53,7 @@ export class CrashRepair {
   /** First batch of this instance: remove dead writers' temp files, repair what a crash cut off. */
   private coldStart(): void {
     this.coldStarted = true;
-    const removed = removeOrphanTempFiles(this.layout.dataDir) + removeOrphanTempFiles(this.layout.root);
+    const removed = removeOrphanTempFiles(this.layout.recordDir) + removeOrphanTempFiles(this.layout.committedRoot);
     if (removed) this.logger.info(`removed ${removed} temp file(s) left by killed writers`);
     bestEffort(this.logger, 'decisions.md', () => {
       const added = appendMissingDecisions(this.layout, this.file.load().handoffs);

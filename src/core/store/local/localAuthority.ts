@@ -23,6 +23,8 @@ import { GitIdle } from './gitIdle';
 import { StoreCommit, StoreMoved, type CommitTestHooks } from './storeCommit';
 import { StoreFile } from './storeFile';
 import { StoreLock } from './storeLock';
+import type { HandoffsFile } from '../../domain/handoffSchema';
+import { assertPlacementUsable, joinCommitted, mayWriteCommitted, takeSeedNotice } from '../homeRecord';
 
 /** How often a batch is applied again while handoffs.json keeps moving under it, before it is refused store_busy. */
 const MAX_BATCH_ATTEMPTS = 20;
@@ -34,6 +36,8 @@ export interface LocalAuthorityOptions {
   logger: StoreLogger;
   now: () => Date;
   testHooks?: CommitTestHooks;
+  /** More lines for the home's seeding notice (homeRecord.ts, takeSeedNotice). */
+  seedNoticeExtras?: (record: HandoffsFile) => string[];
 }
 
 export class LocalAuthority implements StateAuthority {
@@ -50,6 +54,7 @@ export class LocalAuthority implements StateAuthority {
   private readonly commit: StoreCommit;
   private readonly repair: CrashRepair;
   private missingDeadline = 0;
+  private readonly seedNoticeExtras?: (record: HandoffsFile) => string[];
 
   constructor(
     readonly layout: WorkspaceLayout,
@@ -58,13 +63,14 @@ export class LocalAuthority implements StateAuthority {
   ) {
     this.logger = options.logger;
     this.now = options.now;
+    this.seedNoticeExtras = options.seedNoticeExtras;
     this.lock = new StoreLock(layout.lockFile, options.lockTimeoutMs);
     this.file = new StoreFile(layout);
     this.ledger = new LedgerFile(layout.ledgerFile);
     this.audit = new AuditLog(layout);
     this.journal = new AuditJournal(layout.auditJournalFile, this.audit);
     this.archive = new ArchiveReader(layout, (m) => this.logger.warn(m));
-    this.git = new GitIdle(layout.root);
+    this.git = new GitIdle(layout.committedRoot);
     this.aftermath = new CommitAftermath(layout, this.file, this.ledger, this.audit, this.journal, this.git, this.logger);
     this.commit = new StoreCommit(layout, this.file, this.lock, this.journal, this.git, this.aftermath, this.logger, options.testHooks);
     this.repair = new CrashRepair(layout, this.file, this.journal, this.git, this.logger);
@@ -76,12 +82,16 @@ export class LocalAuthority implements StateAuthority {
 
   /**
    * Takes the lock for a batch; `remote`: the batch is decided by the remote, whose holder waits on the network. The
-   * lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a symlinked
-   * .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
+   * lock lives in the record's folder (the clone's home in git, docs/contract.md §14; .agentsync/ outside it); a
+   * request in a folder not yet initialized creates it. Every batch: a worktree that cannot be used, a clone without
+   * its configuration (config_missing), a symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused
+   * before anything is written.
    */
   async enter(remote: boolean): Promise<void> {
-    ensureSafeDirectory(this.layout.root, this.layout.dataDir);
-    assertSafeDirectory(this.layout.root, this.layout.auditDir);
+    assertPlacementUsable(this.layout, true);
+    ensureSafeDirectory(this.layout.recordBase, this.layout.recordDir);
+    assertSafeDirectory(this.layout.root, this.layout.dataDir);
+    assertSafeDirectory(this.layout.committedRoot, this.layout.auditDir);
     await this.lock.acquire(remote);
     this.missingDeadline = Date.now() + MISSING_STORE_WAIT_MS;
   }
@@ -103,7 +113,9 @@ export class LocalAuthority implements StateAuthority {
       await this.waitForSteadyStore();
       try {
         this.repair.beforeBatch();
+        this.joinFromMainWorktree();
         const snapshot = this.file.load();
+        this.sayNotices();
         const archivable = dueForArchive(snapshot.handoffs, this.config.get().config, this.now());
         return { snapshot, ledger: () => this.ledger.index(), archivable, replays: [] };
       } catch (e) {
@@ -143,7 +155,26 @@ export class LocalAuthority implements StateAuthority {
 
   /** The store without the lock (the file is only ever replaced whole, so a read is never torn). */
   read(): StoreSnapshot {
-    return this.file.load();
+    const snapshot = this.file.load();
+    this.sayNotices();
+    return snapshot;
+  }
+
+  /** The home's seeding notice, said by the one process that seeded it (homeRecord.ts). */
+  private sayNotices(): void {
+    for (const line of takeSeedNotice(this.layout, this.seedNoticeExtras)) this.logger.warn(line);
+  }
+
+  /** Records a `git pull` brought into the main worktree's committed store join the clone's home (homeRecord.ts). */
+  private joinFromMainWorktree(): void {
+    bestEffort(this.logger, "the main worktree's records", () => {
+      const archivedRev = (uid: string): number | undefined => {
+        const archived = this.archive.find(uid);
+        return archived ? (archived.rev ?? 0) : undefined;
+      };
+      const joined = joinCommitted(this.layout, archivedRev, this.now());
+      if (joined.length) this.logger.info(`joined ${joined.length} record(s) from the main worktree's handoffs.json: ${joined.join(', ')}`);
+    });
   }
 
   /** A read's traces: the runtime reads log and the ledger, best effort; where there is no store, nothing at all. */
@@ -159,7 +190,7 @@ export class LocalAuthority implements StateAuthority {
    * there would be untracked, and `git checkout` back would refuse to overwrite it.
    */
   recordRefusal(entry: AuditEntry, write: boolean): void {
-    if (!this.file.exists()) return;
+    if (!this.file.exists() || !mayWriteCommitted(this.layout)) return;
     // A refusal because .agentsync is redirected (store_unsafe) must not be logged through that redirection either.
     try {
       assertSafeDirectory(this.layout.root, this.layout.dataDir);

@@ -55,7 +55,7 @@ export class StoreCommit {
       this.aftermath.unchanged(tx);
       return;
     }
-    ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+    ensureSafeDirectory(this.layout.recordBase, this.layout.recordDir);
     // Only a batch that writes the store anyway archives: a refusal changes nothing, not even the archive.
     archiveDue(this.layout, tx.snapshot, archivable, this.logger);
     const chunks = tx.snapshot.serializeChunks();

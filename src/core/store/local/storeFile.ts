@@ -6,6 +6,8 @@ import { ActionError } from '../../domain/errors';
 import { assertSafeDirectory } from '../../disk/safeDirectory';
 import { fileStatKey, fileStatKeyOf } from '../../disk/fileStatKey';
 import { gitTracks } from '../../git/gitActivity';
+import { assertPlacementUsable, headStoreOf } from '../homeRecord';
+import { seedHome } from '../homeSeed';
 import type { Handoff, HandoffsFile } from '../../domain/handoffSchema';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
 import { StoreSnapshot } from '../storeSnapshot';
@@ -62,13 +64,18 @@ export class StoreFile {
 
   /** The store as it is on disk: the snapshot in memory when the file's stat key is the one it was read under. */
   load(): StoreSnapshot {
-    // Even a read writes in .agentsync/ (the reads log, the validated-store stamp): a symlinked one is refused here.
+    assertPlacementUsable(this.layout, false);
+    // Even a read writes in the record's folder (the reads log, the validated-store stamp): a symlinked one, or a
+    // symlinked .agentsync/, is refused here.
     assertSafeDirectory(this.layout.root, this.layout.dataDir);
+    assertSafeDirectory(this.layout.recordBase, this.layout.recordDir);
     let st: fs.BigIntStats;
     try {
       st = fs.lstatSync(this.layout.handoffsFile, { bigint: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      // First use of this clone's home: seeded from the main worktree's committed store (said once, localAuthority.ts).
+      if (seedHome(this.layout, headStoreOf(this.layout))) return this.load();
       if (this.expected()) {
         throw new ActionError(
           'store_missing',
@@ -168,7 +175,9 @@ export class StoreFile {
    */
   expected(): boolean {
     return (
-      isRegularFile(this.layout.validatedStampFile) || isRegularFile(this.layout.stateFile) || gitTracks(this.layout.root, storePathIn(''))
+      isRegularFile(this.layout.validatedStampFile) ||
+      isRegularFile(this.layout.stateFile) ||
+      gitTracks(this.layout.committedRoot, storePathIn(''))
     );
   }
 
