@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { HandoffStore } from '../core/store/handoffStore';
 import { StoreReader } from '../core/store/storeReader';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
+import { processCaller } from '../core/requests/requestSession';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { terminalSafe, oneLine } from './terminalText';
 
@@ -81,7 +82,7 @@ export class CliContext {
       const store = new HandoffStore(this.layout, {
         logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${oneLine(m)}`) },
       });
-      this.dispatcherInstance = new RequestDispatcher(store, 'cli', this.fresh);
+      this.dispatcherInstance = new RequestDispatcher(store, 'cli', this.fresh, processCaller(this.layout.root, process.env));
     }
     return this.dispatcherInstance;
   }

@@ -5,6 +5,7 @@
 // Each scan claims every waiting request (rename into .inflight/), then dispatches them all at once, so the
 // store applies them under one lock and one write. The response is written before the claim is removed:
 // a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
+import { dropZoneCaller } from '../requests/requestSession';
 import * as path from 'node:path';
 import { isActionError } from '../domain/errors';
 import { newUid } from '../domain/handoffIds';
@@ -87,6 +88,7 @@ export class DropZoneProcessor {
         this.stats[outcome]++;
         this.emit(answer);
       },
+      dropZoneCaller(layout.root, layout.stateFile),
     );
   }
 

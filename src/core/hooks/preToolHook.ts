@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { radarHits, radarModeOf, radarText } from './conflictRadar';
 import type { HookEvent, HookInput, Vendor } from './vendors/vendor';
+import type { AgentSession } from '../domain/agentSession';
 
 /** `files` relative to `root`, `/`-separated; files outside the workspace are dropped. */
 export function workspaceRelative(root: string, base: string, files: readonly string[]): string[] {
@@ -14,6 +15,14 @@ export function workspaceRelative(root: string, base: string, files: readonly st
     if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) out.push(rel.split(path.sep).join('/'));
   }
   return out;
+}
+
+/** What the caller knows of where the hook runs, each asked only when the tool writes a file. */
+export interface RadarWhere {
+  /** The session the hook runs for: other sessions of the same agent are warned (docs/contract.md §4). */
+  session?: () => AgentSession | null;
+  /** The written files as the record names them (git/worktreePaths.ts: by the innermost worktree); else by `root`. */
+  relative?: (root: string, base: string, files: readonly string[]) => string[];
 }
 
 function readOrNull(file: string): Buffer | null {
@@ -38,6 +47,7 @@ export function radarAnswer(
   root: string,
   nowMs: number,
   readStore: () => Buffer | null,
+  where: RadarWhere = {},
 ): object | null {
   const dialect = vendor.preTool;
   if (!dialect) return null;
@@ -49,8 +59,8 @@ export function radarAnswer(
   if (event === 'post-tool-use' && mode === 'deny') return null; // denied before the tool ran
   const store = readStore();
   if (store === null) return null;
-  const files = workspaceRelative(root, vendor.folder(input) ?? root, written);
-  const hits = radarHits(store, files, agent, nowMs);
+  const files = (where.relative ?? workspaceRelative)(root, vendor.folder(input) ?? root, written);
+  const hits = radarHits(store, files, agent, nowMs, where.session?.() ?? null);
   if (hits.length === 0) return null;
   if (mode === 'deny' && event === 'pre-tool-use') return dialect.deny(radarText(hits, 'deny'));
   if (event === 'pre-tool-use' && dialect.warn.when !== 'before') return null;

@@ -17,6 +17,7 @@ import type { RemoteAuthority } from '../store/sync/remoteAuthority';
 import { SyncStateFile, type PendingWrite } from '../store/sync/syncStateFile';
 import { parseRequestText, takeIn, type Accepted } from './requestIntake';
 import { earlierRequest, ledger } from './requestLedger';
+import { requestSession, type RequestCaller } from './requestSession';
 
 export { MAX_REQUEST_BYTES, MAX_REQUEST_DEPTH } from './requestIntake';
 /** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
@@ -38,6 +39,8 @@ export interface DispatchContext {
   healthOptions?: HealthOptions;
   /** A read fetches the shared state first (the CLI's --fresh; a request says `"fresh": true`). */
   fresh?: boolean;
+  /** Who sends it: worktree, branch, the agent's session id (requestSession.ts); else the dispatcher's own caller. */
+  caller?: RequestCaller;
 }
 
 export class RequestDispatcher {
@@ -46,6 +49,8 @@ export class RequestDispatcher {
     private readonly surface = 'api',
     /** Every read through this dispatcher fetches first (the CLI's --fresh). */
     private readonly freshReads = false,
+    /** The caller of every request that names none (the CLI's process: its worktree and environment). */
+    private readonly caller?: RequestCaller,
   ) {
     store.setReplayer((pending) => replayWork(this, pending));
   }
@@ -82,6 +87,8 @@ export class RequestDispatcher {
       ...(hash ? { requestHash: hash } : {}),
       surface: ctx.surface ?? this.surface,
     };
+    const session = requestSession(params, ctx.caller ?? this.caller);
+    if (session) actx.session = session;
     const spec = actionOf(action);
     // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
     const prepared = spec.prepare
@@ -134,6 +141,7 @@ export class RequestDispatcher {
       requestId: pending.request_id,
       requestHash: requestHash(request),
       surface: 'sync',
+      ...(typeof params.session === 'string' ? { session: requestSession(params, undefined) } : {}),
       ...(pending.created ? { keep: { uid: pending.created.uid, created_at: pending.created.created_at } } : {}),
     };
     const prepared = spec.prepare

@@ -3,7 +3,7 @@
 // changed on both sides is merged field by field, and what cannot be decided is resolved the same way every time
 // and written to the record's `conflicts` so a human sees it.
 import { compareHandoffIds, dayStamp, HandoffIdAllocator, laterId } from '../domain/handoffIds';
-import { isTerminal, type Handoff, type HandoffsFile, type HistoryEntry } from '../domain/handoffSchema';
+import { isTerminal, storeVersionFor, type Handoff, type HandoffsFile, type HistoryEntry } from '../domain/handoffSchema';
 import { stableStringify } from '../domain/stableJson';
 
 export interface MergeNote {
@@ -44,7 +44,7 @@ interface Group {
 /** Decided by their own rules (history union, latest status, rev bump, later time), never compared field by field. */
 const DECIDED_FIELDS = new Set(['state_history', 'status', 'rev', 'updated_at', 'conflicts']);
 /** Fields that go with a leader: when the leader itself conflicted, their conflict would only repeat it. */
-const FOLLOWERS: Record<string, string> = { claimed_at: 'claimed_by', lease_expires_at: 'claimed_by' };
+const FOLLOWERS: Record<string, string> = { claimed_at: 'claimed_by', claimed_session: 'claimed_by', lease_expires_at: 'claimed_by' };
 /** The schema's cap on `conflicts`; the oldest entries give way. */
 const MAX_CONFLICTS = 100;
 /** The schema's cap on `previous_ids`; the oldest give way. */
@@ -86,11 +86,7 @@ export function mergeStores(
   const everyInput = [...base.handoffs, ...ours.handoffs, ...theirs.handoffs];
   const sides = { base, ours, theirs };
   return {
-    file: {
-      version: 1,
-      ...(mark ? { id_high_water: mark } : {}),
-      handoffs: renumberCollisions(merged, everyInput, mark, sides, options, now, notes),
-    },
+    file: withVersion(mark, renumberCollisions(merged, everyInput, mark, sides, options, now, notes)),
     notes,
   };
 }
@@ -378,4 +374,9 @@ function renumberCollisions(
     out.push(renumber(gone, p.h));
   }
   return out;
+}
+
+/** A merged file, written as the version its records need (docs/contract.md §3). */
+function withVersion(mark: string | undefined, handoffs: Handoff[]): HandoffsFile {
+  return { version: storeVersionFor(handoffs), ...(mark ? { id_high_water: mark } : {}), handoffs };
 }
