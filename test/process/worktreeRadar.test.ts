@@ -91,9 +91,20 @@ describe('the conflict radar across worktrees (process, real git worktrees)', fu
     assert.equal(preTool(repo, 's1', path.join(stranger, 'src/app.ts')).trim(), '');
   });
 
-  it('in a linked worktree, an edit of the claimed file is warned, and an unclaimed file is not', () => {
-    const { linked } = clone();
-    assert.match(preTool(linked, 's1', path.join(linked, 'src/app.ts')), /src\/app\.ts: claimed by codex/);
+  it('a claim taken in the main worktree after the linked one was made warns an agent editing that file there', () => {
+    const { repo, linked } = clone();
+    const created = request(
+      repo,
+      {
+        action: 'createHandoff',
+        handoff: { from_agent: 'human', to_agents: ['codex'], owner_mode: 'single', summary: 'Lib', files: ['src/lib.ts'] },
+      },
+      null,
+    );
+    const id = (created.data.handoff as { handoff_id: string }).handoff_id;
+    assert.equal(request(repo, { action: 'claimHandoff', handoffId: id, agent: 'codex' }, null).ok, true);
+    // Nothing committed: only the clone's one record knows this claim.
+    assert.match(preTool(linked, 's1', path.join(linked, 'src/lib.ts')), /src\/lib\.ts: claimed by codex/);
     assert.equal(preTool(linked, 's1', path.join(linked, 'src/other.ts')).trim(), '');
   });
 });
