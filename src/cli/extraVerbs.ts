@@ -7,6 +7,7 @@ import { trackerMergeVerb } from './trackerMergeVerb';
 import { hookVerb } from './hookVerb';
 import { assignVerb, passVerb, returnVerb } from './delegationVerbs';
 import { policyVerb } from './policyVerb';
+import { adoptVerb } from './adoptVerb';
 
 export const EXTRA_VERBS: Record<string, Verb> = {
   watch: watchVerb,
@@ -18,4 +19,5 @@ export const EXTRA_VERBS: Record<string, Verb> = {
   return: returnVerb,
   assign: assignVerb,
   policy: policyVerb,
+  adopt: adoptVerb,
 };

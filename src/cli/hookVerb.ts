@@ -88,7 +88,7 @@ async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unkno
     loopActive: args.vendor.loopActive(input),
     session: args.vendor.sessionId(input),
     root: ctx.layout.root,
-    markerFile: stopMarkerFile(ctx.layout.dataDir, args.agent, session.id),
+    markerFile: stopMarkerFile(ctx.layout.recordDir, args.agent, session.id),
     instruction: stopInstruction(args.agent, held, problem),
   });
   ctx.io.out(JSON.stringify(decision.block ? args.vendor.blockStop(decision.reason!) : args.vendor.allowStop()));

@@ -45,7 +45,8 @@ function readVersion(file: string, label: string): HandoffsFile {
  */
 function archiveOf(storePath: string | undefined, warn: (m: string) => void): (h: Handoff) => Handoff | undefined {
   const root = path.resolve(storePath ? path.dirname(path.dirname(storePath)) : '.');
-  const reader = new ArchiveReader(new WorkspaceLayout(root), warn);
+  // This checkout's archive, as the tree being merged holds it (never the clone's home).
+  const reader = new ArchiveReader(WorkspaceLayout.ofCheckout(root), warn);
   return (h) => {
     try {
       const copy = reader.find(h.handoff_id);
@@ -70,6 +71,8 @@ function prefixOf(storePath: string | undefined): string {
 async function noteMoves(root: string, moves: MovedId[], warn: (m: string) => void): Promise<void> {
   if (moves.length === 0) return;
   const layout = new WorkspaceLayout(root);
+  // A linked worktree's copy is never the record (docs/contract.md §14): its merge moves no id anyone was answered.
+  if (layout.placement && !layout.placement.location.isMain) return;
   const lock = new FileLock(layout.lockFile, 5_000);
   try {
     assertSafeDirectory(layout.root, layout.dataDir);

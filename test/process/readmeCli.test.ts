@@ -106,6 +106,11 @@ describe("README's CLI block (process)", function () {
       PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
       XDG_CONFIG_HOME: tempWorkspace('readme-config'),
       AGENTSYNC_AGENT: '',
+      // The block commits (its worktree lines need a commit): a user has a git identity.
+      GIT_AUTHOR_NAME: 'Readme',
+      GIT_AUTHOR_EMAIL: 'readme@example.com',
+      GIT_COMMITTER_NAME: 'Readme',
+      GIT_COMMITTER_EMAIL: 'readme@example.com',
     };
     let outputsChecked = 0;
     for (const run of runLines(lines, repo, env)) {

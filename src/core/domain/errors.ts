@@ -42,6 +42,7 @@ const AGENTSYNC_REASONS = [
   'hooks_file_invalid',
   'marker_broken',
   'invalid_config',
+  'config_missing',
   'drop_zone_off',
   'remote_unreachable',
   'remote_auth',

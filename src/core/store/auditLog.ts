@@ -25,13 +25,13 @@ export class AuditLog {
   private readonly gitIndexLock: string | null;
 
   constructor(private readonly layout: WorkspaceLayout) {
-    this.gitIndexLock = gitIndexLockPath(layout.root);
+    this.gitIndexLock = gitIndexLockPath(layout.committedRoot);
   }
 
   /** Writes a batch with one append per month file. */
   append(entries: readonly AuditEntry[]): void {
     if (entries.length === 0) return;
-    ensureSafeDirectory(this.layout.root, this.layout.auditDir);
+    ensureSafeDirectory(this.layout.committedRoot, this.layout.auditDir);
     const byFile = new Map<string, string>();
     for (const e of entries) {
       const file = this.layout.auditFileFor(new Date(e.ts));
@@ -102,7 +102,7 @@ export class AuditLog {
   prune(retentionDays: number | null | undefined, now = new Date()): string[] {
     if (!retentionDays) return [];
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000).toISOString().slice(0, 7);
-    assertSafeDirectory(this.layout.root, this.layout.auditDir); // never delete through a symlinked audit/
+    assertSafeDirectory(this.layout.committedRoot, this.layout.auditDir); // never delete through a symlinked audit/
     let names: string[];
     try {
       names = fs.readdirSync(this.layout.auditDir);

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describeIssues, handoffsFileSchema, type HandoffsFile } from '../domain/handoffSchema';
 import { runGit } from '../git/gitCommand';
 import { WorkspaceLayout } from '../workspace/workspaceLayout';
-import { MAX_STORE_BYTES } from './storeReader';
+import { MAX_STORE_BYTES } from './storeLimits';
 
 /** The store of a commit that has none: no handoffs there. */
 export const EMPTY_STORE: HandoffsFile = { version: 1, handoffs: [] };

@@ -32,6 +32,8 @@ import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remot
 import type { StoreTransaction as Tx } from './storeTransaction';
 import { MAX_STORE_BYTES, StoreReader, storeFileRefusal } from './storeReader';
 import { storePathIn } from './committedStore';
+import { assertPlacementUsable, followRecord, headStoreOf, joinCommitted, mayWriteCommitted, takeSeedNotice } from './homeRecord';
+import { seedHome } from './homeSeed';
 
 /** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
 export const LARGE_STORE_BYTES = 2 * 1024 * 1024;
@@ -118,6 +120,8 @@ export class HandoffStore {
   private listeners: ((snapshot: StoreSnapshot) => void)[] = [];
   private remote: { key: string; authority: RemoteAuthority } | null = null;
   private replayer: Replayer | null = null;
+  /** Whether this instance has said the home's seeding notice (homeRecord.ts), if there was one. */
+  private noticesTaken = false;
   /** This clone's handoffs.json as the authority: a batch reads it under the lock and writes it back (docs/contract.md §12). */
   private readonly local: StateAuthority = {
     another: (attempt) => Promise.resolve(attempt < MAX_BATCH_ATTEMPTS),
@@ -212,7 +216,7 @@ export class HandoffStore {
    * is written at all: a file created there would be untracked, and `git checkout` back would refuse to overwrite it.
    */
   auditRefusal(entry: import('./auditLog').AuditEntry, write: boolean): void {
-    if (!isRegularFile(this.layout.handoffsFile)) return;
+    if (!isRegularFile(this.layout.handoffsFile) || !mayWriteCommitted(this.layout)) return;
     // A refusal because .agentsync is redirected (store_unsafe) must not be logged through that redirection either.
     try {
       assertSafeDirectory(this.layout.root, this.layout.dataDir);
@@ -289,10 +293,13 @@ export class HandoffStore {
       authority = this.syncAuthority() ?? this.local;
       this.lock = authority === this.local ? this.locks.local : this.locks.sync;
       if (authority instanceof RemoteAuthority) await authority.prepare(batch.some((p) => p.fetchFirst));
-      // The lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a
-      // symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
-      ensureSafeDirectory(this.layout.root, this.layout.dataDir);
-      assertSafeDirectory(this.layout.root, this.layout.auditDir);
+      assertPlacementUsable(this.layout, true);
+      // The lock lives in the record's folder (the clone's home, or .agentsync/ outside git); a request in a folder not
+      // yet initialized creates it. Every batch: a symlinked .agentsync/ or audit/ (e.g. checked out from git) is
+      // refused before anything is written.
+      ensureSafeDirectory(this.layout.recordBase, this.layout.recordDir);
+      assertSafeDirectory(this.layout.root, this.layout.dataDir);
+      assertSafeDirectory(this.layout.committedRoot, this.layout.auditDir);
       await this.lock.acquire();
     } catch (e) {
       for (const p of batch) p.reject(storageError(e, this.layout.lockFile));
@@ -348,6 +355,7 @@ export class HandoffStore {
         if (!this.preparedDir) this.coldStart();
         this.recoverJournal();
         if (this.startCheckWanted) this.rebuildIfStale();
+        this.joinFromMainWorktree();
         const snapshot = this.load();
         const archivable = dueForArchive(snapshot.handoffs, this.config().config, this.now());
         return { snapshot, ledger: () => this.ledger.index(), archivable, replays: [] };
@@ -357,6 +365,14 @@ export class HandoffStore {
         throw e;
       }
     }
+  }
+
+  /** Records a `git pull` brought into the main worktree's committed store join the clone's home (homeRecord.ts). */
+  private joinFromMainWorktree(): void {
+    this.bestEffort("the main worktree's records", () => {
+      const joined = joinCommitted(this.layout, (uid) => this.archive.find(uid) !== undefined, this.now());
+      if (joined.length) this.logger.info(`joined ${joined.length} record(s) from the main worktree's handoffs.json: ${joined.join(', ')}`);
+    });
   }
 
   private localDecide(tx: StoreTransaction, base: BaseState): Decision {
@@ -419,7 +435,7 @@ export class HandoffStore {
 
   /** Waits (bounded) while git is replacing files, and through git's unlink-then-write gap of a missing store. */
   private async waitForSteadyStore(): Promise<void> {
-    this.gitIndexLock ??= gitIndexLockPath(this.layout.root);
+    this.gitIndexLock ??= gitIndexLockPath(this.layout.committedRoot);
     if (!(await waitForGitIdle(this.gitIndexLock, GIT_WAIT_MS))) {
       this.logger.warn('git has held .git/index.lock for a while; writing anyway (a stale index.lock? remove it only if no git runs)');
     }
@@ -432,7 +448,7 @@ export class HandoffStore {
   /** First batch of this instance: remove dead writers' temp files, repair what a crash cut off. */
   private coldStart(): void {
     this.preparedDir = true;
-    const removed = removeOrphanTempFiles(this.layout.dataDir) + removeOrphanTempFiles(this.layout.root);
+    const removed = removeOrphanTempFiles(this.layout.recordDir) + removeOrphanTempFiles(this.layout.committedRoot);
     if (removed) this.logger.info(`removed ${removed} temp file(s) left by killed writers`);
     this.bestEffort('decisions.md', () => {
       const added = appendMissingDecisions(this.layout, this.load().handoffs);
@@ -480,7 +496,8 @@ export class HandoffStore {
       this.load();
       const hash = this.cachedHash();
       if (!hash || !derivedFilesOutOfDate(this.layout, hash)) return;
-      fs.accessSync(this.layout.dataDir, fs.constants.W_OK);
+      assertPlacementUsable(this.layout, true);
+      fs.accessSync(this.layout.recordDir, fs.constants.W_OK);
     } catch {
       return;
     }
@@ -511,7 +528,7 @@ export class HandoffStore {
       this.runAfterCommit(tx);
       return;
     }
-    ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+    ensureSafeDirectory(this.layout.recordBase, this.layout.recordDir);
     // Only a batch that writes the store anyway archives: a refusal changes nothing, not even the archive.
     archiveDue(this.layout, tx.snapshot, archivable, this.logger);
     const chunks = tx.snapshot.serializeChunks();
@@ -543,6 +560,7 @@ export class HandoffStore {
     this.loadedKey = key;
     const stat = writtenStat(this.layout.handoffsFile, written, chunks);
     this.bestEffort('the validated-store stamp', () => stampStore(this.layout.validatedStampFile, hash, stat));
+    this.bestEffort("the main worktree's handoffs.json", () => followRecord(this.layout, chunks));
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const beforeRename = () => this.assertGitIdle();
     const loaded = this.freshlyLoaded ?? undefined;
@@ -598,7 +616,9 @@ export class HandoffStore {
    */
   private storeExpected(): boolean {
     return (
-      isRegularFile(this.layout.validatedStampFile) || isRegularFile(this.layout.stateFile) || gitTracks(this.layout.root, storePathIn(''))
+      isRegularFile(this.layout.validatedStampFile) ||
+      isRegularFile(this.layout.stateFile) ||
+      gitTracks(this.layout.committedRoot, storePathIn(''))
     );
   }
 
@@ -619,13 +639,25 @@ export class HandoffStore {
   }
 
   private load(): StoreSnapshot {
-    // Even a read writes in .agentsync/ (the reads log, the validated-store stamp): a symlinked one is refused here.
+    assertPlacementUsable(this.layout, false);
+    // Even a read writes in the record's folder (the reads log, the validated-store stamp): a symlinked one, or a
+    // symlinked .agentsync/, is refused here.
     assertSafeDirectory(this.layout.root, this.layout.dataDir);
+    assertSafeDirectory(this.layout.recordBase, this.layout.recordDir);
+    if (!this.noticesTaken) {
+      this.noticesTaken = true;
+      for (const line of takeSeedNotice(this.layout)) this.logger.warn(line);
+    }
     let st: fs.Stats;
     try {
       st = fs.lstatSync(this.layout.handoffsFile);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      // First use of this clone's home: seeded from the main worktree's committed store, and said once.
+      if (seedHome(this.layout, headStoreOf(this.layout))) {
+        this.noticesTaken = false;
+        return this.load();
+      }
       if (this.storeExpected()) {
         throw new ActionError(
           'store_missing',

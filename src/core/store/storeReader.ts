@@ -1,34 +1,19 @@
 // Where the state is read from, for every reader outside the commit pipeline (docs/contract.md §12 and §13): this
-// clone's .agentsync/handoffs.json, which in sync mode is the shared state as this clone last adopted it (syncedAt
-// says when). The file rules are HandoffStore's own (storeFileRefusal): a symlink or special file is not followed, a
-// file over MAX_STORE_BYTES is not read; the file is only ever replaced whole, so a read is never torn, and a
-// crashed writer's temp file is never read. Readers that need the records checked use HandoffStore.read(); the tool
-// hooks scan the bytes (src/core/hooks/storeScan.ts). Node built-ins only: dist/hook.js reads through this.
+// clone's live record (in git the clone's home, docs/contract.md §14, seeded here on first use; outside git
+// .agentsync/handoffs.json), which in sync mode is the shared state as this clone last adopted it (syncedAt says
+// when). The file rules are HandoffStore's own (storeFileRefusal): a symlink or special file is not followed, a file
+// over MAX_STORE_BYTES is not read; the file is only ever replaced whole, so a read is never torn, and a crashed
+// writer's temp file is never read. Readers that need the records checked use HandoffStore.read(); the tool hooks
+// scan the bytes (src/core/hooks/storeScan.ts). Node built-ins only: dist/hook.js reads through this.
 import * as fs from 'node:fs';
-import { ActionError } from '../domain/errors';
+import { seedHome } from './homeSeed';
+import { storeFileRefusal } from './storeLimits';
 import { WorkspaceLayout } from '../workspace/workspaceLayout';
 import { readSyncState } from './sync/syncStateFile';
 import { emptyStoreBytes } from './storeFormat';
 import type { StoreSeed } from '../workspace/workspaceInit';
 
-export const MAX_STORE_BYTES = 200 * 1024 * 1024;
-
-/** Why a store file with these stats is not read as the store (a symlink or special file, over the limit), or null. */
-export function storeFileRefusal(st: fs.Stats): ActionError | null {
-  if (!st.isFile()) {
-    return new ActionError(
-      'store_unsafe',
-      '.agentsync/handoffs.json is a symlink or special file; AgentSync will not follow it. Replace it with a regular file.',
-    );
-  }
-  if (st.size > MAX_STORE_BYTES) {
-    return new ActionError(
-      'too_large',
-      `.agentsync/handoffs.json is ${st.size} bytes, over the ${MAX_STORE_BYTES}-byte limit; archive old handoffs and retry.`,
-    );
-  }
-  return null;
-}
+export { MAX_STORE_BYTES, storeFileRefusal } from './storeLimits';
 
 /** The state of one workspace as this clone holds it, read without the lock. */
 export class StoreReader {
@@ -43,14 +28,25 @@ export class StoreReader {
     return this.layout.handoffsFile;
   }
 
-  /** True when the workspace has a store file (readable or not). */
+  /** True when the workspace has a store file (readable or not); a clone's home is seeded on its first read. */
   exists(): boolean {
-    return fs.existsSync(this.layout.handoffsFile);
+    return fs.existsSync(this.layout.handoffsFile) || this.seeded();
+  }
+
+  /** Seeds the clone's home from the main worktree's committed store where it has no record yet (homeRecord.ts). */
+  private seeded(): boolean {
+    try {
+      return seedHome(this.layout);
+    } catch {
+      return false;
+    }
   }
 
   /** The store's bytes, or null when there is none, or it cannot be read as the store (storeFileRefusal, I/O). */
   bytes(): Buffer | null {
     try {
+      if (this.layout.worktreeProblem) return null;
+      if (!fs.existsSync(this.layout.handoffsFile)) this.seeded();
       if (storeFileRefusal(fs.lstatSync(this.layout.handoffsFile))) return null;
       return fs.readFileSync(this.layout.handoffsFile);
     } catch {
@@ -80,5 +76,6 @@ export function readOnce(reader: StoreReader): () => Buffer | null {
 
 /** What `init` creates for the store where there is none (workspaceInit.ts): this workspace's store file, empty. */
 export function storeSeed(root: string): StoreSeed {
-  return { file: new StoreReader(root).file, empty: emptyStoreBytes(undefined) };
+  // This checkout's committed store: what the branch carries (the home is seeded from the main worktree's on first use).
+  return { file: WorkspaceLayout.ofCheckout(root).checkoutStoreFile, empty: emptyStoreBytes(undefined) };
 }

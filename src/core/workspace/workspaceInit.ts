@@ -15,9 +15,13 @@ export function defaultConfigText(): string {
   return readTemplate('agentsync.json');
 }
 
-/** The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section. */
+/**
+ * The tracker `init` writes when none exists: templates/AgentTracker.md with the (empty) generated section, byte for
+ * byte what a render writes (its closing blank line included), so the first read of a fresh clone, which renders the
+ * derived files it lacks, leaves the committed tracker as it is (docs/contract.md §14: reads dirty nothing).
+ */
 export function trackerTemplate(): string {
-  return readTemplate('AgentTracker.md').replace('{{handoffs}}', () => renderHandoffsSection([]).replace(/\n+$/, ''));
+  return readTemplate('AgentTracker.md').replace(/\{\{handoffs\}\}\r?\n?/, () => renderHandoffsSection([]));
 }
 
 export interface InitReport {
@@ -64,7 +68,8 @@ function isSymlink(file: string): boolean {
 }
 
 export function initWorkspace(root: string, store: StoreSeed, options: InitOptions = {}): InitReport {
-  const layout = new WorkspaceLayout(root);
+  // What this checkout commits (its branch's files), never the clone's home or another worktree's files.
+  const layout = WorkspaceLayout.ofCheckout(root);
   // Every folder init writes in, the instruction files and the hook packs are checked (symlinks, markers, JSON)
   // before anything is created: a refusal changes nothing.
   const dirs = [layout.requestsDir, layout.responsesDir, layout.auditDir];

@@ -17,7 +17,7 @@ function runQueued(env: SessionEnv, options: HealthOptions): Promise<HealthRepor
   // Callers that can cancel or show progress get a run of their own; everyone else may share a waiting one.
   const coalesce = !options.signal && !options.onProgress;
   const key = stableStringify({ commands, checks: options.checks ?? null, omitted: options.omittedReason ?? null });
-  return runOneAtATime(env.layout.dataDir, key, coalesce, () => runHealthChecks(env.layout.root, commands, options));
+  return runOneAtATime(env.layout.recordDir, key, coalesce, () => runHealthChecks(env.layout.root, commands, options));
 }
 
 /** The `health` action: refused with `commands_untrusted` until `agentsync trust`; build and test only. */

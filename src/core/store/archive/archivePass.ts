@@ -36,7 +36,7 @@ export function archiveDue(
   if (due.length === 0) return;
   let report: AppendReport;
   try {
-    ensureSafeDirectory(layout.root, layout.archiveDir);
+    ensureSafeDirectory(layout.committedRoot, layout.archiveDir);
     report = appendToArchive(layout, due);
   } catch (e) {
     log.warn(`could not archive old handoffs now (${(e as Error).message}); they stay in handoffs.json until the next write`);

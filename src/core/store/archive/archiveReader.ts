@@ -25,7 +25,7 @@ export class ArchiveReader {
 
   /** The months that have a file, oldest first. */
   months(): string[] {
-    assertSafeDirectory(this.layout.root, this.layout.archiveDir);
+    assertSafeDirectory(this.layout.committedRoot, this.layout.archiveDir);
     let names: string[];
     try {
       names = fs.readdirSync(this.layout.archiveDir);
