@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
 import { findSection, HANDOFFS_HEADING, renderHandoffsSection } from '../../src/core/domain/trackerRenderer';
-import { CLI, git, gitOk, GIT_ENV, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, asAnotherClone, checkoutAsAnotherClone, git, gitOk, GIT_ENV, runCliSync, tempWorkspace } from './processHarness';
 
 function cli(dir: string, ...args: string[]): Record<string, unknown> {
   return JSON.parse(runCliSync(['--dir', dir, '--json', ...args])) as Record<string, unknown>;
@@ -98,20 +98,21 @@ describe('agentsync merge-driver with git', function () {
     const baseId = createHandoff(dir, 'base work');
     commit(dir, 'base');
 
-    gitOk(dir, 'checkout', '-q', '-b', 'a');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'a');
     createHandoff(dir, 'made on branch a');
     cli(dir, 'claim', baseId, '--agent', 'claude');
     commit(dir, 'a');
 
-    gitOk(dir, 'checkout', '-q', '-b', 'b', 'main');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'b', 'main');
     const sleepUntil = Date.now() + 20;
     while (Date.now() < sleepUntil); // codex's claim must be strictly later than claude's
     createHandoff(dir, 'made on branch b');
     cli(dir, 'claim', baseId, '--agent', 'codex');
     commit(dir, 'b');
 
-    gitOk(dir, 'checkout', '-q', 'a');
+    checkoutAsAnotherClone(dir, '-q', 'a');
     const merge = git(dir, 'merge', '--no-edit', 'b');
+    asAnotherClone(dir); // reads below: a clone that pulls this merge
     assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
     assert.match(merge.out, /claimed_by differs/, 'the driver tells the user about the conflict it resolved');
 
@@ -155,20 +156,21 @@ describe('agentsync merge-driver with git', function () {
     const id = createHandoff(dir, 'finish me');
     commitAll(dir, 'base');
 
-    gitOk(dir, 'checkout', '-q', '-b', 'a');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'a');
     cli(dir, 'claim', id, '--agent', 'claude');
     cli(dir, 'complete', id, '--agent', 'claude');
     cli(dir, 'approve', id, '--agent', 'copilot');
     assert.equal((cli(dir, 'merge', id, '--agent', 'copilot').data as { handoff: Handoff }).handoff.status, 'merged');
     commitAll(dir, 'a: merged');
 
-    gitOk(dir, 'checkout', '-q', '-b', 'b', 'main');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'b', 'main');
     spin(20);
     cli(dir, 'claim', id, '--agent', 'codex');
     commitAll(dir, 'b: claimed later');
 
-    gitOk(dir, 'checkout', '-q', 'a');
+    checkoutAsAnotherClone(dir, '-q', 'a');
     const merge = git(dir, 'merge', '--no-edit', 'b');
+    asAnotherClone(dir); // reads below: a clone that pulls this merge
     assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
     const h = handoffsFileSchema.parse(JSON.parse(readStore(dir))).handoffs[0];
     assert.equal(h.status, 'merged');
@@ -255,14 +257,15 @@ describe('agentsync merge-driver with git', function () {
     commitAll(dir, 'base');
     fs.renameSync(v1, path.join(top, 'ext', 'agentsync.agentsync-0.5.0')); // the editor replaced 0.4.0 with 0.5.0
 
-    gitOk(dir, 'checkout', '-q', '-b', 'a');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'a');
     cli(dir, 'claim', id, '--agent', 'claude');
     commitAll(dir, 'a');
-    gitOk(dir, 'checkout', '-q', '-b', 'b', 'main');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'b', 'main');
     spin(20);
     cli(dir, 'claim', id, '--agent', 'codex');
     commitAll(dir, 'b');
     const merge = git(dir, 'merge', '--no-edit', 'a');
+    asAnotherClone(dir); // reads below: a clone that pulls this merge
     assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
     assert.match(merge.out, /claimed_by differs/, 'the driver ran (from the 0.5.0 folder)');
   });
@@ -312,11 +315,11 @@ describe('agentsync merge-driver with git', function () {
     const id = createHandoff(dir, 'archived on main, claimed on b');
     commitAll(dir, 'base');
 
-    gitOk(dir, 'checkout', '-q', '-b', 'b');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'b');
     cli(dir, 'claim', id, '--agent', 'codex');
     commitAll(dir, 'b');
 
-    gitOk(dir, 'checkout', '-q', 'main');
+    checkoutAsAnotherClone(dir, '-q', 'main');
     cli(dir, 'claim', id, '--agent', 'claude');
     cli(dir, 'complete', id, '--agent', 'claude');
     cli(dir, 'approve', id, '--agent', 'copilot');
@@ -327,6 +330,8 @@ describe('agentsync merge-driver with git', function () {
     commitAll(dir, 'main: merged and archived');
 
     const merge = git(dir, 'merge', '--no-edit', 'b');
+
+    asAnotherClone(dir); // reads below: a clone that pulls this merge
     assert.equal(merge.status, 0, `git merge failed: ${merge.out}`);
     assert.match(merge.out, /archived on ours but changed on the other side/);
     const store = handoffsFileSchema.parse(JSON.parse(readStore(dir)));

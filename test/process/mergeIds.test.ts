@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { handoffsFileSchema, type Handoff, type HandoffsFile } from '../../src/core/domain/handoffSchema';
-import { git, gitOk, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { checkoutAsAnotherClone, git, gitOk, runCliIn, runCliSync, tempWorkspace } from './processHarness';
 
 /** The CLI's JSON answer, whatever its exit code. */
 function cli(dir: string, ...args: string[]): { ok: boolean; reason?: string; data?: Record<string, unknown> } & Record<string, unknown> {
@@ -218,13 +218,13 @@ describe('ids across clones, without sync (real git: bare remote, two clones, pu
       cli(dir, 'complete', h.handoff_id, '--agent', 'claude');
       commitAll(dir, 'base: in review');
 
-      gitOk(dir, 'checkout', '-q', '-b', 'b');
+      checkoutAsAnotherClone(dir, '-q', '-b', 'b');
       assert.ok(cli(dir, 'revise', h.handoff_id, '--agent', 'copilot').ok);
       assert.ok(cli(dir, 'release', h.handoff_id, '--agent', 'claude').ok);
       assert.ok(cli(dir, 'claim', h.handoff_id, '--agent', 'codex').ok);
       commitAll(dir, 'b: revised and claimed');
 
-      gitOk(dir, 'checkout', '-q', 'main');
+      checkoutAsAnotherClone(dir, '-q', 'main');
       cli(dir, 'approve', h.handoff_id, '--agent', 'copilot');
       cli(dir, 'merge', h.handoff_id, '--agent', 'copilot');
       create(dir, 'the next write, which archives it');
@@ -233,7 +233,7 @@ describe('ids across clones, without sync (real git: bare remote, two clones, pu
 
       // merge: check out `into` and merge the other in; rebase: replay the other branch onto `into`.
       const other = into === 'main' ? 'b' : 'main';
-      gitOk(dir, 'checkout', '-q', how === 'merge' ? into : other);
+      checkoutAsAnotherClone(dir, '-q', how === 'merge' ? into : other);
       const merge = how === 'merge' ? git(dir, 'merge', '--no-edit', other) : git(dir, 'rebase', into);
       assert.equal(merge.status, 0, merge.out);
       const after = store(dir).handoffs.find((x) => x.uid === h.uid);
@@ -259,11 +259,11 @@ describe('ids across clones, without sync (real git: bare remote, two clones, pu
     fs.writeFileSync(data, '{\n  "version": 1,\n  "handoffs": []\n}\n');
     create(dir, 'a handoff, so the store is not empty');
     commitAll(dir, 'base');
-    gitOk(dir, 'checkout', '-q', '-b', 'b');
+    checkoutAsAnotherClone(dir, '-q', '-b', 'b');
     fs.writeFileSync(readme, humans.replace('base', 'from b'));
     fs.writeFileSync(data, '{\n  "version": 1,\n  "handoffs": [],\n  "id_high_water": "HO-20260101-001"\n}\n');
     commitAll(dir, 'b');
-    gitOk(dir, 'checkout', '-q', 'main');
+    checkoutAsAnotherClone(dir, '-q', 'main');
     fs.writeFileSync(readme, humans.replace('base', 'from main'));
     fs.writeFileSync(data, '{\n  "version": 1,\n  "handoffs": [],\n  "id_high_water": "HO-20260102-001"\n}\n');
     const oursData = fs.readFileSync(data, 'utf8');

@@ -138,3 +138,19 @@ export function gitOk(dir: string, ...args: string[]): string {
   assert.equal(r.status, 0, `git ${args.join(' ')} failed: ${r.out}`);
   return r.out;
 }
+
+/**
+ * Forgets the clone's live record (its home, .git/agentsync/@/; docs/contract.md §14), so the next command seeds it from
+ * the branch checked out now: what another clone working on that branch would hold. One clone no longer keeps a
+ * record per branch, so tests that make two branches' records diverge in one folder stand for two clones with this.
+ */
+export function asAnotherClone(dir: string): void {
+  // The home of the workspace at the repository's top only: .git/agentsync/ also holds the merge drivers' launcher.
+  fs.rmSync(path.join(dir, '.git', 'agentsync', '@'), { recursive: true, force: true });
+}
+
+/** `git checkout <args>` in `dir`, then asAnotherClone: the branch's work is another clone's. */
+export function checkoutAsAnotherClone(dir: string, ...args: string[]): void {
+  gitOk(dir, 'checkout', ...args);
+  asAnotherClone(dir);
+}

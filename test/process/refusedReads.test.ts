@@ -36,19 +36,21 @@ const status = (ws: string) => git(ws, 'status', '--porcelain', '--untracked-fil
 describe('refused requests and the committed audit (real git)', function () {
   this.timeout(60_000);
 
-  it('on a branch from before AgentSync, a refused list writes no file; git checkout back works and the tree is clean', () => {
+  it('on a branch from before AgentSync, reads answer from the record, writes are refused; no file written, checkout back works', () => {
     const ws = repoWithOldBranch();
     git(ws, 'checkout', '-q', 'old');
     const before = status(ws);
-    for (const args of [
-      ['list'],
-      ['--json', 'list'],
-      ['show', 'HO-20260101-001'],
-      ['create', '--from', 'codex', '--to', 'claude', '--summary', 's'],
-    ]) {
-      const r = runCliIn(ws, args);
+    // The clone's one record stays the record on any branch (docs/contract.md §14); its configuration is gone here.
+    const list = runCliIn(ws, ['list']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /first/);
+    for (const [args, reason] of [
+      [['show', 'HO-20260101-001'], /not_found/],
+      [['create', '--from', 'codex', '--to', 'claude', '--summary', 's'], /config_missing/],
+    ] as const) {
+      const r = runCliIn(ws, [...args]);
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
-      assert.match(r.stdout + r.stderr, /store_missing/);
+      assert.match(r.stdout + r.stderr, reason);
     }
     assert.equal(status(ws), before, 'no file was created or changed on the old branch');
     git(ws, 'checkout', '-q', 'main'); // throws when an untracked file would be overwritten
@@ -84,7 +86,8 @@ describe('refused requests and the committed audit (real git)', function () {
     assert.equal(runCliIn(ws, ['request', '-'], '{"action":"noSuchAction"}').code, 1);
     assert.equal(status(ws), '', 'the working tree is clean');
     assert.equal(audit(), committed, 'the committed audit is unchanged');
-    const reads = fs.readFileSync(path.join(ws, '.agentsync/reads.jsonl'), 'utf8');
+    // The read log is runtime: in the clone's home (docs/contract.md §14).
+    const reads = fs.readFileSync(path.join(ws, '.git/agentsync/@/reads.jsonl'), 'utf8');
     assert.match(reads, /"action":"listHandoffs".*"reason":"invalid_request","refused":true/);
     assert.match(reads, /"action":"noSuchAction".*"reason":"unknown_action","refused":true/);
 

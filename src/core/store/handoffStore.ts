@@ -32,7 +32,15 @@ import { RemoteAuthority, type AuthorityHost, type Replayer } from './sync/remot
 import type { StoreTransaction as Tx } from './storeTransaction';
 import { MAX_STORE_BYTES, StoreReader, storeFileRefusal } from './storeReader';
 import { storePathIn } from './committedStore';
-import { assertPlacementUsable, followRecord, headStoreOf, joinCommitted, mayWriteCommitted, takeSeedNotice } from './homeRecord';
+import {
+  assertPlacementUsable,
+  committedChanged,
+  followRecord,
+  headStoreOf,
+  joinCommitted,
+  mayWriteCommitted,
+  takeSeedNotice,
+} from './homeRecord';
 import { seedHome } from './homeSeed';
 
 /** About 2,000 handoffs: checking a store this size whole takes tens of milliseconds on a slow machine. */
@@ -370,7 +378,14 @@ export class HandoffStore {
   /** Records a `git pull` brought into the main worktree's committed store join the clone's home (homeRecord.ts). */
   private joinFromMainWorktree(): void {
     this.bestEffort("the main worktree's records", () => {
-      const joined = joinCommitted(this.layout, (uid) => this.archive.find(uid) !== undefined, this.now());
+      const joined = joinCommitted(
+        this.layout,
+        (uid) => {
+          const archived = this.archive.find(uid);
+          return archived ? (archived.rev ?? 0) : undefined;
+        },
+        this.now(),
+      );
       if (joined.length) this.logger.info(`joined ${joined.length} record(s) from the main worktree's handoffs.json: ${joined.join(', ')}`);
     });
   }
@@ -402,6 +417,17 @@ export class HandoffStore {
    * checkout and never dirty the working tree. Audit lines go to the runtime reads log, best effort.
    */
   transactRead<T>(work: (tx: StoreTransaction) => T): Promise<T> {
+    // Records a pull brought into the main worktree's committed store join the clone's home first (under the lock,
+    // writing only the home, never a working tree), so a read after `git pull` sees them (homeRecord.ts).
+    if (committedChanged(this.layout))
+      return this.transact(() => undefined).then(
+        () => this.readNow(work),
+        () => this.readNow(work),
+      );
+    return this.readNow(work);
+  }
+
+  private readNow<T>(work: (tx: StoreTransaction) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       setImmediate(() => {
         try {

@@ -87,24 +87,17 @@ export function headStoreOf(layout: WorkspaceLayout): () => Buffer | null {
  * home's record (a colliding handoff_id is renumbered, the old one kept in previous_ids). Returns what joined, or
  * [] when nothing did; the home's file is rewritten only then.
  */
-export function joinCommitted(layout: WorkspaceLayout, isArchived: (uid: string) => boolean, now: Date): string[] {
+export function joinCommitted(layout: WorkspaceLayout, archivedRev: (uid: string) => number | undefined, now: Date): string[] {
   const committedFile = layout.followStoreFile;
   if (!committedFile) return [];
-  const seenFile = path.join(layout.recordDir, SEEN_COMMITTED);
-  const key = fileStatKeyOf(committedFile);
-  if (key === null) return [];
-  try {
-    if (fs.readFileSync(seenFile, 'utf8') === key) return [];
-  } catch {
-    // never seen: read it
-  }
+  if (!committedChanged(layout)) return [];
   const theirsBytes = regularStoreBytes(committedFile);
   const theirs = theirsBytes && parseStore(theirsBytes);
   const oursBytes = regularStoreBytes(layout.handoffsFile);
   const ours = oursBytes && parseStore(oursBytes);
   // A committed store mid-merge (conflict markers) or invalid is not a source: it is left to the merge driver or a human.
   if (!theirs || !ours || theirs.version > ours.version) return [];
-  const joined = joinRecords(ours, theirs, isArchived, now);
+  const joined = joinRecords(ours, theirs, archivedRev, now);
   if (joined.names.length) writeFileAtomic(layout.handoffsFile, JSON.stringify(joined.file, null, 2) + '\n');
   rememberCommitted(layout);
   return joined.names;
@@ -114,40 +107,58 @@ function identity(h: Handoff): string {
   return h.uid ?? `id:${h.handoff_id}`;
 }
 
-/** Pure: `ours` with `theirs`' records it lacks or holds at a lower rev. */
+/**
+ * Pure: `ours` with `theirs`' records it lacks or holds at a lower rev. A record of the same uid at a higher rev
+ * replaces ours, its handoff_id included (a merge driver renumbered it there); then records ours lacks join, a
+ * colliding handoff_id renumbered (the old one kept in previous_ids).
+ */
 export function joinRecords(
   ours: HandoffsFile,
   theirs: HandoffsFile,
-  isArchived: (uid: string) => boolean,
+  archivedRev: (uid: string) => number | undefined,
   now: Date,
 ): { file: HandoffsFile; names: string[] } {
   const byIdentity = new Map(ours.handoffs.map((h, i) => [identity(h), i]));
   const handoffs = ours.handoffs.slice();
   const names: string[] = [];
-  const ids = new HandoffIdAllocator([...ours.handoffs, ...theirs.handoffs], laterId(ours.id_high_water, theirs.id_high_water));
-  const taken = new Set(ours.handoffs.map((h) => h.handoff_id));
+  const added: Handoff[] = [];
   for (const t of theirs.handoffs) {
     const at = byIdentity.get(identity(t));
-    if (at !== undefined) {
-      if ((t.rev ?? 0) > (handoffs[at].rev ?? 0) && t.handoff_id === handoffs[at].handoff_id) {
-        handoffs[at] = t;
-        names.push(t.handoff_id);
-      }
-      continue;
+    if (at === undefined) {
+      const archived = t.uid ? archivedRev(t.uid) : undefined;
+      // Archived here since: only a later copy (a merge brought it back, with its conflicts) joins again.
+      if (archived === undefined || (t.rev ?? 0) > archived) added.push(t);
+    } else if ((t.rev ?? 0) > (handoffs[at].rev ?? 0)) {
+      handoffs[at] = t;
+      names.push(t.handoff_id);
     }
-    if (t.uid && isArchived(t.uid)) continue; // archived here since: the committed copy is the older one
+  }
+  const taken = new Set(handoffs.map((h) => h.handoff_id));
+  const ids = new HandoffIdAllocator([...handoffs, ...theirs.handoffs], laterId(ours.id_high_water, theirs.id_high_water));
+  for (const t of added) {
     let record = t;
     if (taken.has(t.handoff_id)) {
       const id = ids.next(now);
       record = { ...t, handoff_id: id, previous_ids: [...(t.previous_ids ?? []), t.handoff_id].slice(-MAX_PREVIOUS_IDS) };
     }
     taken.add(record.handoff_id);
-    byIdentity.set(identity(record), handoffs.length);
     handoffs.push(record);
     names.push(record.handoff_id);
   }
   const highWater = laterId(ours.id_high_water, theirs.id_high_water);
   return { file: { ...ours, handoffs, ...(highWater ? { id_high_water: highWater } : {}) }, names };
+}
+
+/** True when the main worktree's committed store changed since the home last joined, seeded from or wrote it. */
+export function committedChanged(layout: WorkspaceLayout): boolean {
+  if (!layout.followStoreFile || !fs.existsSync(layout.handoffsFile)) return false;
+  const key = fileStatKeyOf(layout.followStoreFile);
+  if (key === null) return false;
+  try {
+    return fs.readFileSync(path.join(layout.recordDir, SEEN_COMMITTED), 'utf8') !== key;
+  } catch {
+    return true;
+  }
 }
 
 /**

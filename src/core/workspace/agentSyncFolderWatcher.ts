@@ -1,7 +1,8 @@
 // The one watcher piece of a workspace folder (docs/architecture.md, "One watcher per folder"): it watches the
 // folder's AgentSync files once and tells subscribers which kind of file changed. Plain fs.watch (inotify on Linux),
 // non-recursive, on at most three folders: the folder itself (.agentsync.json, .agentsync/ appearing or going),
-// .agentsync/ (handoffs.json, state.json, request.json) and .agentsync/requests/ (one level).
+// .agentsync/ (handoffs.json, state.json, request.json) and .agentsync/requests/ (one level); in a git clone also
+// the clone's home, where the live record and state.json are (docs/contract.md §14), written from any worktree.
 // Not VS Code's watcher: it batches events for hundreds of ms. Not chokidar: it stats a file before reporting it,
 // and request.json, re-created under the same name again and again and renamed away by the drop zone at once, was
 // mostly missed (measured; caught only by the rescan). A symlinked .agentsync/ or requests/ is not followed.
@@ -47,6 +48,8 @@ export class AgentSyncFolderWatcher implements FolderChangeSource {
   private rootDir: Watched | null = null;
   private dataDir: Watched | null = null;
   private requestsDir: Watched | null = null;
+  /** The clone's home (the record's folder), when it is not .agentsync/ itself. */
+  private recordDir: Watched | null = null;
   private closed = false;
 
   static liveCount(root: string): number {
@@ -68,20 +71,24 @@ export class AgentSyncFolderWatcher implements FolderChangeSource {
 
   ensure(): void {
     // All three watched: nothing to look at (a folder replaced since is reported by its parent's watch).
-    if (this.requestsDir) return;
+    if (this.requestsDir && (this.recordDir || !this.separateRecord)) return;
     this.attachAll(true);
   }
 
   /** How many folders are watched now (0 to 3); the tests read it. */
   get handleCount(): number {
-    return [this.rootDir, this.dataDir, this.requestsDir].filter(Boolean).length;
+    return [this.rootDir, this.dataDir, this.requestsDir, this.recordDir].filter(Boolean).length;
+  }
+
+  private get separateRecord(): boolean {
+    return this.layout.recordDir !== this.layout.dataDir;
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const w of [this.rootDir, this.dataDir, this.requestsDir]) w?.handle.close();
-    this.rootDir = this.dataDir = this.requestsDir = null;
+    for (const w of [this.rootDir, this.dataDir, this.requestsDir, this.recordDir]) w?.handle.close();
+    this.rootDir = this.dataDir = this.requestsDir = this.recordDir = null;
     this.listeners.clear();
     const n = AgentSyncFolderWatcher.liveCount(this.layout.root) - 1;
     if (n > 0) live.set(this.layout.root, n);
@@ -102,7 +109,10 @@ export class AgentSyncFolderWatcher implements FolderChangeSource {
     this.requestsDir = this.dataDir
       ? this.sync(this.requestsDir, requestsDir, (name) => this.onRequestsEvent(name))
       : this.letGo(this.requestsDir);
+    const hadRecord = this.recordDir;
+    if (this.separateRecord) this.recordDir = this.sync(this.recordDir, this.layout.recordDir, (name) => this.onRecordEvent(name));
     if (!late) return;
+    if (this.recordDir !== hadRecord) for (const kind of ['store', 'state'] as const) this.emit(kind);
     if (this.dataDir !== hadData) for (const kind of INSIDE_DATA_DIR) this.emit(kind);
     else if (this.requestsDir !== hadRequests) this.emit('request');
   }
@@ -131,6 +141,7 @@ export class AgentSyncFolderWatcher implements FolderChangeSource {
     if (this.rootDir === w) this.rootDir = null;
     if (this.dataDir === w) this.dataDir = null;
     if (this.requestsDir === w) this.requestsDir = null;
+    if (this.recordDir === w) this.recordDir = null;
   }
 
   private letGo(w: Watched | null): null {
@@ -153,6 +164,12 @@ export class AgentSyncFolderWatcher implements FolderChangeSource {
     const kind = Object.hasOwn(this.layout.watchedDataFiles, name) ? this.layout.watchedDataFiles[name] : undefined;
     if (kind) this.emit(kind);
     else if (name === 'requests') this.attachAll(true);
+  }
+
+  private onRecordEvent(name: string | null): void {
+    const kind = name !== null && Object.hasOwn(this.layout.watchedDataFiles, name) ? this.layout.watchedDataFiles[name] : undefined;
+    if (name === null) for (const k of ['store', 'state'] as const) this.emit(k);
+    else if (kind === 'store' || kind === 'state') this.emit(kind);
   }
 
   private onRequestsEvent(name: string | null): void {

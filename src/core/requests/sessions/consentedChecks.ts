@@ -4,6 +4,7 @@
 import { consentState, untrustedCommandsError } from '../../workspace/commandConsent';
 import { stableStringify } from '../../domain/stableJson';
 import type { ActionError } from '../../domain/errors';
+import { ensureSafeDirectory } from '../../disk/safeDirectory';
 import { runOneAtATime } from './checkRunQueue';
 import { runHealthChecks, type HealthKey, type HealthOptions, type HealthReport } from './healthChecks';
 import type { SessionEnv } from './sessionEnv';
@@ -17,6 +18,12 @@ function runQueued(env: SessionEnv, options: HealthOptions): Promise<HealthRepor
   // Callers that can cancel or show progress get a run of their own; everyone else may share a waiting one.
   const coalesce = !options.signal && !options.onProgress;
   const key = stableStringify({ commands, checks: options.checks ?? null, omitted: options.omittedReason ?? null });
+  try {
+    // The queue's lock lives with the runtime files, in the clone's home in git (docs/contract.md §14): made here first.
+    ensureSafeDirectory(env.layout.recordBase, env.layout.recordDir);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return runOneAtATime(env.layout.recordDir, key, coalesce, () => runHealthChecks(env.layout.root, commands, options));
 }
 
