@@ -93,4 +93,25 @@ describe('the drop zone of every worktree, answered by a watcher in the main wor
       await new Promise((r) => watcher.once('exit', r));
     }
   });
+
+  it("a drop-zone request naming no session is taken as the agent's only live session in that worktree", () => {
+    const { repo, id } = clone();
+    const wt = path.join(tempWorkspace('wt-dropzone-session'), 'agent-claude');
+    gitOk(repo, 'worktree', 'add', '-q', '-b', 'claude-work', wt);
+    // Claude Code's session starts in the linked worktree (its hook runs startSession with its session id).
+    const started = spawnSync(process.execPath, [CLI, 'request', '-'], {
+      cwd: wt,
+      input: JSON.stringify({ action: 'startSession', agent: 'claude' }),
+      encoding: 'utf8',
+      env: { ...env(), CLAUDE_CODE_SESSION_ID: 'cc-session-1' },
+    });
+    assert.equal((JSON.parse(started.stdout) as { ok: boolean }).ok, true, started.stdout + started.stderr);
+    drop(wt, 'claim.json', { action: 'claimHandoff', request_id: 'claim-s', handoffId: id, agent: 'claude' });
+    const r = spawnSync(process.execPath, [CLI, 'watch', '--once', '--json'], { cwd: repo, encoding: 'utf8', env: env() });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const answer = response(wt, 'claim-s');
+    assert.ok(answer, r.stdout + r.stderr);
+    const held = (answer.data as { handoff: { claimed_session?: unknown } }).handoff.claimed_session;
+    assert.deepEqual(held, { id: 'cc-session-1', worktree: 'agent-claude', branch: 'claude-work' });
+  });
 });
