@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import { HandoffStore } from '../core/store/handoffStore';
 import { StoreReader } from '../core/store/storeReader';
+import { otherWorktreeCopies } from '../core/store/worktreeCopies';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
 import { processCaller } from '../core/requests/requestSession';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
@@ -81,6 +82,8 @@ export class CliContext {
     if (!this.dispatcherInstance) {
       const store = new HandoffStore(this.layout, {
         logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${oneLine(m)}`) },
+        // Upgrading (docs/contract.md §14): the first run names records only linked worktrees' own copies hold.
+        seedNoticeExtras: (record) => otherWorktreeCopies(this.layout, record),
       });
       this.dispatcherInstance = new RequestDispatcher(store, 'cli', this.fresh, processCaller(this.layout.root, process.env));
     }

@@ -15,7 +15,6 @@ import { configMissingMessage } from '../workspace/workspaceHome';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import { committedStore } from './committedStore';
 import { MAX_PREVIOUS_IDS } from './storeMerge';
-import { otherWorktreeCopies } from './worktreeCopies';
 
 /**
  * Refuses, before anything is read or written, a workspace whose worktree cannot be used (its main checkout moved or
@@ -47,9 +46,9 @@ export function mayWriteCommitted(layout: WorkspaceLayout): boolean {
 
 /**
  * The seeding notice, to the one store that takes it (renamed away first, so two processes never both say it), with
- * the linked worktrees whose own copies hold records the seeded record lacks (worktreeCopies.ts).
+ * `extras`' lines about the seeded record (the CLI's: linked worktrees' copies holding records it lacks).
  */
-export function takeSeedNotice(layout: WorkspaceLayout): string[] {
+export function takeSeedNotice(layout: WorkspaceLayout, extras: (record: HandoffsFile) => string[] = () => []): string[] {
   if (!layout.placement) return [];
   const file = path.join(layout.recordDir, SEED_NOTICE);
   const taken = `${file}.${process.pid}`;
@@ -62,7 +61,7 @@ export function takeSeedNotice(layout: WorkspaceLayout): string[] {
     const lines = fs.readFileSync(taken, 'utf8').split('\n').filter(Boolean);
     const bytes = regularStoreBytes(layout.handoffsFile);
     const record = bytes && parseStore(bytes);
-    return record ? [...lines, ...otherWorktreeCopies(layout, record)] : lines;
+    return record ? [...lines, ...extras(record)] : lines;
   } finally {
     fs.rmSync(taken, { force: true });
   }

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { seedHome } from './homeSeed';
 import { storeFileRefusal } from './storeLimits';
 import { WorkspaceLayout } from '../workspace/workspaceLayout';
-import { readSyncState } from './sync/syncStateFile';
+import { readSyncState } from './syncStateFile';
 import { emptyStoreBytes } from './storeFormat';
 import type { StoreSeed } from '../workspace/workspaceInit';
 
