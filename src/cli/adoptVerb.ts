@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { ActionError, isActionError } from '../core/domain/errors';
 import type { Handoff } from '../core/domain/handoffSchema';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
-import { MAX_PREVIOUS_IDS } from '../core/store/storeMerge';
+import { withPreviousId } from '../core/domain/previousIds';
 import { linkedWorktreeCopies, readCopy } from '../core/store/worktreeCopies';
 import { UsageError } from './cliContext';
 import type { Verb } from './handoffVerbs';
@@ -60,7 +60,7 @@ export const adoptVerb: Verb = {
         let record: Handoff = found;
         if (tx.handoffs.some((h) => h.handoff_id === found.handoff_id)) {
           const id = tx.snapshot.ids.next(new Date());
-          record = { ...found, handoff_id: id, previous_ids: [...(found.previous_ids ?? []), found.handoff_id].slice(-MAX_PREVIOUS_IDS) };
+          record = { ...withPreviousId(found, found.handoff_id), handoff_id: id };
         }
         tx.insert(record);
         tx.audit.push({

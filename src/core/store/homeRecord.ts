@@ -14,7 +14,7 @@ import { SEED_NOTICE, SEEN_COMMITTED, regularStoreBytes, rememberCommitted } fro
 import { configMissingMessage } from '../workspace/workspaceHome';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import { committedStore } from './committedStore';
-import { MAX_PREVIOUS_IDS } from './storeMerge';
+import { withPreviousId } from '../domain/previousIds';
 
 /**
  * Refuses, before anything is read or written, a workspace whose worktree cannot be used (its main checkout moved or
@@ -138,7 +138,7 @@ export function joinRecords(
     let record = t;
     if (taken.has(t.handoff_id)) {
       const id = ids.next(now);
-      record = { ...t, handoff_id: id, previous_ids: [...(t.previous_ids ?? []), t.handoff_id].slice(-MAX_PREVIOUS_IDS) };
+      record = { ...withPreviousId(t, t.handoff_id), handoff_id: id };
     }
     taken.add(record.handoff_id);
     handoffs.push(record);
