@@ -4,6 +4,7 @@ import { HandoffStore } from '../core/store/handoffStore';
 import { StoreReader } from '../core/store/storeReader';
 import { otherWorktreeCopies } from '../core/store/worktreeCopies';
 import { RequestDispatcher, type RequestResponse } from '../core/requests/requestDispatcher';
+import { processCaller } from '../core/requests/requestSession';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { safeWrite as write } from './safeOutput';
 import { terminalSafe, oneLine } from './terminalText';
@@ -69,7 +70,13 @@ export class CliContext {
         // Upgrading (docs/contract.md §14): the first run names records only linked worktrees' own copies hold.
         seedNoticeExtras: (record) => otherWorktreeCopies(this.layout, record),
       });
-      this.dispatcherInstance = new RequestDispatcher(store, 'cli', this.fresh, this.requestId);
+      this.dispatcherInstance = new RequestDispatcher(
+        store,
+        'cli',
+        this.fresh,
+        processCaller(this.layout.root, process.env),
+        this.requestId,
+      );
     }
     return this.dispatcherInstance;
   }

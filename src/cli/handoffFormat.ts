@@ -1,13 +1,14 @@
 // Plain-text rendering of handoffs for people at a terminal. Agent text is passed through visibleControls, so a
 // newline cannot break the layout and an escape sequence cannot reach the terminal (see terminalText.ts).
 import { displayAgent } from '../core/domain/agentId';
+import { holderText, sessionWhere } from '../core/domain/agentSession';
 import type { Handoff } from '../core/domain/handoffSchema';
 import type { TagOutcome } from '../core/requests/actions/noteTags';
 import { visibleControls as v } from './terminalText';
 
 export function handoffLine(h: Handoff): string {
   const to = h.to_agents.map(displayAgent).join(',') || '-';
-  const holder = h.claimed_by ? ` (claimed by ${displayAgent(h.claimed_by)})` : '';
+  const holder = h.claimed_by ? ` (claimed by ${displayAgent(h.claimed_by)}${v(sessionWhere(h.claimed_session))})` : '';
   return `${h.handoff_id}  ${h.status.padEnd(16)} ${displayAgent(h.from_agent)} → ${to}  ${v(h.summary.replace(/ {2,}/g, ' ').slice(0, 80))}${holder}`;
 }
 
@@ -20,7 +21,7 @@ export function storedFilesLine(given: readonly string[] | undefined, h: Handoff
 export function handoffDetails(h: Handoff): string {
   const lines = [
     `${h.handoff_id}  (uid ${h.uid}, rev ${h.rev ?? 0})`,
-    `status:   ${h.status}${h.claimed_by ? ` — claimed by ${h.claimed_by}` : ''}`,
+    `status:   ${h.status}${h.claimed_by ? ` — claimed by ${v(holderText(h))}` : ''}`,
     `from:     ${h.from_agent}    to: ${h.to_agents.join(', ') || '-'}    mode: ${h.owner_mode}`,
     `summary:  ${v(h.summary)}`,
   ];

@@ -196,7 +196,7 @@ export const VERBS: Record<string, Verb> = {
           agent: agentOf(v),
           expected_rev: rev(v),
         }),
-        (r) => `claimed ${handoffLine(r.data!.handoff)}`,
+        (r) => `claimed ${handoffLine(r.data!.handoff)}${r.data!.notice ? `\nnote: ${r.data!.notice}` : ''}`,
       ),
   },
   complete: {

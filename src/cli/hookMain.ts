@@ -13,6 +13,9 @@ import { radarAnswer } from '../core/hooks/preToolHook';
 import { readOnce, StoreReader } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import type { HookInput } from '../core/hooks/vendors/vendor';
+import { worktreeRelative } from '../core/git/worktreePaths';
+import type { AgentSession } from '../core/domain/agentSession';
+import { hookSession } from './hookSession';
 import type { CliIo } from './cliContext';
 import { outputFailed, safeWrite } from './safeOutput';
 
@@ -31,9 +34,9 @@ function workspaceOf(args: HookArgs, input: HookInput): string | null {
   return findWorkspaceRoot(args.dir ?? process.cwd()) ?? (folder ? findWorkspaceRoot(folder) : null);
 }
 
-function leasesAreDue(store: Buffer | null, agent: string): boolean {
+function leasesAreDue(store: Buffer | null, agent: string, session: () => AgentSession): boolean {
   try {
-    return store !== null && leasesDue(store, agent, Date.now()).length > 0;
+    return store !== null && leasesDue(store, agent, Date.now(), session()).length > 0;
   } catch {
     return false;
   }
@@ -54,13 +57,15 @@ export function answeredHere(
   if (!root) return { done: true, answer: null };
   const readStore = readOnce(storeOf(root));
   let answer: object | null = null;
+  let found: AgentSession | null = null;
+  const session = () => (found ??= hookSession(args.vendor, input, args.agent, root));
   try {
-    answer = radarAnswer(args.event, args.vendor, input, args.agent, root, Date.now(), readStore);
+    answer = radarAnswer(args.event, args.vendor, input, args.agent, root, Date.now(), readStore, { session, relative: worktreeRelative });
   } catch (e) {
     safeWrite(process.stderr, `agentsync hook ${args.event}: the conflict radar failed: ${(e as Error).message}\n`);
   }
   if (args.event === 'pre-tool-use') return { done: true, answer };
-  return { done: !leasesAreDue(readStore(), args.agent), answer };
+  return { done: !leasesAreDue(readStore(), args.agent, session), answer };
 }
 
 export function main(): void {

@@ -10,6 +10,9 @@ import { HOOK_EVENTS, parseHookArgs, parseHookInput, type HookArgs } from '../co
 import { readOnce } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import { radarAnswer } from '../core/hooks/preToolHook';
+import { hookSession } from './hookSession';
+import { worktreeRelative } from '../core/git/worktreePaths';
+import type { AgentSession } from '../core/domain/agentSession';
 import { VENDOR_IDS } from '../core/hooks/vendors';
 import type { HookInput } from '../core/hooks/vendors/vendor';
 import { leasesDue } from '../core/hooks/leaseRenewal';
@@ -23,8 +26,18 @@ import type { Handoff } from '../core/domain/handoffSchema';
 import type { SessionBriefing } from '../core/requests/sessions/sessionBriefing';
 import type { Verb } from './handoffVerbs';
 
-async function sessionStart(ctx: CliContext, args: HookArgs): Promise<void> {
-  const r = await ctx.dispatcher.dispatch({ action: 'startSession', agent: args.agent, goal: `Session started (${args.vendor.id} hook)` });
+/** The agent's session id as a request parameter, when the hook knows one (docs/contract.md §4). */
+function sessionParam(session: AgentSession): { session?: string } {
+  return session.id ? { session: session.id } : {};
+}
+
+async function sessionStart(ctx: CliContext, args: HookArgs, session: AgentSession): Promise<void> {
+  const r = await ctx.dispatcher.dispatch({
+    action: 'startSession',
+    agent: args.agent,
+    goal: `Session started (${args.vendor.id} hook)`,
+    ...sessionParam(session),
+  });
   const text = r.ok
     ? briefingText((r.data as { briefing: SessionBriefing }).briefing, revokedWrites(r.data?.sync_revoked))
     : `AgentSync: startSession was refused (${r.reason}): ${r.message}. Read AGENTS.md for how to use AgentSync here.`;
@@ -40,22 +53,25 @@ function revokedWrites(revoked: unknown): RevokedWrite[] {
 }
 
 /** Renews the agent's leases past half their time, then the radar, from one read of the store (a renewal moves no claim). */
-async function postToolUse(ctx: CliContext, args: HookArgs, input: HookInput): Promise<void> {
+async function postToolUse(ctx: CliContext, args: HookArgs, input: HookInput, session: AgentSession): Promise<void> {
   const readStore = readOnce(ctx.storeReader);
   const text = readStore(); // null: no store, nothing to renew
-  for (const id of text === null ? [] : leasesDue(text, args.agent, Date.now())) {
-    const r = await ctx.dispatcher.dispatch({ action: 'heartbeat', handoffId: id, agent: args.agent });
+  for (const id of text === null ? [] : leasesDue(text, args.agent, Date.now(), session)) {
+    const r = await ctx.dispatcher.dispatch({ action: 'heartbeat', handoffId: id, agent: args.agent, ...sessionParam(session) });
     if (!r.ok) ctx.io.err(`agentsync hook: could not renew the lease of ${id}: ${r.reason}: ${oneLine(r.message ?? '')}`);
   }
-  toolRadar(ctx, args, input, readStore);
+  toolRadar(ctx, args, input, session, readStore);
 }
 
-function toolRadar(ctx: CliContext, args: HookArgs, input: HookInput, readStore = readOnce(ctx.storeReader)): void {
-  const answer = radarAnswer(args.event, args.vendor, input, args.agent, ctx.layout.root, Date.now(), readStore);
+function toolRadar(ctx: CliContext, args: HookArgs, input: HookInput, session: AgentSession, readStore = readOnce(ctx.storeReader)): void {
+  const answer = radarAnswer(args.event, args.vendor, input, args.agent, ctx.layout.root, Date.now(), readStore, {
+    session: () => session,
+    relative: worktreeRelative,
+  });
   if (answer) ctx.io.out(JSON.stringify(answer));
 }
 
-async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unknown>): Promise<void> {
+async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unknown>, session: AgentSession): Promise<void> {
   const { config } = loadConfig(ctx.layout.configFile);
   // The loader's one rule, as for endSession: a broken or misspelled requireHandoffOnEndSession counts as true
   // (docs/contract.md §7); any other problem in the file does not turn it on.
@@ -65,7 +81,7 @@ async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unkno
   if (required) {
     const r = await ctx.dispatcher.dispatch({ action: 'listHandoffs', status: 'in_progress' });
     if (!r.ok) throw new Error(`${r.reason}: ${r.message}`);
-    held = heldWork((r.data as { handoffs: Handoff[] }).handoffs, args.agent);
+    held = heldWork((r.data as { handoffs: Handoff[] }).handoffs, args.agent, session);
   }
   const decision = decideStop({
     required,
@@ -73,7 +89,7 @@ async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unkno
     loopActive: args.vendor.loopActive(input),
     session: args.vendor.sessionId(input),
     root: ctx.layout.root,
-    markerFile: stopMarkerFile(ctx.layout.recordDir, args.agent),
+    markerFile: stopMarkerFile(ctx.layout.recordDir, args.agent, session.id),
     instruction: stopInstruction(args.agent, held, problem),
   });
   ctx.io.out(JSON.stringify(decision.block ? args.vendor.blockStop(decision.reason!) : args.vendor.allowStop()));
@@ -122,10 +138,11 @@ export const hookVerb: Verb = {
     }
     const wctx = root === ctx.layout.root ? ctx : new CliContext(root, true, ctx.io);
     try {
-      if (args.event === 'session-start') await sessionStart(wctx, args);
-      else if (args.event === 'pre-tool-use') toolRadar(wctx, args, input);
-      else if (args.event === 'post-tool-use') await postToolUse(wctx, args, input);
-      else await stop(wctx, args, input);
+      const session = hookSession(args.vendor, input, args.agent, root);
+      if (args.event === 'session-start') await sessionStart(wctx, args, session);
+      else if (args.event === 'pre-tool-use') toolRadar(wctx, args, input, session);
+      else if (args.event === 'post-tool-use') await postToolUse(wctx, args, input, session);
+      else await stop(wctx, args, input, session);
     } catch (e) {
       // A hook that fails must not stop the agent's work: say what happened, let it continue.
       ctx.io.err(`agentsync hook ${args.event}: ${oneLine((e as Error).message)}`);

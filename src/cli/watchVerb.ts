@@ -38,13 +38,14 @@ export const watchVerb: Verb = {
     };
     // Loaded here, not at the top: the drop zone (processor, claims, answerer) is for this verb only, and every other
     // verb starts without it.
-    const { DropZoneProcessor } = await import('../core/dropZone/dropZoneProcessor');
+    const { CloneDropZones } = await import('../core/dropZone/cloneDropZones');
     const { AgentSyncFolderWatcher } = await import('../core/workspace/agentSyncFolderWatcher');
     // The same one-per-folder watcher the editor runs (docs/architecture.md), created only when watching.
     const changes = values.once ? undefined : new AgentSyncFolderWatcher(ctx.layout, (e) => log.warn(`watcher: ${e.message}`));
     // At start, before any request waits: derived files a crash or a hand left out of date are rebuilt.
     await ctx.dispatcher.store.repairAtStart(ctx.dispatcher.replayer);
-    const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log, changes });
+    // Every worktree of the clone is answered, each in its own folder (docs/contract.md §14 item 3).
+    const processor = new CloneDropZones(ctx.layout, ctx.dispatcher, { rescanMs, logger: log, changes });
     if (values.verbose) {
       processor.onDidAnswer((a) =>
         ctx.io.err(

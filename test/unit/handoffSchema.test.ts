@@ -177,13 +177,28 @@ describe('handoffs.json schema (docs/contract.md §3)', () => {
     }
 
     it('a file with the wrong version or shape', () => {
-      for (const text of ['{"version":2,"handoffs":[]}', '{"handoffs":[]}', '[]', '{"version":1,"handoffs":[],"extra":1}']) {
+      for (const text of [
+        '{"version":0,"handoffs":[]}',
+        '{"version":"2","handoffs":[]}',
+        '{"handoffs":[]}',
+        '[]',
+        '{"version":1,"handoffs":[],"extra":1}',
+      ]) {
         assert.throws(
           () => StoreSnapshot.parse(text),
           (e: Error & { reason?: string }) => e.reason === 'store_invalid',
           text,
         );
       }
+    });
+
+    it('a store of a later version (docs/contract.md §3): store_too_new, saying to upgrade; versions 1 and 2 are read', () => {
+      assert.throws(
+        () => StoreSnapshot.parse('{"version":3,"handoffs":[]}'),
+        (e: Error & { reason?: string }) => e.reason === 'store_too_new' && /Upgrade AgentSync/.test(e.message),
+      );
+      assert.equal(StoreSnapshot.parse('{"version":2,"handoffs":[]}').handoffs.length, 0);
+      assert.equal(StoreSnapshot.parse('{"version":1,"handoffs":[]}').handoffs.length, 0);
     });
 
     it('broken JSON, with a message that says what to do', () => {

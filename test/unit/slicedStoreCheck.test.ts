@@ -28,7 +28,7 @@ describe('checking a large store a slice at a time', () => {
     const good = { version: 1, handoffs: records(3) };
     const bad: unknown[] = [
       { ...good, extra: true },
-      { ...good, version: 2 },
+      { ...good, version: 0 },
       { version: 1, handoffs: {} },
       { version: 1, handoffs: [...good.handoffs, { ...good.handoffs[0], status: 'bogus' }] },
       { version: 1, handoffs: [{ ...good.handoffs[0], unknown_field: 1 }] },

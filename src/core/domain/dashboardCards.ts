@@ -1,6 +1,7 @@
 // The dashboard's cards (docs/agentsync-documentation.md, "The dashboard"): the Handoffs tree's groups, one card per
 // handoff, with the buttons the caller says it offers (the action catalog's). Plain data, so the webview only renders
 // it; grouping, chains and staleness come from attentionTree and handoffAttention, the modules the tree uses.
+import { sessionWhere } from './agentSession';
 import { displayAgent } from './agentId';
 import type { AgentSyncConfig } from './configSchema';
 import { buildAttentionTree, chainedUnder } from './attentionTree';
@@ -72,7 +73,7 @@ export function dashboardGroups(input: CardsInput): DashboardGroup[] {
         to: h.to_agents.map(displayAgent).join(', '),
         ownerMode: h.owner_mode,
         priority: h.priority ?? null,
-        claimedBy: h.claimed_by ? displayAgent(h.claimed_by) : null,
+        claimedBy: h.claimed_by ? displayAgent(h.claimed_by) + sessionWhere(h.claimed_session) : null,
         stale: staleReason(h, config, now),
         chained: chainedUnder(index, h).map((c) => c.handoff_id),
         actions: input.actionsFor(h),

@@ -29,6 +29,7 @@ const AGENTSYNC_REASONS = [
   'cancelled',
   'commands_untrusted',
   'store_invalid',
+  'store_too_new',
   'record_invalid',
   'store_missing',
   'store_busy',

@@ -1,6 +1,7 @@
 // The handoff record and handoffs.json (docs/contract.md §3). Strict objects: an unknown key is an error, not data to drop.
 import * as z from 'zod';
 import { AGENT_ID_PATTERN } from './agentId';
+import { SESSION_ID_PATTERN } from './agentSession';
 import { phaseSchema, workRequestSchema } from './workRequest';
 import { workspaceRelativePath } from './workspacePath';
 
@@ -117,6 +118,15 @@ export const passOverPolicySchema = z.strictObject({
   can_receive_passes: z.boolean().optional(),
 });
 
+export const sessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'a session id is 1-128 letters, digits or ._:@/+=-');
+
+/** Where a claim was taken (domain/agentSession.ts): the agent's session id, git's worktree name, the branch. */
+export const claimedSessionSchema = z.strictObject({
+  id: sessionIdSchema.nullable(),
+  worktree: z.string().min(1).max(LIMITS.shortText),
+  branch: shortText.nullable(),
+});
+
 export const handoffSchema = z
   .strictObject({
     // The original plan's fields, names unchanged (docs/contract.md §3).
@@ -145,6 +155,8 @@ export const handoffSchema = z
     rev: z.number().int().nonnegative().optional(),
     claimed_by: agentIdSchema.nullable().optional(),
     claimed_at: isoTimeSchema.nullable().optional(),
+    /** Where the claim was taken: the agent's session id, worktree and branch (docs/contract.md §4, "Who may act"). */
+    claimed_session: claimedSessionSchema.nullable().optional(),
     lease_expires_at: isoTimeSchema.nullable().optional(),
     /** Hidden from "Assigned to me" and the stale badge until then (snoozeHandoff, domain/snoozeTime.ts). */
     snoozed_until: isoTimeSchema.nullable().optional(),
@@ -193,8 +205,20 @@ export const handoffSchema = z
     }
   });
 
+/**
+ * The store versions this build reads (docs/contract.md §3): 1, and 2 once a record carries a field AgentSync 0.4.0 does
+ * not know (`claimed_session`). A file is written as 2 only while one does (storeVersionFor), so a clone of 0.4.0
+ * reads every other file as before.
+ */
+export const STORE_VERSION = 2;
+
+/** The version a store holding `handoffs` is written as: 2 when a record carries `claimed_session`, else 1. */
+export function storeVersionFor(handoffs: readonly { claimed_session?: unknown }[]): 1 | 2 {
+  return handoffs.some((h) => h.claimed_session) ? 2 : 1;
+}
+
 export const handoffsFileSchema = z.strictObject({
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   /** The highest handoff_id ever moved to the archive: new ids are allocated above it, so an id is never reused. */
   id_high_water: handoffIdSchema.optional(),
   handoffs: z.array(handoffSchema),

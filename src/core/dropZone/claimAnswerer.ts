@@ -9,6 +9,7 @@ import { requestIdSchema } from '../requests/requestParams';
 import { rejectEntry, type Claim, type DropZonePaths } from './dropZoneClaims';
 import { readRequestFile } from './requestIntake';
 import type { RequestDispatcher, RequestResponse } from '../requests/requestDispatcher';
+import type { RequestCaller } from '../requests/requestSession';
 
 export interface DropZoneLogger {
   info(message: string): void;
@@ -41,6 +42,8 @@ export class ClaimAnswerer {
     private readonly maxBytes: number,
     private readonly logger: DropZoneLogger,
     private readonly outcome: (outcome: Outcome, answer: DropZoneAnswer) => void,
+    /** Where the requests come from: this drop zone's worktree, never the environment of the process answering them. */
+    private readonly caller: RequestCaller,
   ) {}
 
   async answer(claim: Claim): Promise<void> {
@@ -95,7 +98,7 @@ export class ClaimAnswerer {
   }
 
   private dispatch(claim: Claim, text: string, parsed: unknown): Promise<RequestResponse> {
-    const ctx = { surface: 'dropzone', requestFile: claim.kind === 'q' ? claim.original : undefined };
+    const ctx = { surface: 'dropzone', requestFile: claim.kind === 'q' ? claim.original : undefined, caller: this.caller };
     if (parsed === undefined) return this.dispatcher.dispatchText(text, ctx).then((r) => this.named(r, claim.ulid));
     const obj = parsed as Record<string, unknown>;
     const isObject = obj !== null && typeof obj === 'object' && !Array.isArray(obj);

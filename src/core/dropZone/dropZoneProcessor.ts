@@ -6,6 +6,7 @@
 // store applies them under one lock and one write. The response is written before the claim is removed:
 // a processor killed in between leaves a claim that is answered again (idempotently) by whoever takes it over.
 import * as fs from 'node:fs';
+import { dropZoneCaller } from '../requests/requestSession';
 import * as path from 'node:path';
 import { isActionError } from '../domain/errors';
 import { newUid } from '../domain/handoffIds';
@@ -23,6 +24,7 @@ import {
 } from './dropZoneClaims';
 import { ACTIVE_CLAIMS } from './inflightName';
 import { isTrackedClaim, trackedWaiting } from './trackedRequests';
+import { Housekeeping } from './housekeeping';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import type { FolderChangeSource } from '../workspace/agentSyncFolderWatcher';
 
@@ -37,6 +39,11 @@ export interface DropZoneOptions {
   logger?: DropZoneLogger;
   /** The folder's watcher, whose `request` events trigger a scan; without one, only the periodic rescan answers. */
   changes?: FolderChangeSource;
+  /**
+   * The home's housekeeping (lease and timeout sweeps, audit prune; housekeeping.ts), one per home: by default this
+   * processor runs its own; the drop zones of a clone's other worktrees (cloneDropZones.ts) pass null and share one.
+   */
+  housekeeping?: Housekeeping | null;
 }
 
 export interface DropZoneStats {
@@ -45,8 +52,6 @@ export interface DropZoneStats {
   rejected: number;
   recovered: number;
 }
-
-const DAY_MS = 86_400_000;
 
 const silent: DropZoneLogger = { info: () => undefined, warn: () => undefined };
 
@@ -61,11 +66,8 @@ export class DropZoneProcessor {
   private readonly changes: FolderChangeSource | undefined;
   private subscription: { dispose(): void } | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
-  private pruneTimer: NodeJS.Timeout | null = null;
-  private readonly leaseSweepMs: number;
+  private readonly housekeeping: Housekeeping | null;
   private scheduled = false;
-  private sweeping = false;
   private recoverDue = true;
   private running = false;
   private reportedProblem: string | null = null;
@@ -76,8 +78,9 @@ export class DropZoneProcessor {
     options: DropZoneOptions = {},
   ) {
     this.paths = new DropZonePaths(layout);
-    this.leaseSweepMs = options.leaseSweepMs ?? 30_000;
     this.logger = options.logger ?? silent;
+    this.housekeeping =
+      options.housekeeping === undefined ? new Housekeeping(dispatcher, this.logger, options.leaseSweepMs) : options.housekeeping;
     this.rescanMs = options.rescanMs ?? 2_000;
     this.changes = options.changes;
     this.answerer = new ClaimAnswerer(
@@ -89,6 +92,7 @@ export class DropZoneProcessor {
         this.stats[outcome]++;
         this.emit(answer);
       },
+      dropZoneCaller(layout.root, layout.stateFile),
     );
   }
 
@@ -105,10 +109,10 @@ export class DropZoneProcessor {
 
   /** Processes what is there now (including orphaned claims) and waits until every answer is written. */
   async processOnce(): Promise<DropZoneStats> {
-    this.pruneAudit();
+    this.housekeeping?.pruneAudit();
     this.scan(true);
     await this.drain();
-    await this.sweepTimeouts();
+    await this.housekeeping?.sweepTimeouts();
     return { ...this.stats };
   }
 
@@ -123,44 +127,13 @@ export class DropZoneProcessor {
     this.timer = setInterval(() => {
       this.changes?.ensure(); // e.g. requests/ re-created: watched again
       this.trigger(true);
-      this.track(this.sweepTimeouts());
+      if (this.housekeeping) this.track(this.housekeeping.sweepTimeouts());
     }, this.rescanMs);
-    // Whoever runs a drop zone also returns work whose holder stopped renewing its lease (docs/contract.md §6 liveness).
-    if (this.leaseSweepMs > 0) this.sweepTimer = setInterval(() => void this.sweepLeases(), this.leaseSweepMs);
-    // ...and applies audit.retention_days, at start and daily (docs/agentsync-documentation.md, "Audit log").
-    this.pruneAudit();
-    this.pruneTimer = setInterval(() => this.pruneAudit(), DAY_MS);
+    this.housekeeping?.start();
     this.scan(true);
     // The scan created requests/ if it was missing: watch it now, not at the first rescan.
     this.changes?.ensure();
     return Promise.resolve();
-  }
-
-  private pruneAudit(): void {
-    try {
-      const removed = this.dispatcher.store.pruneAudit();
-      if (removed.length) this.logger.info(`audit retention: removed ${removed.join(', ')}`);
-    } catch (e) {
-      this.logger.warn(`audit retention: ${(e as Error).message}`);
-    }
-  }
-
-  private async sweepLeases(): Promise<void> {
-    const r = await this.dispatcher.dispatch({ action: 'expireLeases' }, { surface: 'dropzone' });
-    const released = r.data?.released ?? [];
-    if (released.length) this.logger.info(`lease expired, back in the queue: ${released.map((h) => h.handoff_id).join(', ')}`);
-    else if (!r.ok) this.logger.warn(`expireLeases: ${r.reason}: ${r.message}`);
-  }
-
-  /** Passed work whose timeout is up goes back to its origin within a rescan (E010 / E022; a look, then a write if due). */
-  private async sweepTimeouts(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    const swept = await this.dispatcher.sweepTimeouts('dropzone').finally(() => (this.sweeping = false));
-    if (swept?.timed_out.length) {
-      const pairs = swept.timed_out.map((h, i) => `${h.handoff_id} → ${swept.returned[i].handoff_id} for ${h.return_to}`);
-      this.logger.info(`timed out, handed back: ${pairs.join(', ')}`);
-    }
   }
 
   /** Work that stop() waits for, like the answers. */
@@ -175,11 +148,8 @@ export class DropZoneProcessor {
     this.subscription?.dispose();
     this.subscription = null;
     if (this.timer) clearInterval(this.timer);
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.timer = null;
-    this.sweepTimer = null;
-    this.pruneTimer = null;
+    this.housekeeping?.stop();
     await this.drain();
   }
 

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { radarHits, radarModeOf, radarText } from './conflictRadar';
 import type { HookEvent, HookInput, Vendor } from './vendors/vendor';
+import type { AgentSession } from '../domain/agentSession';
 
 /**
  * The real path of `p`: its deepest existing ancestor resolved through every symlink, plus the rest (a file about to
@@ -36,6 +37,14 @@ export function workspaceRelative(root: string, base: string, files: readonly st
   return out;
 }
 
+/** What the caller knows of where the hook runs, each asked only when the tool writes a file. */
+export interface RadarWhere {
+  /** The session the hook runs for: other sessions of the same agent are warned (docs/contract.md §4). */
+  session?: () => AgentSession | null;
+  /** The written files as the record names them (git/worktreePaths.ts: by the innermost worktree); else by `root`. */
+  relative?: (root: string, base: string, files: readonly string[]) => string[];
+}
+
 function readOrNull(file: string): Buffer | null {
   try {
     return fs.readFileSync(file);
@@ -58,6 +67,7 @@ export function radarAnswer(
   root: string,
   nowMs: number,
   readStore: () => Buffer | null,
+  where: RadarWhere = {},
 ): object | null {
   const dialect = vendor.preTool;
   if (!dialect) return null;
@@ -69,8 +79,8 @@ export function radarAnswer(
   if (event === 'post-tool-use' && mode === 'deny') return null; // denied before the tool ran
   const store = readStore();
   if (store === null) return null;
-  const files = workspaceRelative(root, vendor.folder(input) ?? root, written);
-  const hits = radarHits(store, files, agent, nowMs);
+  const files = (where.relative ?? workspaceRelative)(root, vendor.folder(input) ?? root, written);
+  const hits = radarHits(store, files, agent, nowMs, where.session?.() ?? null);
   if (hits.length === 0) return null;
   if (mode === 'deny' && event === 'pre-tool-use') return dialect.deny(radarText(hits, 'deny'));
   if (event === 'pre-tool-use' && dialect.warn.when !== 'before') return null;

@@ -3,12 +3,16 @@
 // "Once" uses the vendor's loop flag where it has one, and a marker in .agentsync/hooks/ for every vendor.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../disk/atomicFile';
 import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import type { Handoff } from '../domain/handoffSchema';
+import { isHolder, type AgentSession } from '../domain/agentSession';
 
-export function stopMarkerFile(dataDir: string, agent: string): string {
-  return path.join(dataDir, 'hooks', `stop-${agent}.json`);
+/** The stop gate's marker, one per session of an agent (docs/contract.md §4); a session id is hashed into a safe name. */
+export function stopMarkerFile(dataDir: string, agent: string, session: string | null = null): string {
+  const tag = session ? `-${createHash('sha256').update(session).digest('hex').slice(0, 16)}` : '';
+  return path.join(dataDir, 'hooks', `stop-${agent}${tag}.json`);
 }
 
 export interface StopDecision {
@@ -17,8 +21,9 @@ export interface StopDecision {
   held: string[];
 }
 
-export function heldWork(handoffs: readonly Handoff[], agent: string): Handoff[] {
-  return handoffs.filter((h) => h.status === 'in_progress' && h.claimed_by === agent);
+/** What `agent` in `session` holds (docs/contract.md §4): another session's claims are not this session's to finish. */
+export function heldWork(handoffs: readonly Handoff[], agent: string, session: AgentSession | null = null): Handoff[] {
+  return handoffs.filter((h) => h.status === 'in_progress' && h.claimed_by === agent && isHolder(h, agent, session));
 }
 
 export function stopInstruction(agent: string, held: readonly Handoff[], configProblem: string | null): string {

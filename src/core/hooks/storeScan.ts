@@ -3,7 +3,9 @@
 // AgentSync writes (src/core/store/storeFormat.ts: 2-space JSON, one record per block indented by four spaces, no raw
 // line break inside a string) a record is cut out by its braces; a file in any other layout is parsed whole.
 
-const HEAD = Buffer.from('{\n  "version": 1,\n');
+// Store versions 1 and 2 (docs/contract.md §3) share the layout; their heads differ in the digit alone.
+const HEADS = [Buffer.from('{\n  "version": 1,\n'), Buffer.from('{\n  "version": 2,\n')];
+const HEAD = HEADS[0];
 const TAIL = Buffer.from('\n  ]\n}\n');
 const RECORD_OPEN = Buffer.from('\n    {\n');
 const RECORD_CLOSE = Buffer.from('\n    }');
@@ -11,7 +13,7 @@ const RECORD_CLOSE = Buffer.from('\n    }');
 function inLayout(store: Buffer): boolean {
   return (
     store.length >= HEAD.length + TAIL.length &&
-    store.subarray(0, HEAD.length).equals(HEAD) &&
+    HEADS.some((head) => store.subarray(0, head.length).equals(head)) &&
     store.subarray(store.length - TAIL.length).equals(TAIL)
   );
 }

@@ -17,6 +17,8 @@ export interface CompactHandoff {
   /** Who it is for (to_agents) and, when claimed, who holds it. */
   owners: string[];
   claimed_by: string | null;
+  /** Where the claim was taken (docs/contract.md §4); absent when it recorded none. */
+  claimed_session?: Handoff['claimed_session'];
   summary: string;
   /** Since it was created, e.g. "3 h 20 min". */
   age: string;
@@ -28,6 +30,7 @@ export function compactHandoff(h: Handoff, now: Date): CompactHandoff {
     status: h.status,
     owners: h.to_agents,
     claimed_by: h.claimed_by ?? null,
+    ...(h.claimed_session ? { claimed_session: h.claimed_session } : {}),
     summary: h.summary.length > SUMMARY_CHARS ? `${h.summary.slice(0, SUMMARY_CHARS - 1)}…` : h.summary,
     age: durationText(now.getTime() - Date.parse(h.created_at)),
   };

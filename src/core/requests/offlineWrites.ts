@@ -2,6 +2,7 @@
 // is turned back into work (its parameters checked again, its prepare step run again, outside the lock) and applied
 // to the shared state first, which confirms or revokes it; a revoked write is told to its agent by the actions whose
 // catalog entry says so (`tellsRevoked`). The store keeps the writes waiting and the verdicts (store/syncStateFile.ts).
+import { requestSession } from './requestSession';
 import { describeIssues } from '../domain/handoffSchema';
 import { requestHash } from '../domain/stableJson';
 import type { ActionContext } from '../store/handoffMutation';
@@ -55,6 +56,8 @@ async function replayable(pending: PendingWrite, env: () => ActionEnv, apply: Ap
     requestId: pending.request_id,
     requestHash: requestHash(request),
     surface: 'sync',
+    // The agent's session named in the request holds what the replay claims, as it did offline (docs/contract.md §4).
+    ...(typeof params.session === 'string' ? { session: requestSession(params, undefined) } : {}),
     ...(pending.created ? { keep: { uid: pending.created.uid, created_at: pending.created.created_at } } : {}),
   };
   const prepared = spec.prepare ? await spec.prepare(env(), params) : undefined;

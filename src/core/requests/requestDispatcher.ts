@@ -16,6 +16,7 @@ import type { RemoteAuthority, Replayer } from '../store/sync/remoteAuthority';
 import { offlineReplayer, tellRevocations } from './offlineWrites';
 import { parseRequestText, takeIn, type Accepted } from './requestIntake';
 import { earlierRequest, ledger } from './requestLedger';
+import { requestSession, type RequestCaller } from './requestSession';
 
 export { MAX_REQUEST_BYTES, MAX_REQUEST_DEPTH } from './requestIntake';
 /** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
@@ -37,6 +38,8 @@ export interface DispatchContext {
   healthOptions?: HealthOptions;
   /** A read fetches the shared state first (the CLI's --fresh; a request says `"fresh": true`). */
   fresh?: boolean;
+  /** Who sends it: worktree, branch, the agent's session id (requestSession.ts); else the dispatcher's own caller. */
+  caller?: RequestCaller;
 }
 
 export class RequestDispatcher {
@@ -48,6 +51,8 @@ export class RequestDispatcher {
     private readonly surface = 'api',
     /** Every read through this dispatcher fetches first (the CLI's --fresh). */
     private readonly freshReads = false,
+    /** The caller of every request that names none (the CLI's process: its worktree and environment). */
+    private readonly caller?: RequestCaller,
     /** The CLI's --request-id: given to the first write this dispatcher runs that names none (a retry carries it). */
     private givenRequestId?: string,
   ) {
@@ -113,6 +118,8 @@ export class RequestDispatcher {
       ...(hash ? { requestHash: hash } : {}),
       surface: ctx.surface ?? this.surface,
     };
+    const session = requestSession(params, ctx.caller ?? this.caller);
+    if (session) actx.session = session;
     // Slow I/O (git, health checks) happens here, outside the lock; the action applies its result under the lock.
     const prepared = spec.prepare
       ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config, healthOptions: ctx.healthOptions }, params)

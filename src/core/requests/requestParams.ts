@@ -8,6 +8,7 @@ import {
   completionResultSchema,
   LIMITS,
   ownerModeSchema,
+  sessionIdSchema,
   statusSchema,
   todoSchema,
 } from '../domain/handoffSchema';
@@ -38,6 +39,8 @@ export const envelope = lazy(() => ({
   action: z.string(),
   request_id: requestIdSchema().optional(),
   agent: agentParam().optional(),
+  /** The agent's session id (docs/contract.md §4): which session of the agent acts; else its vendor's variable. */
+  session: sessionIdSchema.optional(),
   /** In sync mode a read fetches the shared state first (docs/contract.md §13); elsewhere it changes nothing. */
   fresh: z.boolean().optional(),
 }));

@@ -1,6 +1,7 @@
 // The history of one handoff as a Markdown document (docs/agentsync-documentation.md, "Show History"): who it is for,
 // its chain, its completion report, every state_history entry and every audit line about it, refusals included.
 // Agent text goes through the tracker's inlineText, so it cannot add lines, headings or Markdown.
+import { sessionWhere } from '../domain/agentSession';
 import { displayAgent } from '../domain/agentId';
 import type { AuditEntry } from './auditLog';
 import { chainIndex, chainLines } from '../domain/handoffChains';
@@ -38,7 +39,7 @@ export function renderHandoffHistory(h: Handoff, handoffs: readonly Handoff[], a
   const lines = [
     `# ${h.handoff_id}: ${t(h.summary.split('\n')[0])}`,
     '',
-    `- Status: ${status(h.status)} · rev ${h.rev ?? 0}${h.claimed_by ? ` · claimed by ${displayAgent(h.claimed_by)}` : ''}`,
+    `- Status: ${status(h.status)} · rev ${h.rev ?? 0}${h.claimed_by ? ` · claimed by ${displayAgent(h.claimed_by)}${sessionWhere(h.claimed_session)}` : ''}`,
     `- From ${displayAgent(h.from_agent)} to ${owners} (${h.owner_mode})`,
   ];
   const chain = chainLines(h, chainIndex(handoffs));

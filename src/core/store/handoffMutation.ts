@@ -1,5 +1,6 @@
 // The single place a record changes: new history entry, updated_at, rev, audit line, decisions line.
 import type { AuditEntry } from './auditLog';
+import type { AgentSession } from '../domain/agentSession';
 import { LIMITS, type Handoff, type HandoffStatus } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 
@@ -10,6 +11,11 @@ export interface ActionContext {
   /** Hash of the request (only when the caller gave the request_id, i.e. when it can be replayed). */
   requestHash?: string;
   surface: string;
+  /**
+   * Where the request came from: the agent's session id, worktree and branch (domain/agentSession.ts); undefined for
+   * a surface that knows none of them (the editor's own requests).
+   */
+  session?: AgentSession | null;
   /** A replayed offline create: the record keeps the uid and created_at it was given offline. */
   keep?: { uid: string; created_at: string };
 }

@@ -4,7 +4,7 @@
 // re-read after one change costs a pass over the file's bytes, not a decode, split and hash of every record
 // ("The tree at scale"). Any failure falls back to the whole-file check and its message.
 import { handoffSchema, type Handoff, type HandoffsFile } from '../domain/handoffSchema';
-import { highWaterOf, recordBytes } from './storeFormat';
+import { highWaterOf, recordBytes, versionOf } from './storeFormat';
 
 /**
  * The bytes each validated record was read from (records are replaced, never mutated, so it stays true). After a
@@ -88,5 +88,5 @@ export function validateChangedRecords(
     readBytes.set(parsed.data, Buffer.from(chunk));
   }
   const highWater = highWaterOf(chunks[0]);
-  return { version: 1, ...(highWater ? { id_high_water: highWater } : {}), handoffs: out };
+  return { version: versionOf(chunks[0]), ...(highWater ? { id_high_water: highWater } : {}), handoffs: out };
 }

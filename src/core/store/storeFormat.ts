@@ -9,17 +9,17 @@ export const TAIL = Buffer.from('\n  ]\n}\n');
 const BOUNDARY = Buffer.from('\n    },\n    {\n');
 const RECORD_START = Buffer.from('    {\n');
 const RECORD_END = Buffer.from('\n    }');
-const HEAD_PATTERN = /^\{\n {2}"version": 1,\n(?: {2}"id_high_water": "(HO-\d{8}-\d{3,6})",\n)? {2}"handoffs": \[\n/;
+const HEAD_PATTERN = /^\{\n {2}"version": ([12]),\n(?: {2}"id_high_water": "(HO-\d{8}-\d{3,6})",\n)? {2}"handoffs": \[\n/;
 
 const heads = new Map<string, Buffer>();
 
 /** The bytes before the first record; `id_high_water` is written only once the archive has taken a record. */
-export function headFor(highWater: string | undefined): Buffer {
-  const key = highWater ?? '';
+export function headFor(highWater: string | undefined, version: 1 | 2 = 1): Buffer {
+  const key = `${version}${highWater ?? ''}`;
   let head = heads.get(key);
   if (!head) {
     const mark = highWater ? `  "id_high_water": ${JSON.stringify(highWater)},\n` : '';
-    heads.set(key, (head = Buffer.from(`{\n  "version": 1,\n${mark}  "handoffs": [\n`)));
+    heads.set(key, (head = Buffer.from(`{\n  "version": ${version},\n${mark}  "handoffs": [\n`)));
   }
   return head;
 }
@@ -40,7 +40,12 @@ export function recordBytes(h: Handoff): Buffer {
 
 /** The `id_high_water` in a file's head (the first part splitStoreBytes returns); undefined when it has none. */
 export function highWaterOf(head: Buffer): string | undefined {
-  return HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[1];
+  return HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[2];
+}
+
+/** The store version in a file's head (the first part splitStoreBytes returns); 1 when it cannot be read there. */
+export function versionOf(head: Buffer): 1 | 2 {
+  return HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[1] === '2' ? 2 : 1;
 }
 
 /**

@@ -1,6 +1,13 @@
 // An in-memory view of handoffs.json with the indexes every action needs, and its serialization.
 import { ActionError } from '../domain/errors';
-import { handoffsFileSchema, describeIssues, type Handoff, type HandoffsFile } from '../domain/handoffSchema';
+import {
+  handoffsFileSchema,
+  describeIssues,
+  STORE_VERSION,
+  storeVersionFor,
+  type Handoff,
+  type HandoffsFile,
+} from '../domain/handoffSchema';
 import { HandoffIdAllocator, laterId, newUid, futureIdReason } from '../domain/handoffIds';
 import { rememberRecordBytes, validateChangedRecords } from './incrementalValidation';
 import { emptyStoreBytes, headFor, recordBytes, SEPARATOR, splitStoreBytes, TAIL } from './storeFormat';
@@ -75,10 +82,16 @@ export class StoreSnapshot {
         `.agentsync/handoffs.json is not valid JSON (${(e as Error).message}). Fix or restore it (git checkout), then retry; nothing was changed.`,
       );
     }
+    assertReadableVersion(raw);
     if (trusted) {
       const file = raw as { version?: unknown; handoffs?: unknown; id_high_water?: unknown };
       const mark = file?.id_high_water;
-      if (file && file.version === 1 && Array.isArray(file.handoffs) && (mark === undefined || typeof mark === 'string')) {
+      if (
+        file &&
+        (file.version === 1 || file.version === 2) &&
+        Array.isArray(file.handoffs) &&
+        (mark === undefined || typeof mark === 'string')
+      ) {
         // Seeded before the constructor runs: a record it has to change (given a uid) becomes a new object, not reused.
         if (chunks && chunks.length === 2 * file.handoffs.length + 1) {
           (file.handoffs as Handoff[]).forEach((h, i) => serialized.set(h, chunks[2 * i + 1]));
@@ -173,7 +186,7 @@ export class StoreSnapshot {
   /** The file's bytes as a list of buffers (one per record, cached), written with one writev: no 10 MB string is built. */
   serializeChunks(): Buffer[] {
     if (this.handoffs.length === 0) return [emptyStoreBytes(this.highWater)];
-    const chunks: Buffer[] = [headFor(this.highWater)];
+    const chunks: Buffer[] = [headFor(this.highWater, storeVersionFor(this.handoffs))];
     this.handoffs.forEach((h, i) => {
       let b = serialized.get(h);
       if (b === undefined) serialized.set(h, (b = recordBytes(h)));
@@ -187,4 +200,19 @@ export class StoreSnapshot {
   serialize(): string {
     return Buffer.concat(this.serializeChunks()).toString('utf8');
   }
+}
+
+/**
+ * A store written by a newer AgentSync (a higher `version`) is refused whole, never half read or rewritten in an older
+ * shape (docs/contract.md §3).
+ */
+function assertReadableVersion(raw: unknown): void {
+  const v = raw && typeof raw === 'object' ? (raw as { version?: unknown }).version : undefined;
+  if (typeof v !== 'number' || v <= STORE_VERSION) return;
+  throw new ActionError(
+    'store_too_new',
+    `.agentsync/handoffs.json is store version ${v}, written by a newer AgentSync; this one reads up to version ${STORE_VERSION}. ` +
+      'Upgrade AgentSync (every clone of this repository); nothing was changed.',
+    { version: v, readable: STORE_VERSION },
+  );
 }

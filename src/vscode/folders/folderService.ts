@@ -2,6 +2,7 @@
 // file watcher (the core's AgentSyncFolderWatcher, docs/architecture.md), which notices changes made by any other
 // surface (CLI, agents, another window) and feeds the tree, the session states, the dashboard and the drop zone.
 // Nothing is read at construction: the first view() reads the store.
+import { placeOf } from '../../core/git/worktreePlace';
 import * as vscode from 'vscode';
 import { HandoffStore, type StoreLogger } from '../../core/store/handoffStore';
 import { BackgroundSync, type BackgroundSyncStatus } from '../../core/store/backgroundSync';
@@ -55,7 +56,9 @@ export class FolderService implements vscode.Disposable {
     this.layout = new WorkspaceLayout(folder.uri.fsPath);
     const storeLog: StoreLogger = { info: (m) => log.info(`[${folder.name}] ${m}`), warn: (m) => log.warn(`[${folder.name}] ${m}`) };
     this.store = new HandoffStore(this.layout, { logger: storeLog });
-    this.dispatcher = new RequestDispatcher(this.store, 'vscode');
+    // The window's own requests come from its worktree; the editor is no agent session (docs/contract.md §4).
+    const place = placeOf(this.layout.root);
+    this.dispatcher = new RequestDispatcher(this.store, 'vscode', false, { ...place, sessionOf: () => null });
     // Writes through this window's store are known at once; the watcher covers every other writer.
     this.disposables.push(this.store.onDidChange(() => this.invalidate()));
     this.watcher = new AgentSyncFolderWatcher(this.layout, (e) => log.warn(`[${folder.name}] file watcher: ${e.message}`));

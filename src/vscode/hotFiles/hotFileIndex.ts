@@ -1,6 +1,7 @@
 // The hot files of every folder for this window's agent (the rule is the core's: core/domain/hotFiles.ts), kept current by
 // events only: a store change (any surface), a state.json change (sessions), the agent id changing, and the one
 // moment a lease behind a hot file runs out. Nothing polls. Listeners get the URIs whose holders changed.
+import { worktreeRelative } from '../../core/git/worktreePaths';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalRelativePath, hotFilesFor, nextHotFileChange, type HotFileHolder } from '../../core/domain/hotFiles';
@@ -57,11 +58,16 @@ export class HotFileIndex implements vscode.Disposable {
   lookup(uri: vscode.Uri): HotFileHit | undefined {
     if (uri.scheme !== 'file') return undefined;
     for (const [service, hot] of this.byFolder) {
+      if (hot.size === 0) continue;
       const rel = path.relative(service.layout.root, uri.fsPath);
-      if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      const key = canonicalRelativePath(rel);
-      const holders = hot.get(key);
-      if (holders) return { service, path: key, holders };
+      const plain = !rel || rel.startsWith('..') || path.isAbsolute(rel) ? null : canonicalRelativePath(rel);
+      const holders = plain === null ? undefined : hot.get(plain);
+      if (holders) return { service, path: plain!, holders };
+      // The same file in another worktree of the clone, or in a worktree nested in this one (docs/contract.md §14).
+      const [other] = worktreeRelative(service.layout.root, service.layout.root, [uri.fsPath]);
+      const key = other === undefined ? null : canonicalRelativePath(other);
+      const found = key === null || key === plain ? undefined : hot.get(key);
+      if (found) return { service, path: key!, holders: found };
     }
     return undefined;
   }

@@ -1,6 +1,7 @@
 // The hover of a handoff in the tree: who, what, why stale, merge conflicts, notes, the request, the completion report (decision,
 // status, findings summarised, issues, context summary), the chain, and the last history entries. Every piece of
 // agent text goes through literal(), so it shows as text, never as Markdown (docs/agentsync-documentation.md).
+import { sessionWhere } from '../../core/domain/agentSession';
 import * as vscode from 'vscode';
 import { displayAgent } from '../../core/domain/agentId';
 import type { Handoff } from '../../core/domain/handoffSchema';
@@ -39,7 +40,11 @@ function header(md: vscode.MarkdownString, h: Handoff): void {
   md.appendMarkdown(literal(`From ${displayAgent(h.from_agent)} to ${agents(h.to_agents)} (${h.owner_mode})`));
   if (h.required_capabilities.length) md.appendMarkdown(literal(` · needs ${h.required_capabilities.join(', ')}`));
   if (h.claimed_by)
-    md.appendMarkdown(literal(` · claimed by ${displayAgent(h.claimed_by)}${h.lease_expires_at ? ` until ${h.lease_expires_at}` : ''}`));
+    md.appendMarkdown(
+      literal(
+        ` · claimed by ${displayAgent(h.claimed_by)}${sessionWhere(h.claimed_session)}${h.lease_expires_at ? ` until ${h.lease_expires_at}` : ''}`,
+      ),
+    );
   if (h.task_id || h.branch)
     md.appendMarkdown(literal(`${h.task_id ? ` · task ${h.task_id}` : ''}${h.branch ? ` · branch ${h.branch}` : ''}`));
   md.appendMarkdown('\n\n');

@@ -9,7 +9,7 @@ type Conflict = NonNullable<Handoff['conflicts']>[number];
 /** Decided by their own rules (history union, latest status, rev bump, later time), never compared field by field. */
 const DECIDED_FIELDS = new Set(['state_history', 'status', 'rev', 'updated_at', 'conflicts']);
 /** Fields that go with a leader: when the leader itself conflicted, their conflict would only repeat it. */
-const FOLLOWERS: Record<string, string> = { claimed_at: 'claimed_by', lease_expires_at: 'claimed_by' };
+const FOLLOWERS: Record<string, string> = { claimed_at: 'claimed_by', claimed_session: 'claimed_by', lease_expires_at: 'claimed_by' };
 
 /** The record a group becomes: either side's when only one changed it, merged when both did, none when deleted. */
 export function resolveGroup(g: Group, at: string, notes: MergeNote[]): Handoff | undefined {

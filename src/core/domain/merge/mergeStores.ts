@@ -3,7 +3,7 @@
 // record changed on both sides is merged field by field (mergeRecord.ts), and what cannot be decided is resolved the
 // same way every time and written to the record's `conflicts` so a human sees it; ids stay unique (renumberCollisions.ts).
 import { futureIdReason, laterId } from '../handoffIds';
-import type { Handoff, HandoffsFile } from '../handoffSchema';
+import { storeVersionFor, type Handoff, type HandoffsFile } from '../handoffSchema';
 import { assertUniqueUids, groupRecords, withArchivedCopy } from './mergeGroups';
 import { resolveGroup } from './mergeRecord';
 import type { MergeNote, MergeOptions, Placed, StoreMergeResult } from './mergeTypes';
@@ -47,11 +47,15 @@ export function mergeStores(
   const everyInput = [...base.handoffs, ...ours.handoffs, ...theirs.handoffs];
   const sides = { base, ours, theirs };
   return {
-    file: {
-      version: 1,
-      ...(mark ? { id_high_water: mark } : {}),
-      handoffs: renumberCollisions(merged, everyInput, mark, sides, options, now, notes).map((h) => flagUntrustedId(h, at, notes)),
-    },
+    file: withVersion(
+      mark,
+      renumberCollisions(merged, everyInput, mark, sides, options, now, notes).map((h) => flagUntrustedId(h, at, notes)),
+    ),
     notes,
   };
+}
+
+/** A merged file, written as the version its records need (docs/contract.md §3). */
+function withVersion(mark: string | undefined, handoffs: Handoff[]): HandoffsFile {
+  return { version: storeVersionFor(handoffs), ...(mark ? { id_high_water: mark } : {}), handoffs };
 }

@@ -22,6 +22,7 @@ export const codex: Vendor = {
   name: 'Codex',
   instructionFiles: ['AGENTS.md'],
   pack: { kind: 'json', file: '.codex/hooks.json', base: {}, entries: claudeStyleEntries('codex') },
+  sessionEnv: ['CODEX_THREAD_ID'],
   beforeHooksRun:
     'Codex: hooks are on by default ([features] hooks = true; the old codex_hooks key is deprecated). Trust the project ' +
     '(the trust prompt, or [projects."<path>"] trust_level = "trusted" in ~/.codex/config.toml) and approve the hooks ' +

@@ -38,6 +38,7 @@ export const copilot: Vendor = {
       entry('agentStop', 'stop', HOOK_TIMEOUT_S['stop']),
     ],
   },
+  sessionEnv: [],
   beforeHooksRun:
     'Copilot CLI: repository hooks run only in a trusted folder (confirm the folder-trust prompt, or `copilot --trust-folder` in prompt mode).',
   folder: (input: HookInput) => str(input, 'cwd') || null,

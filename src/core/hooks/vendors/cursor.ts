@@ -14,6 +14,7 @@ export const cursor: Vendor = {
     base: { version: 1 },
     entries: [entry('sessionStart', 'session-start'), entry('postToolUse', 'post-tool-use'), entry('stop', 'stop')],
   },
+  sessionEnv: [],
   beforeHooksRun:
     "Cursor: runs the opened project's .cursor/hooks.json (not checked here against a running Cursor: see its hooks documentation).",
   folder: (input: HookInput) => {

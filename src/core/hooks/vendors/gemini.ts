@@ -28,6 +28,7 @@ export const gemini: Vendor = {
       entry('AfterAgent', 'stop', HOOK_TIMEOUT_S['stop'] * 1000),
     ],
   },
+  sessionEnv: [],
   beforeHooksRun: 'Gemini CLI: project hooks run only in a trusted folder (trust it when asked, or GEMINI_CLI_TRUST_WORKSPACE=true).',
   ...claudeStyleInput,
   context: (text: string) => ({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }),

@@ -21,6 +21,7 @@ export const opencode: Vendor = {
     template: 'opencode-plugin.js',
     events: ['session-start', 'pre-tool-use', 'post-tool-use', 'stop'],
   },
+  sessionEnv: [],
   beforeHooksRun: 'opencode: loads project plugins as they are; nothing to trust.',
   folder: (input: HookInput) => str(input, 'cwd') || null,
   sessionId: (input: HookInput) => str(input, 'session_id'),

@@ -75,6 +75,11 @@ export interface Vendor {
   /** The folder the agent works in, as the input says it. */
   folder(input: HookInput): string | null;
   sessionId(input: HookInput): string;
+  /**
+   * The environment variables the vendor sets, for its hooks and for the commands its shell tool runs, to the agent's
+   * session id (docs/contract.md §4, "Who may act"); [] for a vendor that sets none (the hook input's id is then all).
+   */
+  sessionEnv: readonly string[];
   /** The vendor's own "this stop follows a blocked stop" flag. */
   loopActive(input: HookInput): boolean;
   /** Session start: `text` goes into the agent's context. */

@@ -2,9 +2,10 @@
 import { ActionError } from '../../domain/errors';
 import { applyStatusChange, auditEntry, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority } from '../../domain/lifecycle';
+import { holderText, isHolder, recordsSession } from '../../domain/agentSession';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
 import { checkRevision, requireHandoff } from './findHandoff';
-import type { Handoff } from '../../domain/handoffSchema';
+import { storeVersionFor, type Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
 /**
@@ -22,20 +23,21 @@ export function claimHandoff(
   tx: StoreTransaction,
   ctx: ActionContext,
   p: { ref: string; expected_rev?: number; reason?: string },
-): { handoff: Handoff } {
+): { handoff: Handoff; notice?: string } {
   const h = requireHandoff(tx, p.ref);
   if (h.status === 'in_progress') {
-    if (h.claimed_by === ctx.agent) {
+    if (h.claimed_by === ctx.agent && isHolder(h, ctx.agent, ctx.session)) {
       // Re-claim by the holder: nothing changes, but an accepted action still leaves its audit line (docs/contract.md §9).
       tx.audit.push(auditEntry(ctx, h, h.status, h.status, 'already held by this agent', tx.now().toISOString()));
       return { handoff: h };
     }
     throw new ActionError(
       'already_claimed',
-      `${h.handoff_id} is already claimed by ${h.claimed_by ?? 'another agent'}. Pick another handoff, or ask ${h.claimed_by ?? 'the holder'} to release it.`,
+      `${h.handoff_id} is already claimed by ${holderText(h)}. Pick another handoff, or ask ${h.claimed_by ?? 'the holder'} to release it.`,
       {
         handoff_id: h.handoff_id,
         claimedBy: h.claimed_by ?? null,
+        claimedSession: h.claimed_session ?? null,
       },
     );
   }
@@ -48,10 +50,19 @@ export function claimHandoff(
   assertAuthority(h, 'owner', ctx.agent, tx.config.humans, 'claim');
   checkRevision(h, p.expected_rev);
   const now = tx.now();
+  // The first record with claimed_session turns the store into version 2, which AgentSync 0.4.0 cannot read (docs/contract.md §3).
+  const firstSession = recordsSession(ctx.session) && storeVersionFor(tx.handoffs) === 1;
   const handoff = applyStatusChange(tx, ctx, h, 'in_progress', p.reason ?? 'claimed', {
     claimed_by: ctx.agent,
     claimed_at: now.toISOString(),
+    // Recorded only when there is something to tell apart (a session id, a linked worktree), so a single checkout's
+    // records keep the shape every clone reads (docs/upgrading.md).
+    ...(recordsSession(ctx.session) ? { claimed_session: ctx.session } : {}),
     lease_expires_at: leaseUntil(tx, now, h, ctx.agent),
   });
-  return { handoff };
+  return firstSession ? { handoff, notice: SESSION_FORMAT_NOTICE } : { handoff };
 }
+
+const SESSION_FORMAT_NOTICE =
+  'handoffs.json is now written as store version 2: this claim records its session (claimed_session), a field AgentSync 0.4.0 ' +
+  'cannot read. Upgrade AgentSync in every clone of this repository (docs/upgrading.md).';

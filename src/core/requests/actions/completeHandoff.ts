@@ -4,6 +4,7 @@ import { checkReport } from '../../domain/completionReport';
 import { applyStatusChange, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority, findMove, legalTargets } from '../../domain/lifecycle';
 import { ActionError } from '../../domain/errors';
+import { assertHolder } from '../../domain/agentSession';
 import { checkRevision, requireHandoff } from './findHandoff';
 import { createReturnHandoff } from './returnToOriginator';
 import { applyOnReturn, type NotifyMarker } from './returnPolicy';
@@ -28,6 +29,7 @@ export function completeHandoff(
   const to = stops ? 'blocked' : 'ready_for_review';
   const move = findMove(h.status, h.status === 'in_progress' ? to : 'ready_for_review');
   assertAuthority(h, move.authority, ctx.agent, tx.config.humans, 'complete');
+  if (h.status === 'in_progress') assertHolder(h, ctx.agent, ctx.session, tx.config.humans, 'complete');
   checkRevision(h, p.expected_rev);
   checkReport(p.result, h);
   const reason = stops

@@ -28,6 +28,7 @@ export function expireLeases(tx: StoreTransaction, ctx: ActionContext): { releas
         {
           claimed_by: null,
           claimed_at: null,
+          claimed_session: undefined,
           lease_expires_at: null,
         },
       ),

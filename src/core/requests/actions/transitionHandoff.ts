@@ -2,6 +2,7 @@
 import { ActionError } from '../../domain/errors';
 import { applyStatusChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority, findMove } from '../../domain/lifecycle';
+import { assertHolder } from '../../domain/agentSession';
 import { claimHandoff } from './claimHandoff';
 import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff, HandoffStatus } from '../../domain/handoffSchema';
@@ -21,12 +22,21 @@ export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: T
 
   const move = findMove(h.status, p.to);
   assertAuthority(h, move.authority, ctx.agent, tx.config.humans, move.verb.replace(/_/g, ' '));
+  // Block and release of held work belong to its holder, the session that claimed it (docs/contract.md §4).
+  if (h.status === 'in_progress' && move.authority === 'owner') assertHolder(h, ctx.agent, ctx.session, tx.config.humans, move.verb);
   checkRevision(h, p.expected_rev);
   const reason = p.reason ?? move.verb;
 
   switch (move.verb) {
     case 'release':
-      return { handoff: applyStatusChange(tx, ctx, h, 'queued', reason, { claimed_by: null, claimed_at: null, lease_expires_at: null }) };
+      return {
+        handoff: applyStatusChange(tx, ctx, h, 'queued', reason, {
+          claimed_by: null,
+          claimed_at: null,
+          claimed_session: undefined,
+          lease_expires_at: null,
+        }),
+      };
     case 'return_for_revision': {
       const attempts = h.prior_attempts + 1;
       if (attempts > tx.config.maxAttempts) {
@@ -56,7 +66,14 @@ export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: T
           }),
         };
       }
-      return { handoff: applyStatusChange(tx, ctx, h, 'queued', reason, { claimed_by: null, claimed_at: null, lease_expires_at: null }) };
+      return {
+        handoff: applyStatusChange(tx, ctx, h, 'queued', reason, {
+          claimed_by: null,
+          claimed_at: null,
+          claimed_session: undefined,
+          lease_expires_at: null,
+        }),
+      };
     default:
       return { handoff: applyStatusChange(tx, ctx, h, p.to, reason) };
   }

@@ -1,5 +1,6 @@
 // heartbeat (renew the lease) and updateTodos (replace the todo list whole, like todowrite).
 import { ActionError } from '../../domain/errors';
+import { assertHolder } from '../../domain/agentSession';
 import { applyFieldChange, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority } from '../../domain/lifecycle';
 import { leaseUntil } from './claimHandoff';
@@ -17,12 +18,7 @@ export function heartbeat(tx: StoreTransaction, ctx: ActionContext, p: { ref: st
     });
   }
   assertAuthority(h, 'owner', ctx.agent, tx.config.humans, 'renew the lease of');
-  if (h.claimed_by && h.claimed_by !== ctx.agent) {
-    throw new ActionError('already_claimed', `${h.handoff_id} is held by ${h.claimed_by}; only the holder renews its lease.`, {
-      handoff_id: h.handoff_id,
-      claimedBy: h.claimed_by,
-    });
-  }
+  assertHolder(h, ctx.agent, ctx.session, tx.config.humans, 'renew the lease of');
   // In sync mode every renewal is a push: one before half the lease is used buys nothing (docs/contract.md §13).
   if (tx.config.sync && leaseHalfUsed(h, tx.now().getTime()) === false) return { handoff: h, renewed: false };
   const renewed = applyFieldChange(tx, ctx, h, { lease_expires_at: leaseUntil(tx, tx.now(), h, ctx.agent) }, 'lease renewed');

@@ -3,6 +3,7 @@
 // (core/domain/agentText.ts) and placed between DATA_BEGIN and DATA_END lines, which the text says hold data, not
 // instructions. The whole text stays within BRIEFING_TEXT_MAX_BYTES: each section shows what fits (its first
 // three first, then the rest in order) and says how many more there are and which command lists them.
+import { holderText } from '../../domain/agentSession';
 import { foldAgentText } from '../../domain/agentText';
 import type { BriefHandoff, SessionBriefing } from './sessionBriefing';
 
@@ -29,7 +30,7 @@ function filesText(files: readonly string[]): string {
 }
 
 function line(h: BriefHandoff): string {
-  const held = h.claimed_by ? `, held by ${foldAgentText(h.claimed_by, 64)}` : '';
+  const held = h.claimed_by ? `, held by ${foldAgentText(holderText(h), 300)}` : '';
   return `- ${h.handoff_id} [${h.status}${held}] from ${foldAgentText(h.from_agent, 64)}: ${foldAgentText(h.summary, SUMMARY_CHARS)}${filesText(h.files)}`;
 }
 
@@ -79,8 +80,8 @@ function sections(b: SessionBriefing, revoked: readonly RevokedWrite[]): Section
       more: 'read decisions.md',
     },
     {
-      title: 'Held by other agents (leases)',
-      items: b.leases.map((l) => `- ${l.handoff_id} held by ${foldAgentText(l.claimed_by, 64)} until ${l.lease_expires_at ?? '?'}`),
+      title: 'Held by other agents or sessions (leases)',
+      items: b.leases.map((l) => `- ${l.handoff_id} held by ${foldAgentText(holderText(l), 300)} until ${l.lease_expires_at ?? '?'}`),
       none: 'none',
       more: `agentsync list --status in_progress ${limit}`,
     },

@@ -1,6 +1,7 @@
 // What the editor's dashboard draws (docs/agentsync-documentation.md, "The dashboard"), per folder: the cards
 // (domain/dashboardCards.ts, their buttons from the action catalog), the active sessions and the last health from .agentsync/state.json, and the leases of
 // in-progress handoffs. state.json is derived, so anything unexpected in it is left out rather than trusted.
+import { sessionWhere } from '../../domain/agentSession';
 import { displayAgent } from '../../domain/agentId';
 import type { AgentSyncConfig } from '../../domain/configSchema';
 import { dashboardGroups, type DashboardGroup } from '../../domain/dashboardCards';
@@ -102,7 +103,7 @@ function folderActivity(handoffs: readonly Handoff[], state: Record<string, unkn
     .filter((h) => h.status === 'in_progress' && h.claimed_by && h.lease_expires_at)
     .map((h) => ({
       handoffId: h.handoff_id,
-      holder: displayAgent(h.claimed_by!),
+      holder: displayAgent(h.claimed_by!) + sessionWhere(h.claimed_session),
       until: h.lease_expires_at!,
       expired: leaseExpired(h, now),
       mine: h.claimed_by === me,

@@ -88,6 +88,7 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
     handoffId: from?.handoff_id ?? null,
     handoffUid: from?.uid ?? null,
     request_id: ctx.requestId,
+    ...(ctx.session?.id ? { agentSession: { id: ctx.session.id, worktree: ctx.session.worktree } } : {}),
   };
   tx.afterCommit.push({
     what: 'AgentTracker.md',
@@ -110,7 +111,7 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
     },
   });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
-  const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values());
+  const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values(), ctx.session);
   const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r), ctx.agent);
   if (moved.length) briefing.moved_ids = moved;
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };

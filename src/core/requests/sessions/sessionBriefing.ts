@@ -1,6 +1,7 @@
 // What startSession hands an agent to begin with (docs/contract.md §10a; docs/agentsync-documentation.md, "startSession"):
 // its open and claimable handoffs, returns waiting for it, the latest decisions.md lines (docs/contract.md §10a: for every
 // agent to read them at session start), other agents' active leases and the files those agents are working on.
+import { isHolder, type AgentSession } from '../../domain/agentSession';
 import * as fs from 'node:fs';
 import { leaseExpired } from '../../domain/handoffAttention';
 import { isTerminal, type Handoff } from '../../domain/handoffSchema';
@@ -19,6 +20,8 @@ export interface BriefHandoff {
   summary: string;
   files: string[];
   claimed_by: string | null;
+  /** Where the claim was taken: the agent's session id, worktree and branch (docs/contract.md §4). */
+  claimed_session: AgentSession | null;
   lease_expires_at: string | null;
   return_to: string | null;
 }
@@ -33,8 +36,14 @@ export interface SessionBriefing {
   returns: BriefHandoff[];
   /** The last lines of decisions.md, oldest first. */
   decisions: string[];
-  /** Other agents' leases that have not run out. */
-  leases: { handoff_id: string; claimed_by: string; lease_expires_at: string | null; files: string[] }[];
+  /** Leases of other agents, and of other sessions of this agent, that have not run out. */
+  leases: {
+    handoff_id: string;
+    claimed_by: string;
+    claimed_session: AgentSession | null;
+    lease_expires_at: string | null;
+    files: string[];
+  }[];
   /** Files other agents are working on (core/domain/hotFiles.ts: their claims and active sessions): edit them only after asking. */
   hotFiles: { file: string; handoff_id: string; agent: string }[];
   /**
@@ -53,6 +62,7 @@ function brief(h: Handoff): BriefHandoff {
     summary: h.summary.length > BRIEFING_LIMITS.summaryChars ? `${h.summary.slice(0, BRIEFING_LIMITS.summaryChars - 1)}…` : h.summary,
     files: h.files.slice(0, 20),
     claimed_by: h.claimed_by ?? null,
+    claimed_session: h.claimed_session ?? null,
     lease_expires_at: h.lease_expires_at ?? null,
     return_to: h.return_to ?? null,
   };
@@ -102,6 +112,8 @@ export function sessionBriefing(
   now: Date,
   decisionsFile: string,
   sessions: Iterable<SessionRecord> = [],
+  /** The session the briefing is for: work another session of `agent` holds is listed as someone else's lease. */
+  session: AgentSession | null = null,
 ): SessionBriefing {
   const open: Handoff[] = [];
   const claimable: Handoff[] = [];
@@ -112,10 +124,11 @@ export function sessionBriefing(
     if (isReturnFor(h, agent)) returns.push(h);
     else if (claimableBy(h, agent, config)) claimable.push(h);
     else if (h.claimed_by === agent || (h.to_agents.includes(agent) && h.status !== 'queued')) open.push(h);
-    if (h.status === 'in_progress' && h.claimed_by && h.claimed_by !== agent && !leaseExpired(h, now)) {
+    if (h.status === 'in_progress' && h.claimed_by && !isHolder(h, agent, session) && !leaseExpired(h, now)) {
       leases.push({
         handoff_id: h.handoff_id,
         claimed_by: h.claimed_by,
+        claimed_session: h.claimed_session ?? null,
         lease_expires_at: h.lease_expires_at ?? null,
         files: h.files.slice(0, 20),
       });

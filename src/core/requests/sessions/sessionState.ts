@@ -13,6 +13,11 @@ export interface SessionRecord {
   handoffUid: string | null;
   /** The request that started it, so a replayed request is recognised. */
   request_id: string | null;
+  /**
+   * The agent's session id (its vendor's, not this record's `id`) and the worktree it runs in, when the start named
+   * one: what a drop-zone request of that agent in that worktree is taken to come from (docs/contract.md §4).
+   */
+  agentSession?: { id: string; worktree: string } | null;
 }
 
 export interface LastSessionRecord {
@@ -48,6 +53,9 @@ function toSession(v: unknown, agentKey?: string): SessionRecord | null {
     handoffId: str(v.handoffId),
     handoffUid: str(v.handoffUid),
     request_id: str(v.request_id),
+    ...(isObject(v.agentSession) && typeof v.agentSession.id === 'string' && typeof v.agentSession.worktree === 'string'
+      ? { agentSession: { id: v.agentSession.id, worktree: v.agentSession.worktree } }
+      : {}),
   };
 }
 
@@ -78,4 +86,10 @@ export function sessionFields(sessions: ReadonlyMap<string, SessionRecord>): Rec
 
 export function lastSessionOf(state: Record<string, unknown>): LastSessionRecord | null {
   return isObject(state.lastSession) ? (state.lastSession as unknown as LastSessionRecord) : null;
+}
+
+/** The agent's session ids of `agent`'s live sessions started in `worktree` (state.json). */
+export function liveSessionIds(state: Record<string, unknown>, agent: string, worktree: string): string[] {
+  const s = activeSessionsOf(state).get(agent);
+  return s?.agentSession && s.agentSession.worktree === worktree ? [s.agentSession.id] : [];
 }

@@ -1,0 +1,119 @@
+// The drop zone where the agent is (docs/contract.md §14 item 3): a watcher answers the requests of every worktree
+// its clone lists, read from disk again at each rescan (so a worktree added while it runs is answered, one removed is
+// let go), each in the worktree it was written in: one processor per worktree's workspace folder, all through the
+// one dispatcher of the clone's record. Several watchers of one clone answer each request once: a processor takes a
+// request by renaming it (dropZoneClaims.ts). The home's housekeeping runs once here, not per drop zone.
+import * as path from 'node:path';
+import { cloneWorktrees, excludeInClone } from '../git/cloneWorktrees';
+import { WorkspaceLayout } from '../workspace/workspaceLayout';
+import { DropZoneProcessor, type DropZoneAnswer, type DropZoneLogger, type DropZoneOptions, type DropZoneStats } from './dropZoneProcessor';
+import { Housekeeping } from './housekeeping';
+import type { RequestDispatcher } from '../requests/requestDispatcher';
+
+/** The drop zone's runtime paths, relative to a workspace folder (what an answer writes in a worktree). */
+const RUNTIME = ['.agentsync/request.json', '.agentsync/result.json', '.agentsync/requests/', '.agentsync/responses/'];
+
+export class CloneDropZones {
+  private readonly own: DropZoneProcessor;
+  private readonly others = new Map<string, DropZoneProcessor>();
+  private readonly housekeeping: Housekeeping;
+  private readonly listeners: ((a: DropZoneAnswer) => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private readonly logger: DropZoneLogger;
+
+  constructor(
+    readonly layout: WorkspaceLayout,
+    private readonly dispatcher: RequestDispatcher,
+    private readonly options: DropZoneOptions = {},
+  ) {
+    this.logger = options.logger ?? { info: () => undefined, warn: () => undefined };
+    this.housekeeping = new Housekeeping(dispatcher, this.logger, options.leaseSweepMs);
+    this.own = this.processor(layout, options);
+  }
+
+  onDidAnswer(listener: (a: DropZoneAnswer) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Why this folder's own drop zone could not work at its last scan, or null. */
+  get problem(): string | null {
+    return this.own.problem;
+  }
+
+  get stats(): DropZoneStats {
+    const all = [this.own, ...this.others.values()].map((p) => p.stats);
+    return {
+      answered: all.reduce((n, s) => n + s.answered, 0),
+      refused: all.reduce((n, s) => n + s.refused, 0),
+      rejected: all.reduce((n, s) => n + s.rejected, 0),
+      recovered: all.reduce((n, s) => n + s.recovered, 0),
+    };
+  }
+
+  /** What is waiting in every worktree now, answered; then the home's housekeeping once. */
+  async processOnce(): Promise<DropZoneStats> {
+    this.housekeeping.pruneAudit();
+    this.refresh();
+    await Promise.all([this.own, ...this.others.values()].map((p) => p.processOnce()));
+    await this.housekeeping.sweepTimeouts();
+    return this.stats;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.refresh();
+    await Promise.all([this.own, ...this.others.values()].map((p) => p.start()));
+    this.housekeeping.start();
+    this.timer = setInterval(() => {
+      this.refresh();
+      void this.housekeeping.sweepTimeouts();
+    }, this.options.rescanMs ?? 2_000);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.housekeeping.stop();
+    await Promise.all([this.own, ...this.others.values()].map((p) => p.stop()));
+  }
+
+  private processor(layout: WorkspaceLayout, options: DropZoneOptions): DropZoneProcessor {
+    const p = new DropZoneProcessor(layout, this.dispatcher, { ...options, housekeeping: null });
+    p.onDidAnswer((a) => this.listeners.forEach((l) => l(a)));
+    return p;
+  }
+
+  /** The clone's worktrees as listed now: a processor for each new one, none kept for one that is gone. */
+  private refresh(): void {
+    const placement = this.layout.placement;
+    if (!placement) return;
+    const offset = placement.inRepository;
+    try {
+      const prefix = offset ? `/${offset}/` : '/';
+      excludeInClone(
+        placement.location,
+        RUNTIME.map((p) => prefix + p),
+      );
+    } catch (e) {
+      this.logger.warn(`could not list the drop zone in info/exclude: ${(e as Error).message}`);
+    }
+    const seen = new Set<string>();
+    for (const wt of cloneWorktrees(placement.location)) {
+      const folder = offset ? path.join(wt.root, ...offset.split('/')) : wt.root;
+      if (wt.root === placement.location.worktreeRoot) continue; // this folder's own drop zone
+      seen.add(folder);
+      if (this.others.has(folder)) continue;
+      const p = this.processor(new WorkspaceLayout(folder), { ...this.options, changes: undefined });
+      this.others.set(folder, p);
+      if (this.running) void p.start();
+    }
+    for (const [folder, p] of this.others) {
+      if (seen.has(folder)) continue;
+      this.others.delete(folder);
+      void p.stop();
+    }
+  }
+}
