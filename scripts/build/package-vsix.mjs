@@ -9,7 +9,7 @@
 // artifacts and checks their lists.
 //
 // `--refuse` is package.json's `vscode:prepublish`: `vsce package` run in the checkout itself would pack npm's list,
-// so it stops there with one line pointing here.
+// so it stops there with one line pointing here. Publish the file this builds: `vsce publish --packagePath <vsix>`.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
