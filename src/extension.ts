@@ -32,9 +32,8 @@ import { treeProbe, type TreeProbe } from './vscode/tree/treeProbe';
 import type { TreeNode } from './vscode/tree/treeNodes';
 import { TrustState } from './vscode/folders/trustState';
 import { markInitializeStepDone } from './vscode/setup/walkthroughProgress';
-
-/** True while a folder of the window is an AgentSync workspace: menus and the walkthrough's Initialize step use it. */
-const INITIALIZED_CONTEXT_KEY = 'agentsync.initialized';
+import { INITIALIZED_CONTEXT_KEY, INTRO_MESSAGE, STORE_READ_CONTEXT_KEY } from './vscode/tree/viewContext';
+import { NewWorkNotifier } from './vscode/notices/newWorkNotifier';
 
 /** The integration suite's handles on the running extension; exported only to the suite (see vscode/testSeam.ts). */
 export interface AgentSyncApi {
@@ -47,6 +46,8 @@ export interface AgentSyncApi {
   dropZones: DropZoneHosts;
   /** What VS Code asks for `agentsync mcp` server definitions. */
   mcp: AgentSyncMcpProvider;
+  /** The new-work notifications this window showed. */
+  newWork: NewWorkNotifier;
   identity(): AgentIdentity;
   hotFiles: { index: HotFileIndex; decorations: HotFileDecorations; warnings: HotFileWarnings };
   sessionCare: {
@@ -105,17 +106,26 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       return `failed: ${(e as Error).message}`;
     }
   };
+  const newWork = new NewWorkNotifier(services, me, showHandoff, log);
   const warnings = new HotFileWarnings(hotIndex, states, me, (hit, id) => showHandoff(hit.service, id));
   const reminders = new SessionReminders(services, states, me, reminderHours, log);
   const zeroTouch = new ZeroTouchSessions(deps, trust, states);
   const startupPrompts: DanglingSessionPrompt[] = [];
 
   const contextKeys: Record<string, unknown> = {};
+  const setContext = async (key: string, value: unknown) => {
+    contextKeys[key] = value;
+    await vscode.commands.executeCommand('setContext', key, value);
+  };
   const updateContext = () => {
     const now = services.all().some((s) => s.isInitialized());
+    const message = now ? INTRO_MESSAGE : undefined;
+    if (treeView.message !== message) treeView.message = message;
     if (now === contextKeys[INITIALIZED_CONTEXT_KEY]) return;
-    contextKeys[INITIALIZED_CONTEXT_KEY] = now;
-    void vscode.commands.executeCommand('setContext', INITIALIZED_CONTEXT_KEY, now);
+    // The welcome needs both keys (vscode/tree/viewContext.ts): "read" only once "initialized" holds its value.
+    void setContext(INITIALIZED_CONTEXT_KEY, now).then(() =>
+      contextKeys[STORE_READ_CONTEXT_KEY] ? undefined : setContext(STORE_READ_CONTEXT_KEY, true),
+    );
     if (now) void markInitializeStepDone(context.extension.id, log);
   };
 
@@ -129,6 +139,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     badge,
     returns,
+    newWork,
     dropZones,
     ...registerCommands({ deps, trust, badge, tree, automation: zeroTouch, extension: context }),
     ...registerHistoryDocument(deps),
@@ -170,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
       updateContext();
       badge.update();
       returns.checkAll();
+      newWork.checkAll();
       dropZones.sync();
       hotIndex.start();
       warnings.checkActiveEditor();
@@ -200,6 +212,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     trust,
     dropZones,
     mcp,
+    newWork,
     identity: () => identity,
     hotFiles: { index: hotIndex, decorations, warnings },
     sessionCare: { states, reminders, zeroTouch, startupPrompts },

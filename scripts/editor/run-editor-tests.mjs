@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHROMIUM, launchChromium } from './browser.mjs';
-import { REPO_ROOT, SERVER_MAIN, startEditorServer, workbenchUrl } from './server.mjs';
+import { NODE24, REPO_ROOT, SERVER_MAIN, startEditorServer, workbenchUrl } from './server.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -23,6 +23,8 @@ const { values: opt } = parseArgs({
     tests: { type: 'string' },
     workspace: { type: 'string' },
     screenshot: { type: 'string' },
+    /** A VSIX to install (--install-extension) into the server's extensions folder before the window opens. */
+    install: { type: 'string' },
     verbose: { type: 'boolean', default: false },
     'timeout-ms': { type: 'string', default: String(8 * 60 * 1000) },
   },
@@ -177,7 +179,33 @@ setTimeout(() => finish(124, `TIMEOUT after ${timeoutMs} ms`), timeoutMs);
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => finish(130, `got ${sig}`));
 
 try {
-  server = await startEditorServer();
+  let serverDir;
+  if (opt.install) {
+    serverDir = mkdtempSync(join(tmpdir(), 'agentsync-editor-'));
+    const ext = join(serverDir, 'ext');
+    const r = spawnSync(
+      NODE24,
+      [
+        SERVER_MAIN,
+        '--install-extension',
+        opt.install,
+        '--extensions-dir',
+        ext,
+        '--user-data-dir',
+        join(serverDir, 'ud'),
+        '--server-data-dir',
+        join(serverDir, 'sd'),
+        '--accept-server-license-terms',
+      ],
+      { encoding: 'utf8' },
+    );
+    say(`--install-extension ${opt.install}: exit ${r.status} ${(r.stdout + r.stderr).trim().split('\n').slice(-2).join(' | ')}`);
+    if (r.status !== 0) await finish(1, 'the VSIX did not install');
+    // Read by the tests in the extension host (the server passes its environment on).
+    process.env.AGENTSYNC_IT_EXTENSIONS_DIR = ext;
+  }
+  server = await startEditorServer(serverDir ? { tmpDir: serverDir } : {});
+  if (serverDir) process.on('exit', () => rmSync(serverDir, { recursive: true, force: true }));
   say(`server on port ${server.port}`);
   userDataDir = mkdtempSync(join(tmpdir(), 'agentsync-chromium-'));
   // launchPersistentContext: a fresh profile dir we own and delete, never the user's.

@@ -12,6 +12,7 @@ import { trustVerb } from './trustVerb';
 import { syncVerb } from './syncVerb';
 import { refusal } from '../core/domain/responseEnvelope';
 import { oneLine } from './terminalText';
+import { packageVersion } from './packageVersion';
 import { findWorkspaceRoot, notAWorkspaceMessage } from '../core/store/workspaceRoot';
 
 const GLOBAL_OPTIONS = {
@@ -90,7 +91,8 @@ export function helpText(verb?: string): string {
     'commands:',
     ...Object.entries(ALL_VERBS).map(([k, v]) => `  ${k.padEnd(width)}  ${v.summary}`),
     '',
-    "agentsync <command> --help shows a command's options. Exit codes: 0 ok, 1 refused or invalid input, 2 usage error.",
+    "agentsync <command> --help shows a command's options; agentsync --version (-v) prints the version.",
+    'Exit codes: 0 ok, 1 refused or invalid input, 2 usage error.',
   ].join('\n');
 }
 
@@ -120,6 +122,11 @@ export async function runCli(argv: string[], io: CliIo = processIo, cwd = proces
       if (argv.includes('--help') || argv.includes('-h') || argv.length === 0) {
         io.out(helpText());
         return argv.length === 0 ? 2 : 0;
+      }
+      // Only without a command: after one, --version is an option that command does not take, and is refused as such.
+      if (argv.includes('--version') || argv.includes('-v')) {
+        io.out(packageVersion());
+        return 0;
       }
       throw new UsageError('no command given');
     }

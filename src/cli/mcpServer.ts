@@ -1,14 +1,13 @@
 // `agentsync mcp`: an MCP server on stdio exposing every core action as a tool (docs/contract.md §1, §8). Each call goes
 // through the one RequestDispatcher of the --dir workspace, so MCP callers get the same validation, lock, rules
 // and audit line as every other surface. stdout carries only the protocol; logs go to stderr. Ends when stdin closes.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestDispatcher, RequestResponse } from '../core/requests/requestDispatcher';
 import type { CliContext } from './cliContext';
 import { CappedStdioServerTransport } from './mcpStdioTransport';
 import { mcpTools } from './mcpTools';
+import { packageVersion } from './packageVersion';
 import { refusal, type ResponseEnvelope } from '../core/domain/responseEnvelope';
 import { AGENT_ANSWER_MAX_BYTES, agentListParams, agentSized } from '../core/requests/agentAnswers';
 
@@ -19,19 +18,6 @@ function toolResult(r: ResponseEnvelope): CallToolResult {
 
 /** The room a result has in one JSON-RPC message of at most AGENT_ANSWER_MAX_BYTES (its envelope takes the rest). */
 const RESULT_MAX_BYTES = AGENT_ANSWER_MAX_BYTES - 256;
-
-/** The package version, for the server's initialize answer (dist/cli.js and out/src/cli/ sit at different depths). */
-function packageVersion(): string {
-  for (const rel of ['..', '../../..']) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, rel, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'agentsync' && pkg.version) return pkg.version;
-    } catch {
-      // not here; try the next place
-    }
-  }
-  return '0.0.0';
-}
 
 /** One tool call → one dispatched request; the tool name is the action. */
 export async function callTool(dispatcher: RequestDispatcher, name: string, args: Record<string, unknown>): Promise<RequestResponse> {

@@ -30,6 +30,8 @@ const MAIN = [
 const UNINITIALIZED = ['uninitialized'];
 /** A seeded workspace with a session of this window's agent left open (pass "session"). */
 const SESSION = ['sessionCare', 'zeroTouch'];
+/** A seeded workspace, the extension installed from the VSIX (pass "installed"). */
+const INSTALLED = ['installed'];
 
 export async function run(): Promise<void> {
   // mocha from the repo's node_modules, by absolute path (the extension host has no resolution root of its own).
@@ -39,7 +41,7 @@ export async function run(): Promise<void> {
   const mocha = new MochaClass({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   const initialized = fs.existsSync(path.join(workspaceRoot(), '.agentsync.json'));
   const pass = process.env.AGENTSYNC_IT_PASS ?? (initialized ? 'main' : 'uninitialized');
-  const files = pass === 'session' ? SESSION : pass === 'uninitialized' ? UNINITIALIZED : MAIN;
+  const files = pass === 'session' ? SESSION : pass === 'uninitialized' ? UNINITIALIZED : pass === 'installed' ? INSTALLED : MAIN;
   // run.mjs --files: only the named files, still in the suite's order.
   const only = process.env.AGENTSYNC_IT_FILES?.split(',').map((f) => f.trim());
   for (const f of files) if (!only || only.includes(f)) mocha.addFile(path.join(__dirname, `${f}.test.js`));

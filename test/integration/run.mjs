@@ -6,10 +6,13 @@
 //   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care),
 //   4. the demo (test/integration/demo.test.mjs: serve-demo.mjs in a browser, its first minute read from the page).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
-// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session|demo] [--files tree,delegation] [--verbose]
+//   5. installed: `npm run package`, the VSIX installed into the real VS Code with --install-extension (no development
+//      copy of AgentSync: the window's development extension is an empty driver carrying the tests), on a seeded
+//      workspace (test/integration/installed.test.ts).
+// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session|installed|demo] [--files tree,delegation] [--verbose]
 // --files runs only those test files of the pass (in the suite's order), each on a freshly seeded workspace.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +41,7 @@ const passes = [
   { name: 'main', initialized: true },
   { name: 'uninitialized', initialized: false },
   { name: 'session', initialized: true, openSessionOf: 'human' },
+  { name: 'installed', initialized: true },
   { name: 'demo' },
 ].filter((p) => !opt.only || p.name === opt.only);
 
@@ -54,6 +58,30 @@ function runDemoPass() {
   });
   console.log(r.status === 0 ? '== demo: passed' : `== demo: FAILED (exit ${r.status ?? r.signal})`);
   return r.status === 0;
+}
+
+/**
+ * Pass "installed": builds the VSIX as users get it (`npm run package`), and an empty extension to carry the tests
+ * (the workbench runs tests only beside a development extension; this one contributes nothing).
+ */
+function packageAndDriver() {
+  const started = Date.now();
+  const r = spawnSync('npm', ['run', 'package'], { cwd: REPO, encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.error(
+      `== installed: npm run package failed (exit ${r.status}):\n${(r.stdout + r.stderr).trim().split('\n').slice(-5).join('\n')}`,
+    );
+    return undefined;
+  }
+  const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+  const vsix = join(REPO, `agentsync-${version}.vsix`);
+  console.log(`== installed: npm run package built ${vsix} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const driver = mkdtempSync(join(tmpdir(), 'agentsync-it-driver-'));
+  writeFileSync(
+    join(driver, 'package.json'),
+    JSON.stringify({ name: 'agentsync-installed-check', publisher: 'agentsync-test', version: '0.0.0', engines: { vscode: '^1.105.0' } }),
+  );
+  return { vsix, driver };
 }
 
 // The extension hands its internals (vscode/testSeam.ts) only to a window started with this variable.
@@ -80,10 +108,16 @@ for (const pass of passes) {
   const trustDir = mkdtempSync(join(tmpdir(), `agentsync-it-trust-${pass.name}-`));
   process.env.AGENTSYNC_TRUST_FILE = join(trustDir, 'trusted.json');
   console.log(`\n== integration suite (${pass.name}) on ${ws}`);
+  const installed = pass.name === 'installed' ? packageAndDriver() : undefined;
+  if (pass.name === 'installed' && !installed) {
+    failed++;
+    continue;
+  }
   const args = [
     join(REPO, 'scripts/editor/run-editor-tests.mjs'),
     '--extension',
-    REPO,
+    installed?.driver ?? REPO,
+    ...(installed ? ['--install', installed.vsix] : []),
     '--tests',
     join(REPO, 'out/test/integration/index.js'),
     '--workspace',
@@ -100,5 +134,6 @@ for (const pass of passes) {
   else rmSync(ws, { recursive: true, force: true });
   rmSync(trustDir, { recursive: true, force: true });
   if (scaleWs) rmSync(scaleWs, { recursive: true, force: true });
+  if (installed) rmSync(installed.driver, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
