@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { configSchema } from '../src/core/domain/configSchema';
 import { handoffsFileSchema } from '../src/core/domain/handoffSchema';
 import { languageModelToolContributions } from '../src/vscode/agents/languageModelToolCatalog';
-import { commandContributions, menuContributions } from '../src/vscode/commands/commandCatalog';
+import { commandContributions, menuContributions } from '../src/vscode/manifest/commandCatalog';
 
 const outDir = path.resolve(__dirname, '..', '..', 'schemas');
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { isTerminal, type Handoff } from '../../core/domain/handoffSchema';
 import type { CommandDeps } from './commandDeps';
-import { COMMAND_MOVES, PLAIN_COMMANDS } from './commandCatalog';
+import { COMMAND_MOVES, PLAIN_COMMANDS } from '../manifest/commandCatalog';
 import { handoffChoice, type HandoffTarget } from './handoffTarget';
 import { pickOne, type Choice } from './prompts';
 

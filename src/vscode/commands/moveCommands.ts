@@ -4,7 +4,7 @@
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { clearConflictsCommand } from './clearConflictsCommand';
 import type { CommandDeps } from './commandDeps';
-import { COMMAND_MOVES } from './commandCatalog';
+import { COMMAND_MOVES } from '../manifest/commandCatalog';
 import { reportResponse, type CommandEntry } from './commandRunner';
 import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
 import { approve, claim, complete, escalate, returnForRevision } from './handoffCommands';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { chainLines } from '../../core/domain/handoffChains';
 import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../../core/domain/handoffAttention';
 import type { Handoff, HandoffStatus } from '../../core/domain/handoffSchema';
-import { handoffContextValue } from '../commands/commandCatalog';
+import { handoffContextValue } from '../manifest/commandCatalog';
 import { conflictValue, handoffTooltip, literal } from './handoffTooltip';
 import { statusIcon, statusLabel } from './statusIcons';
 import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
