@@ -13,14 +13,14 @@ describe('command registrar', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       contributes: { commands: { command: string }[] };
     };
-    const contributed = manifest.contributes.commands.map((c) => c.command).sort();
+    const contributed: string[] = manifest.contributes.commands.map((c) => c.command).sort();
     const uninstall = installFakeVscode();
     try {
       // Loaded now, with the stand-in in place (an import at the top would load it before).
       type Registrar = typeof import('../../src/vscode/commands/commandRegistrar');
       const { commandTable } = createRequire(__filename)('../../src/vscode/commands/commandRegistrar') as Registrar;
       const table = commandTable({} as Parameters<typeof commandTable>[0]);
-      const ids = table.map(([id]) => id);
+      const ids: string[] = table.map(([id]) => id);
       const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
       assert.deepEqual(twice, [], 'commands with more than one handler');
       assert.deepEqual(

@@ -1,10 +1,12 @@
-// package.json's commands, menus and Copilot tools are generated from the action catalog (npm run schemas): this test
-// fails when a hand edit or a catalog change leaves them apart. The tree flags that the menus match are the catalog's.
+// package.json's commands, menus and Copilot tools are generated from the action catalog, its views, welcome content,
+// walkthrough and settings from src/vscode/manifest/ (npm run build): this test fails when a hand edit or a change
+// there leaves them apart. The tree flags that the menus match are the catalog's.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandContributions, handoffContextValue, menuContributions, PLAIN_COMMANDS } from '../../src/vscode/manifest/commandCatalog';
-import { languageModelToolContributions } from '../../src/vscode/agents/languageModelToolCatalog';
+import { commandContributions, handoffContextValue, PLAIN_COMMANDS } from '../../src/vscode/manifest/commandCatalog';
+import { manifestProblems, type Contributes } from '../../src/vscode/manifest/manifestCheck';
+import { commandIdsSource, generatedContributes } from '../../scripts/manifest/contributes';
 import { MOVES } from '../../src/core/requests/catalog';
 import { handoffIn } from './helpers/handoffFixtures';
 import { catalogOffers, commandOf, MENU_CASES, offeredBy } from '../shared/menuMatrix';
@@ -23,17 +25,19 @@ const contributes = () =>
   ).contributes;
 const json = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
-describe('package.json from the action catalog (npm run schemas)', () => {
-  it('contributes.commands is what the catalog generates (run npm run schemas)', () => {
-    assert.deepEqual(contributes().commands, json(commandContributions()));
+describe('package.json from the action catalog and src/vscode/manifest/ (npm run build)', () => {
+  for (const [section, generated] of Object.entries(generatedContributes())) {
+    it(`contributes.${section} is what scripts/manifest/contributes.ts generates (run npm run build)`, () => {
+      assert.deepEqual((contributes() as Record<string, unknown>)[section], json(generated));
+    });
+  }
+
+  it('src/vscode/manifest/commandIds.ts is what the catalog generates (run npm run build)', () => {
+    assert.equal(fs.readFileSync(path.join(root, 'src/vscode/manifest/commandIds.ts'), 'utf8'), commandIdsSource());
   });
 
-  it('contributes.menus is what the catalog generates (run npm run schemas)', () => {
-    assert.deepEqual(contributes().menus, json(menuContributions()));
-  });
-
-  it('contributes.languageModelTools is what the catalog generates (run npm run schemas)', () => {
-    assert.deepEqual(contributes().languageModelTools, json(languageModelToolContributions()));
+  it('every when clause, command link and walkthrough event of package.json checks out', () => {
+    assert.deepEqual(manifestProblems(contributes() as unknown as Contributes), []);
   });
 
   it('each command is listed once, and every move names a distinct command, verb and flag', () => {

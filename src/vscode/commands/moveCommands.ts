@@ -12,6 +12,7 @@ import { resolveHandoff } from './handoffTarget';
 import { passOverCommand } from './passOverCommand';
 import { startOnHandoff } from '../sessionCare/startOnHandoffCommand';
 import { askText } from './prompts';
+import type { CommandId } from '../manifest/commandIds';
 
 type MoveHandler = (deps: CommandDeps, arg?: unknown) => Promise<unknown>;
 
@@ -58,6 +59,7 @@ async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown):
 export function moveCommandHandlers(deps: CommandDeps): CommandEntry[] {
   return COMMAND_MOVES.map((move) => {
     const handler = HANDLERS[move.name];
-    return [move.command.id, (arg) => (handler ? handler(deps, arg) : genericMove(move, deps, arg))];
+    // The catalog is where the CommandId type is generated from (scripts/manifest/contributes.ts).
+    return [move.command.id as CommandId, (arg) => (handler ? handler(deps, arg) : genericMove(move, deps, arg))];
   });
 }

@@ -10,8 +10,6 @@ import { runCardAction } from './dashboardActions';
 import { dashboardPage, newNonce } from './dashboardHtml';
 import { parsePageMessage, type CardActionRequest, type ModelMessage } from './dashboardMessages';
 
-export const DASHBOARD_VIEW_ID = 'agentsync.dashboard';
-
 export interface DashboardContext {
   me: string;
   identityProblem: string | null;
