@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agents/agentIdentity';
 import { offerCommandToTerminals } from './vscode/agents/agentsyncCommandInPath';
-import { registerCommands } from './vscode/commands/commandRegistrar';
+import { registerCommands } from './vscode/commandRegistrar';
 import { DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/folders/dropZoneHost';
 import { FolderService } from './vscode/folders/folderService';

@@ -1,4 +1,4 @@
-// The one registrar (src/vscode/commands/commandRegistrar.ts): every command of package.json has exactly one handler
+// The one registrar (src/vscode/commandRegistrar.ts): every command of package.json has exactly one handler
 // in its table, and the table has no command package.json does not contribute.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -17,8 +17,8 @@ describe('command registrar', () => {
     const uninstall = installFakeVscode();
     try {
       // Loaded now, with the stand-in in place (an import at the top would load it before).
-      type Registrar = typeof import('../../src/vscode/commands/commandRegistrar');
-      const { commandTable } = createRequire(__filename)('../../src/vscode/commands/commandRegistrar') as Registrar;
+      type Registrar = typeof import('../../src/vscode/commandRegistrar');
+      const { commandTable } = createRequire(__filename)('../../src/vscode/commandRegistrar') as Registrar;
       const table = commandTable({} as Parameters<typeof commandTable>[0]);
       const ids: string[] = table.map(([id]) => id);
       const twice = ids.filter((id, i) => ids.indexOf(id) !== i);

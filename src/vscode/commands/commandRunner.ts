@@ -14,7 +14,7 @@ export interface Cancelled {
 
 /** A command's handler: what it does with the argument it is run with (a tree node, `{ handoffId, folder }`, …). */
 export type CommandHandler = (arg?: unknown) => Promise<unknown>;
-/** A command id and its handler: a line of the registrar's table (commandRegistrar.ts). */
+/** A command id and its handler: a line of the registrar's table (vscode/commandRegistrar.ts). */
 export type CommandEntry = readonly [id: CommandId, handler: CommandHandler];
 
 export function registerCommand(

@@ -1,6 +1,5 @@
-// Commands on one handoff that do more than the generic move (moveCommands.ts): complete (asks for the report) and
-// return for revision (its answer may be an escalation), and Open Handoff Record; commandRegistrar.ts registers them. Each move builds a request and sends it
-// through the folder's one dispatcher.
+// Commands on one handoff that do more than the generic move (moveCommands.ts): Complete asks for the report, Return
+// for Revision may answer with an escalation; and Open Handoff Record. vscode/commandRegistrar.ts registers them.
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';

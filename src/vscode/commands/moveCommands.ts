@@ -10,7 +10,7 @@ import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
 import { complete, returnForRevision } from './handoffCommands';
 import { resolveHandoff } from './handoffTarget';
 import { passOverCommand } from './passOverCommand';
-import { startOnHandoff } from '../sessionCare/startOnHandoffCommand';
+import { startOnHandoff } from './startOnHandoffCommand';
 import { askText } from './prompts';
 import type { CommandId } from '../manifest/commandIds';
 
@@ -59,7 +59,7 @@ async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown):
   return reportResponse(response, done, deps.log);
 }
 
-/** The handler of every move's command, by command id (registered by commandRegistrar.ts). */
+/** The handler of every move's command, by command id (registered by vscode/commandRegistrar.ts). */
 export function moveCommandHandlers(deps: CommandDeps): CommandEntry[] {
   return COMMAND_MOVES.map((move) => {
     const handler = HANDLERS[move.name];
