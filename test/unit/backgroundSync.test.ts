@@ -1,4 +1,4 @@
-// The editor's background sync (store/sync/backgroundSync.ts, docs/contract.md §13) against a real bare repository
+// The editor's background sync (store/backgroundSync.ts, docs/contract.md §13) against a real bare repository
 // on disk: another clone's write reaches this clone's store on the next tick, and a remote gone is a status, not a throw.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HandoffStore } from '../../src/core/store/handoffStore';
 import { RequestDispatcher } from '../../src/core/requests/requestDispatcher';
-import { BackgroundSync, syncStatusLine, type BackgroundSyncStatus } from '../../src/core/store/sync/backgroundSync';
+import { BackgroundSync, syncStatusLine, type BackgroundSyncStatus } from '../../src/core/store/backgroundSync';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
 

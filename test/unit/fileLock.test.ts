@@ -209,7 +209,7 @@ describe('FileLock', () => {
   it('fencing through the store: a batch whose lock was stolen before the write is refused and writes nothing', async () => {
     const ws = new TestWorkspace({ handoffs: [handoffIn('queued')] });
     const bytes = ws.storeBytes();
-    const store = ws.store as unknown as { lock: FileLock };
+    const store = { lock: (ws.store as unknown as { local: { lock: { current: FileLock } } }).local.lock.current };
     const original = store.lock.assertHeld.bind(store.lock);
     let stolen = false;
     store.lock.assertHeld = () => {

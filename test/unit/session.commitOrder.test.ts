@@ -13,7 +13,7 @@ describe('session actions: derived files only after the store commit', () => {
     const ws = new TestWorkspace();
     fs.writeFileSync(ws.layout.trackerFile, '# Agent Tracker\n\n');
     const trackerBefore = fs.readFileSync(ws.layout.trackerFile, 'utf8');
-    const lock = (ws.store as unknown as { lock: FileLock }).lock;
+    const lock = (ws.store as unknown as { local: { lock: { current: FileLock } } }).local.lock.current;
     const original = lock.assertHeld.bind(lock);
     lock.assertHeld = () => {
       // Another process took the lock over while this batch ran (its holder froze past the lease).

@@ -3,7 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { isActionError } from '../../src/core/domain/errors';
 import { RetryBudget, RETRY_BUDGET_MS, RETRY_PAUSE_CAP_MS, type RetryClock } from '../../src/core/store/sync/retryBudget';
-import { RemoteAuthority, type AuthorityHost } from '../../src/core/store/sync/remoteAuthority';
+import { RemoteAuthority } from '../../src/core/store/sync/remoteAuthority';
+import type { LocalAuthority } from '../../src/core/store/local/localAuthority';
 import { pushRefusal } from '../../src/core/store/sync/sharedStateRef';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
 import { makeTempDir, removeTempDirs } from './helpers/testWorkspace';
@@ -81,9 +82,9 @@ describe('sync retry budget (a time, not a count)', () => {
     const root = makeTempDir('agentsync-retry-');
     const clock = new FakeClock();
     clock.r = 0; // no real pause
-    const host = { layout: new WorkspaceLayout(root) } as unknown as AuthorityHost;
+    const local = { layout: new WorkspaceLayout(root) } as unknown as LocalAuthority;
     const authority = new RemoteAuthority(
-      host,
+      local,
       { remote: 'origin', ref: 'refs/agentsync/state', offline: 'refuse', interval_s: 30 },
       null,
       clock,

@@ -4,7 +4,7 @@
 // Nothing is read at construction: the first view() reads the store.
 import * as vscode from 'vscode';
 import { HandoffStore, type StoreLogger } from '../../core/store/handoffStore';
-import { BackgroundSync, type BackgroundSyncStatus } from '../../core/store/sync/backgroundSync';
+import { BackgroundSync, type BackgroundSyncStatus } from '../../core/store/backgroundSync';
 import { isWorkspaceFolder } from '../../core/store/workspaceRoot';
 import { RequestDispatcher, type ActionResponse, type RequestFor, type RequestResponse } from '../../core/requests/requestDispatcher';
 import type { ActionName } from '../../core/requests/catalog';

@@ -1,7 +1,7 @@
 // The info lines above a folder's groups in the Handoffs tree: what is off or broken (Restricted Mode, a bad
 // agentsync.agentId, a store or config problem), each with the click that fixes it.
 import type { FolderService } from '../folders/folderService';
-import { syncStatusLine } from '../../core/store/sync/backgroundSync';
+import { syncStatusLine } from '../../core/store/backgroundSync';
 import type { InfoNode, TreeContext, TreeNode } from './treeNodeTypes';
 
 export const RESTRICTED_MODE_MESSAGE = 'Restricted Mode: the drop zone and health checks are off';

@@ -16,21 +16,7 @@ import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
 import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState } from './syncStateFile';
-import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
-
-/** What the remote authority needs of the store: its local base, and writing a decided state to this clone. */
-export interface AuthorityHost {
-  readonly layout: WorkspaceLayout;
-  now(): Date;
-  /** The local authority's base: this clone's handoffs.json (after crash repair), under the lock. */
-  localBase(): Promise<BaseState>;
-  localLedger(): ReadonlyMap<string, LedgerEntry>;
-  /** The last snapshot read or written, whose records need no second check when the remote's bytes hold them. */
-  previousSnapshot(): StoreSnapshot | undefined;
-  /** Writes the state decided elsewhere to this clone: handoffs.json when its bytes differ, ledger, derived files, audit. */
-  adopt(tx: StoreTransaction): void;
-  warn(message: string): void;
-}
+import type { LocalAuthority } from '../local/localAuthority';
 
 /** Turns writes applied offline back into work, before the lock (their prepare steps may do I/O). */
 export type Replayer = (pending: readonly PendingWrite[]) => Promise<Replay[]>;
@@ -62,13 +48,14 @@ export class RemoteAuthority implements StateAuthority {
   private joinRenumbered: { from: string; to: string; uid: string }[] = [];
 
   constructor(
-    private readonly host: AuthorityHost,
+    /** This clone's store: the base when the remote is unreachable, and where a decided state is written. */
+    private readonly local: LocalAuthority,
     readonly config: SyncConfig,
     private readonly replayer: Replayer | null,
     clock?: RetryClock,
   ) {
-    this.ref = new SharedStateRef(host.layout.root, config);
-    this.state = new SyncStateFile(host.layout.syncStateFile);
+    this.ref = new SharedStateRef(local.layout.root, config);
+    this.state = new SyncStateFile(local.layout.syncStateFile);
     this.budget = new RetryBudget(clock);
   }
 
@@ -107,7 +94,7 @@ export class RemoteAuthority implements StateAuthority {
         // Applied to this clone's state: kept (offline "local"), or answered only if it changes nothing (a briefing,
         // a refusal), since a change the remote did not decide is refused under "refuse" (decideOffline).
         this.offline = e;
-        return this.host.localBase();
+        return this.local.base();
       }
       throw e;
     }
@@ -120,7 +107,7 @@ export class RemoteAuthority implements StateAuthority {
     let snapshot: StoreSnapshot;
     if (blobs.handoffs) {
       try {
-        snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.host.previousSnapshot() });
+        snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.local.file.previous() });
       } catch (e) {
         if (!isActionError(e)) throw e;
         // The shared state is input from the remote like any file: a broken one is refused, named where it is.
@@ -135,7 +122,7 @@ export class RemoteAuthority implements StateAuthority {
       }
     } else {
       // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
-      snapshot = (await this.host.localBase()).snapshot;
+      snapshot = (await this.local.base()).snapshot;
     }
     // Records only this clone holds (its first contact with a shared state another clone seeded, a branch merged in)
     // join it: nothing is lost. Without a shared state yet, this clone's store seeds it.
@@ -146,7 +133,7 @@ export class RemoteAuthority implements StateAuthority {
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
       snapshot,
-      ledger: () => mergedLedger(this.shared, this.host.localLedger()),
+      ledger: () => mergedLedger(this.shared, this.local.ledgerIndex()),
       archivable: [],
       replays: this.replays.filter((r) => stillPending.has(r.requestId)),
     };
@@ -198,13 +185,13 @@ export class RemoteAuthority implements StateAuthority {
     // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
     if (commit !== this.head && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
-    this.host.adopt(tx);
-    const at = this.host.now().toISOString();
+    this.local.adopt(tx);
+    const at = this.local.now().toISOString();
     const renumbered = [...this.joinRenumbered, ...replayed.flatMap((r) => (r.renumbered ? [r.renumbered] : []))];
     // An agent holding a provisional id the shared state gave another handoff is refused id_moved until told.
     this.bestEffort(() =>
       recordMovedIds(
-        this.host.layout,
+        this.local.layout,
         renumbered.map((r) => ({ id: r.from, uid: r.uid, moved_to: r.to, at, by: 'sync' as const, ...holderOf(tx, r.from) })),
       ),
     );
@@ -284,7 +271,7 @@ export class RemoteAuthority implements StateAuthority {
     this.joinRenumbered = [];
     let local: StoreSnapshot;
     try {
-      local = (await this.host.localBase()).snapshot;
+      local = (await this.local.base()).snapshot;
     } catch {
       return 0; // no readable local store: nothing to join
     }
@@ -302,8 +289,8 @@ export class RemoteAuthority implements StateAuthority {
         joined++;
         continue;
       }
-      const id = shared.ids.next(new Date(Date.parse(h.created_at) || this.host.now().getTime()));
-      this.host.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
+      const id = shared.ids.next(new Date(Date.parse(h.created_at) || this.local.now().getTime()));
+      this.local.logger.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
       shared.insert({ ...h, handoff_id: id, previous_ids: [...(h.previous_ids ?? []), h.handoff_id].slice(-MAX_PREVIOUS_IDS) });
       this.joinRenumbered.push({ from: h.handoff_id, to: id, uid: h.uid! });
       joined++;
@@ -327,7 +314,7 @@ export class RemoteAuthority implements StateAuthority {
     const { remote, ref } = this.config;
     // offline "refuse": a change is refused whole (nothing written, not a byte); a batch that changes nothing is answered.
     if (this.config.offline === 'refuse' && tx.changed) throw why;
-    const at = this.host.now().toISOString();
+    const at = this.local.now().toISOString();
     const pending: PendingWrite[] = [];
     works.forEach((w, i) => {
       if (!changedBy[i] || !w.request) return;
@@ -346,7 +333,7 @@ export class RemoteAuthority implements StateAuthority {
     // Pending writes stay out of this clone's ledger: their replay must apply them, not answer them from it.
     const ids = new Set(pending.map((p) => p.request_id));
     for (let i = tx.ledger.length - 1; i >= 0; i--) if (ids.has(tx.ledger[i].request_id)) tx.ledger.splice(i, 1);
-    this.host.adopt(tx);
+    this.local.adopt(tx);
     this.bestEffort(() => this.state.update((s) => s.pending.push(...pending)));
     works.forEach((w, i) =>
       w.onSync?.({ confirmed: false, pending: Boolean(changedBy[i]), remote, ref, reason: 'remote_unreachable', commit: null }),
@@ -385,7 +372,7 @@ export class RemoteAuthority implements StateAuthority {
 
   private noteError(e: unknown): void {
     const err = e as ActionError;
-    const at = this.host.now().toISOString();
+    const at = this.local.now().toISOString();
     this.bestEffort(() => this.state.update((s) => (s.last_error = { reason: err.reason ?? 'internal_error', message: err.message, at })));
   }
 
@@ -393,7 +380,7 @@ export class RemoteAuthority implements StateAuthority {
     try {
       fn();
     } catch (e) {
-      this.host.warn(`could not update .agentsync/sync.json: ${(e as Error).message}`);
+      this.local.logger.warn(`could not update .agentsync/sync.json: ${(e as Error).message}`);
     }
   }
 }

@@ -2,8 +2,8 @@
 // `sync.interval_s` seconds, so other machines' claims reach the tree, the badge and the hot files, and it says when
 // it last heard from the remote and what the remote answered. No timer runs while `sync` is off (only a cheap
 // config re-read, so turning it on needs no reload).
-import { isActionError } from '../../domain/errors';
-import type { HandoffStore } from '../handoffStore';
+import { isActionError } from '../domain/errors';
+import type { HandoffStore } from './handoffStore';
 
 export interface BackgroundSyncStatus {
   remote: string;

@@ -1,0 +1,186 @@
+// This clone's store as the authority (docs/contract.md §12): a batch reads handoffs.json under the lock (after crash
+// repair, waiting out git's unlink-then-write gap) and writes it back, with the ledger, the derived files and the
+// audit. Every path comes from the layout it is given, nowhere else: where the layout puts this clone's files is
+// where they are. The remote authority (sync/remoteAuthority.ts) is composed over this one: it takes its base here
+// when the remote is unreachable, and writes the state the remote decided through `adopt`.
+import * as fs from 'node:fs';
+import { ensureSafeDirectory, assertSafeDirectory } from '../../disk/safeDirectory';
+import { isActionError } from '../../domain/errors';
+import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
+import { dueForArchive } from '../archive/archivePass';
+import { ArchiveReader } from '../archive/archiveReader';
+import { AuditJournal } from '../auditJournal';
+import { AuditLog, type AuditEntry } from '../auditLog';
+import type { ConfigCache } from '../configCache';
+import { LedgerFile } from '../ledgerFile';
+import type { BaseState, Decision, StateAuthority } from '../stateAuthority';
+import type { StoreSnapshot } from '../storeSnapshot';
+import { bestEffort, type StoreLogger } from '../storeLogger';
+import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
+import { CommitAftermath } from './commitAftermath';
+import { CrashRepair } from './crashRepair';
+import { GitIdle } from './gitIdle';
+import { StoreCommit, StoreMoved, type CommitTestHooks } from './storeCommit';
+import { StoreFile } from './storeFile';
+import { StoreLock } from './storeLock';
+
+/** How often a batch is applied again while handoffs.json keeps moving under it, before it is refused store_busy. */
+const MAX_BATCH_ATTEMPTS = 20;
+/** How long a missing store is waited for (git unlinks then re-creates a file it checks out). */
+const MISSING_STORE_WAIT_MS = 2_000;
+
+export interface LocalAuthorityOptions {
+  lockTimeoutMs?: number;
+  logger: StoreLogger;
+  now: () => Date;
+  testHooks?: CommitTestHooks;
+}
+
+export class LocalAuthority implements StateAuthority {
+  readonly lock: StoreLock;
+  readonly file: StoreFile;
+  readonly ledger: LedgerFile;
+  readonly audit: AuditLog;
+  readonly archive: ArchiveReader;
+  readonly logger: StoreLogger;
+  readonly now: () => Date;
+  private readonly journal: AuditJournal;
+  private readonly git: GitIdle;
+  private readonly aftermath: CommitAftermath;
+  private readonly commit: StoreCommit;
+  private readonly repair: CrashRepair;
+  private missingDeadline = 0;
+
+  constructor(
+    readonly layout: WorkspaceLayout,
+    private readonly config: ConfigCache,
+    options: LocalAuthorityOptions,
+  ) {
+    this.logger = options.logger;
+    this.now = options.now;
+    this.lock = new StoreLock(layout.lockFile, options.lockTimeoutMs);
+    this.file = new StoreFile(layout);
+    this.ledger = new LedgerFile(layout.ledgerFile);
+    this.audit = new AuditLog(layout);
+    this.journal = new AuditJournal(layout.auditJournalFile, this.audit);
+    this.archive = new ArchiveReader(layout, (m) => this.logger.warn(m));
+    this.git = new GitIdle(layout.root);
+    this.aftermath = new CommitAftermath(layout, this.file, this.ledger, this.audit, this.journal, this.git, this.logger);
+    this.commit = new StoreCommit(layout, this.file, this.lock, this.journal, this.git, this.aftermath, this.logger, options.testHooks);
+    this.repair = new CrashRepair(layout, this.file, this.journal, this.git, this.logger);
+  }
+
+  onDidChange(listener: (snapshot: StoreSnapshot) => void): { dispose(): void } {
+    return this.aftermath.onDidChange(listener);
+  }
+
+  /**
+   * Takes the lock for a batch; `remote`: the batch is decided by the remote, whose holder waits on the network. The
+   * lock lives in .agentsync/; a request in a folder not yet initialized creates it. Every batch: a symlinked
+   * .agentsync/ or audit/ (e.g. checked out from git) is refused before anything is written.
+   */
+  async enter(remote: boolean): Promise<void> {
+    ensureSafeDirectory(this.layout.root, this.layout.dataDir);
+    assertSafeDirectory(this.layout.root, this.layout.auditDir);
+    await this.lock.acquire(remote);
+    this.missingDeadline = Date.now() + MISSING_STORE_WAIT_MS;
+  }
+
+  /** Releases the lock; after a failed batch whatever is in memory may not be on disk, so the next read reads. */
+  leave(failed: boolean): void {
+    if (failed) this.file.forget();
+    this.lock.release();
+  }
+
+  /** The batch is applied again: its state is read again. */
+  retrying(): void {
+    this.file.forget();
+  }
+
+  /** This clone's store after crash repair, waiting out git's unlink-then-write gap. Under the lock. */
+  async base(): Promise<BaseState> {
+    for (;;) {
+      await this.waitForSteadyStore();
+      try {
+        this.repair.beforeBatch();
+        const snapshot = this.file.load();
+        const archivable = dueForArchive(snapshot.handoffs, this.config.get().config, this.now());
+        return { snapshot, ledger: () => this.ledger.index(), archivable, replays: [] };
+      } catch (e) {
+        // git unlinked the store between our wait and our read: wait for its new file, within the same bound.
+        if (isActionError(e) && e.reason === 'store_missing' && Date.now() < this.missingDeadline) continue;
+        throw e;
+      }
+    }
+  }
+
+  decide(tx: StoreTransaction, base: BaseState): Promise<Decision> {
+    try {
+      this.commit.write(tx, base.archivable);
+      return Promise.resolve({ kind: 'decided' });
+    } catch (e) {
+      if (e instanceof StoreMoved) return Promise.resolve({ kind: 'moved', why: e.message });
+      return Promise.reject(e);
+    }
+  }
+
+  another(attempt: number): Promise<boolean> {
+    return Promise.resolve(attempt < MAX_BATCH_ATTEMPTS);
+  }
+
+  exhausted(why: string): Error {
+    return new StoreMoved(why).refusal();
+  }
+
+  /** Writes a state decided elsewhere (the remote) to this clone: handoffs.json when its bytes differ, ledger, derived files, audit. */
+  adopt(tx: StoreTransaction): void {
+    this.commit.write(tx, [], true);
+  }
+
+  ledgerIndex(): ReadonlyMap<string, LedgerEntry> {
+    return this.ledger.index();
+  }
+
+  /** The store without the lock (the file is only ever replaced whole, so a read is never torn). */
+  read(): StoreSnapshot {
+    return this.file.load();
+  }
+
+  /** A read's traces: the runtime reads log and the ledger, best effort; where there is no store, nothing at all. */
+  recordRead(tx: StoreTransaction): void {
+    if (!this.file.exists()) return;
+    bestEffort(this.logger, 'the reads log', () => this.audit.appendReads(tx.audit));
+    bestEffort(this.logger, 'the request ledger', () => this.ledger.append(tx.ledger));
+  }
+
+  /**
+   * A request refused before it reached the store: a refused write in the committed audit, anything else in the
+   * runtime read log (docs/contract.md §9). Without a store on this checkout nothing is written at all: a file created
+   * there would be untracked, and `git checkout` back would refuse to overwrite it.
+   */
+  recordRefusal(entry: AuditEntry, write: boolean): void {
+    if (!this.file.exists()) return;
+    // A refusal because .agentsync is redirected (store_unsafe) must not be logged through that redirection either.
+    try {
+      assertSafeDirectory(this.layout.root, this.layout.dataDir);
+    } catch {
+      return;
+    }
+    if (write) this.audit.append([entry]);
+    else this.audit.appendReads([entry]);
+  }
+
+  /** True when derived files a crash, git or a hand left out of date want a batch to rebuild them (crashRepair.ts). */
+  repairWanted(): boolean {
+    return this.repair.outOfDateAtStart();
+  }
+
+  /** Waits (bounded) while git is replacing files, and through git's unlink-then-write gap of a missing store. */
+  private async waitForSteadyStore(): Promise<void> {
+    await this.git.wait(this.logger);
+    const until = Date.now() + MISSING_STORE_WAIT_MS;
+    while (!fs.existsSync(this.layout.handoffsFile) && this.file.expected() && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
