@@ -3,7 +3,7 @@
 // and only while the view is visible; a button press comes back as a message and runs through dashboardActions.
 import * as vscode from 'vscode';
 import { cardKey } from '../../core/domain/dashboardCards';
-import { dashboardModel, type DashboardModel } from '../../core/requests/sessions/dashboardModel';
+import { dashboardModel, type DashboardModel } from '../../core/requests/dashboardModel';
 import { readStateFile } from '../../core/store/stateFile';
 import type { CommandDeps } from '../commands/commandDeps';
 import { runCardAction } from './dashboardActions';
