@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/disk/atomicFile';
 import { describeIssues, handoffsFileSchema, type Handoff, type HandoffsFile } from '../core/domain/handoffSchema';
-import { mergeStores } from '../core/store/storeMerge';
+import { mergeStores } from '../core/domain/merge/mergeStores';
 import { ArchiveReader } from '../core/store/archive/archiveReader';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { UsageError } from './cliContext';

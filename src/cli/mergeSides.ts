@@ -13,7 +13,7 @@ import { handoffSchema, type Handoff } from '../core/domain/handoffSchema';
 import { runGit } from '../core/git/gitCommand';
 import { parseArchiveLine } from '../core/store/archive/archiveLine';
 import { monthOfId, monthOfUid } from '../core/store/archive/archiveMonth';
-import type { MergeOptions } from '../core/store/storeMerge';
+import type { MergeOptions } from '../core/domain/merge/mergeStores';
 import { isStorePath } from '../core/store/committedStore';
 
 export type Side = 'ours' | 'theirs';

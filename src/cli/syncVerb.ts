@@ -2,7 +2,7 @@
 // offline time, push, bring handoffs.json up to the shared state) and what this clone knows of it; --status only tells.
 import { ActionError, isActionError } from '../core/domain/errors';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
-import type { SyncLocalState } from '../core/store/sync/syncStateFile';
+import type { SyncLocalState } from '../core/store/syncStateFile';
 import type { CliContext } from './cliContext';
 import type { Verb } from './handoffVerbs';
 
@@ -36,7 +36,7 @@ export const syncVerb: Verb = {
     const before = new Set(sync.status().pending.map((p) => p.request_id));
     const renumberedBefore = sync.status().renumbered?.length ?? 0;
     try {
-      await store.syncNow();
+      await ctx.dispatcher.sync();
     } catch (e) {
       return refuse(ctx, e);
     }

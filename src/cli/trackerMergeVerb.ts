@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../core/disk/atomicFile';
 import type { Handoff } from '../core/domain/handoffSchema';
 import { committedStore, EMPTY_STORE } from '../core/store/committedStore';
-import { mergeStores } from '../core/store/storeMerge';
+import { mergeStores } from '../core/domain/merge/mergeStores';
 import { mergeTracker, type TextMerge } from '../core/store/trackerMerge';
 import { UsageError } from './cliContext';
 import { runGit } from '../core/git/gitCommand';

@@ -43,7 +43,7 @@ export const watchVerb: Verb = {
     // The same one-per-folder watcher the editor runs (docs/architecture.md), created only when watching.
     const changes = values.once ? undefined : new AgentSyncFolderWatcher(ctx.layout, (e) => log.warn(`watcher: ${e.message}`));
     // At start, before any request waits: derived files a crash or a hand left out of date are rebuilt.
-    await ctx.dispatcher.store.repairAtStart();
+    await ctx.dispatcher.store.repairAtStart(ctx.dispatcher.replayer);
     const processor = new DropZoneProcessor(ctx.layout, ctx.dispatcher, { rescanMs, logger: log, changes });
     if (values.verbose) {
       processor.onDidAnswer((a) =>

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import fc from 'fast-check';
 import { ArchiveReader } from '../../src/core/store/archive/archiveReader';
 import { isTerminal, STATUSES, type Handoff, type HandoffsFile } from '../../src/core/domain/handoffSchema';
-import { mergeStores } from '../../src/core/store/storeMerge';
+import { mergeStores } from '../../src/core/domain/merge/mergeStores';
 import { handoffIn } from './helpers/handoffFixtures';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 

@@ -39,7 +39,7 @@ describe('background sync (the editor)', function () {
     });
     assert.equal(made.ok, true, JSON.stringify(made));
     const told: (BackgroundSyncStatus | null)[] = [];
-    const loop = new BackgroundSync(b.store, (s) => told.push(s));
+    const loop = new BackgroundSync(b.store, (s) => told.push(s), b.dispatcher.replayer);
     assert.equal(b.store.read().handoffs.length, 0);
     const status = await loop.tick();
     assert.equal(b.store.read().handoffs.length, 1);
@@ -59,7 +59,7 @@ describe('background sync (the editor)', function () {
     });
     const before = fs.readFileSync(a.store.layout.handoffsFile);
     fs.renameSync(bare, `${bare}.gone`);
-    const status = await new BackgroundSync(a.store, () => undefined).tick();
+    const status = await new BackgroundSync(a.store, () => undefined, a.dispatcher.replayer).tick();
     assert.equal(status?.ok, false);
     assert.equal(status?.reason, 'remote_unreachable');
     assert.deepEqual(fs.readFileSync(a.store.layout.handoffsFile), before);
@@ -75,7 +75,7 @@ describe('background sync (the editor)', function () {
     const b = clone(bare, { interval_s: 5 });
     fs.writeFileSync(b.store.layout.configFile, '{}'); // sync off when the window opens
     const ticks: string[] = [];
-    const loop = new BackgroundSync(b.store, (s) => ticks.push(s?.lastAttemptAt ?? ''));
+    const loop = new BackgroundSync(b.store, (s) => ticks.push(s?.lastAttemptAt ?? ''), b.dispatcher.replayer);
     loop.start();
     await new Promise((r) => setTimeout(r, 200)); // the first, idle tick has run; the next idle one is 30 s away
     assert.equal(ticks.length, 0);
@@ -94,6 +94,6 @@ describe('background sync (the editor)', function () {
   it('with sync off there is no status and nothing is contacted', async () => {
     const ws = makeTempDir('agentsync-nosync-');
     const store = new HandoffStore(new WorkspaceLayout(ws));
-    assert.equal(await new BackgroundSync(store, () => assert.fail('no status while sync is off')).tick(), null);
+    assert.equal(await new BackgroundSync(store, () => assert.fail('no status while sync is off'), null).tick(), null);
   });
 });

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { newUid } from '../../src/core/domain/handoffIds';
 import { handoffsFileSchema, type Handoff, type HandoffsFile } from '../../src/core/domain/handoffSchema';
-import { mergeStores } from '../../src/core/store/storeMerge';
+import { mergeStores } from '../../src/core/domain/merge/mergeStores';
 import { makeHandoff, T0 } from './helpers/handoffFixtures';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');

@@ -86,7 +86,6 @@ describe('sync retry budget (a time, not a count)', () => {
     const authority = new RemoteAuthority(
       local,
       { remote: 'origin', ref: 'refs/agentsync/state', offline: 'refuse', interval_s: 30 },
-      null,
       clock,
     );
     await authority.prepare();

@@ -21,6 +21,10 @@ export const LIMITS = {
   chain: 20,
   /** Bytes of a completion report's `findings` as JSON; over it the report is refused with E012 (completionReport.ts). */
   findingsBytes: 64 * 1024,
+  /** A record's `conflicts`; a merge keeps the newest (merge/mergeRecord.ts). */
+  conflicts: 100,
+  /** A record's `previous_ids`; a renumbering keeps the newest (previousIds.ts). */
+  previousIds: 20,
 } as const;
 
 export const statusSchema = z.enum(STATUSES);
@@ -160,9 +164,9 @@ export const handoffSchema = z
     policy: passOverPolicySchema.nullable().optional(),
     /** On work returned under notify_on_return: whose editor shows a notification, and this handoff (docs/agentsync-documentation.md). */
     notify: z.strictObject({ agent: agentIdSchema, handoff: handoffIdSchema }).nullable().optional(),
-    conflicts: z.array(conflictSchema).max(100).optional(),
+    conflicts: z.array(conflictSchema).max(LIMITS.conflicts).optional(),
     /** Ids the record had before a git merge renumbered it, oldest first (docs/contract.md §3). */
-    previous_ids: z.array(handoffIdSchema).max(20).optional(),
+    previous_ids: z.array(handoffIdSchema).max(LIMITS.previousIds).optional(),
   })
   .superRefine((h, ctx) => {
     // Owner counts (docs/contract.md §3); a skipped handoff (no_handoff_reason) needs no owners.

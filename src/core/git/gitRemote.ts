@@ -3,6 +3,7 @@
 // named by the repository's config (hooks, fsmonitor, upload-pack/receive-pack overrides, the ext:: transport).
 import { childProcess } from '../disk/childProcess';
 import { SAFE_GIT_OPTIONS } from './gitSafety';
+import { runGitPlumbing } from './gitCommand';
 
 export interface RemoteRun {
   ok: boolean;
@@ -50,8 +51,8 @@ const sshCommandSet = new Map<string, boolean>();
 function userSshCommand(root: string): boolean {
   const known = sshCommandSet.get(root);
   if (known !== undefined) return known;
-  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, 'config', '--get', 'core.sshCommand'], { encoding: 'utf8' });
-  const set = r.status === 0 && r.stdout.trim() !== '';
+  const r = runGitPlumbing(root, ['config', '--get', 'core.sshCommand']);
+  const set = r.ok && r.stdout.trim() !== '';
   sshCommandSet.set(root, set);
   return set;
 }

@@ -2,19 +2,17 @@
 // the store transaction with idempotency by request_id, and answer with the envelope of docs/contract.md §8.
 import { actionOf, isActionName, type ActionName, type ResultOf } from './catalog';
 import type { TimedOut } from './actions/timeOutPasses';
-import { describeIssues } from '../domain/handoffSchema';
 import { ActionError, isActionError } from '../domain/errors';
 import { okResponse, refusal, type ResponseEnvelope } from '../domain/responseEnvelope';
 import { auditEntry, type ActionContext } from '../store/handoffMutation';
 import { newUid } from '../domain/handoffIds';
-import { requestHash } from '../domain/stableJson';
 import type { HandoffStore } from '../store/handoffStore';
 import type { HealthOptions } from './sessions/healthChecks';
 import type { StoreTransaction } from '../store/storeTransaction';
 import { sweepDueTimeouts, sweepInBatch } from './timeoutSweep';
-import type { Replay, SyncOutcome } from '../store/stateAuthority';
-import type { RemoteAuthority } from '../store/sync/remoteAuthority';
-import { SyncStateFile, type PendingWrite } from '../store/sync/syncStateFile';
+import type { SyncOutcome } from '../store/stateAuthority';
+import type { RemoteAuthority, Replayer } from '../store/sync/remoteAuthority';
+import { offlineReplayer, tellRevocations } from './offlineWrites';
 import { parseRequestText, takeIn, type Accepted } from './requestIntake';
 import { earlierRequest, ledger } from './requestLedger';
 
@@ -41,13 +39,28 @@ export interface DispatchContext {
 }
 
 export class RequestDispatcher {
+  /** How this clone's writes applied offline become work again at the next contact with the remote. */
+  readonly replayer: Replayer;
+
   constructor(
     readonly store: HandoffStore,
     private readonly surface = 'api',
     /** Every read through this dispatcher fetches first (the CLI's --fresh). */
     private readonly freshReads = false,
   ) {
-    store.setReplayer((pending) => replayWork(this, pending));
+    const env = () => ({ layout: store.layout, config: store.config().config });
+    this.replayer = offlineReplayer(env, (tx, action, params, actx, prepared) => {
+      const r = this.apply(tx, action, params, actx, actx.requestHash!, {}, prepared);
+      return { ok: r.ok, reason: r.reason, message: r.message };
+    });
+  }
+
+  /**
+   * One contact with the remote (`agentsync sync`, a read with `fresh`, the editor's background sync): the writes
+   * applied offline are replayed first (offlineWrites.ts). Throws the remote's failure when it did not answer.
+   */
+  sync(): Promise<SyncOutcome | null> {
+    return this.store.syncNow(this.replayer);
   }
 
   /** Parses JSON text first (size-capped), so a broken file still gets an answer. */
@@ -63,7 +76,7 @@ export class RequestDispatcher {
   async dispatch(raw: unknown, ctx: DispatchContext = {}): Promise<RequestResponse> {
     // The first request of a process (a CLI verb, the drop zone, MCP, the editor) starts it: stale derived files are
     // rebuilt first (docs/contract.md §2). Later requests find the promise settled.
-    await this.store.repairAtStart();
+    await this.store.repairAtStart(this.replayer);
     const intake = takeIn(raw);
     if (!intake.ok) return this.refuse(ctx, intake.action, intake.requestId, intake.error);
     try {
@@ -89,7 +102,7 @@ export class RequestDispatcher {
       : undefined;
     const sync = this.store.syncAuthority();
     // `fresh` (or --fresh): a read first brings this clone up to the shared state (docs/contract.md §13).
-    if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads)) await this.store.syncNow();
+    if (spec.readOnly && sync && (params.fresh === true || ctx.fresh || this.freshReads)) await this.sync();
     // A read shows timed-out passes already handed back: when one is due, a write sweeps it first (best effort).
     if (spec.readOnly) await this.sweepTimeouts(actx.surface);
     // Reads take no lock and write nothing committed, so they work on a read-only checkout (handoffStore.transactRead).
@@ -104,53 +117,13 @@ export class RequestDispatcher {
       request: { ...req, request_id: requestId },
       agent: actx.agent,
       onSync: (o) => (outcome = o),
+      replayer: this.replayer,
     });
     if (outcome) {
       if (response.ok) response.data = { ...response.data, sync: outcome };
       else response.sync = outcome;
     }
     return response;
-  }
-
-  /**
-   * A write applied offline, as work to apply again to the shared state (docs/contract.md §13): its parameters are
-   * checked again and its prepare step run again now, outside the lock.
-   */
-  async replayable(pending: PendingWrite): Promise<Replay> {
-    const request = pending.request;
-    const action = String(request.action);
-    const fail = (reason: string, message: string): Replay => ({
-      requestId: pending.request_id,
-      work: () => ({ ok: false, reason, message }),
-    });
-    if (!isActionName(action)) return fail('unknown_action', `Unknown action ${JSON.stringify(action)}.`);
-    const spec = actionOf(action);
-    const parsed = spec.params().safeParse(request);
-    if (!parsed.success) return fail('invalid_request', describeIssues(parsed.error));
-    const params = parsed.data as Record<string, unknown>;
-    const actx: ActionContext = {
-      action,
-      agent: (params.agent as string | undefined) ?? '',
-      requestId: pending.request_id,
-      requestHash: requestHash(request),
-      surface: 'sync',
-      ...(pending.created ? { keep: { uid: pending.created.uid, created_at: pending.created.created_at } } : {}),
-    };
-    const prepared = spec.prepare
-      ? await spec.prepare({ layout: this.store.layout, config: this.store.config().config }, params)
-      : undefined;
-    return {
-      requestId: pending.request_id,
-      ...(pending.created ? { created: pending.created } : {}),
-      work: (tx, moved) => {
-        // A provisional id an earlier replayed create was renumbered from names that record, not the id's new holder.
-        const named = (params.handoffId ?? params.handoff_id) as string | undefined;
-        const renamed = named === undefined ? undefined : moved.get(named);
-        const applied = renamed ? { ...params, handoffId: renamed } : params;
-        const r = this.apply(tx, action, applied, actx, actx.requestHash!, {}, prepared);
-        return { ok: r.ok, reason: r.reason, message: r.message };
-      },
-    };
   }
 
   /**
@@ -181,8 +154,8 @@ export class RequestDispatcher {
       tx.actor = actx.agent || null;
       try {
         response = this.success(ctx, action, actx.requestId, spec.run(tx, actx, params, prepared) as Record<string, unknown>);
-        if (tx.config.sync && (action === 'startSession' || action === 'status')) {
-          tellRevocations(tx, response, this.store.layout.syncStateFile, actx.agent, action === 'startSession');
+        if (tx.config.sync && spec.tellsRevoked) {
+          response.data = tellRevocations(tx, response.data, this.store.layout.syncStateFile, actx.agent, spec.tellsRevoked);
         }
       } catch (e) {
         step.rollback();
@@ -214,7 +187,7 @@ export class RequestDispatcher {
 
   /** Hands timed-out passed work back now when any is due (drop zones call it on every rescan); see timeoutSweep.ts. */
   sweepTimeouts(surface = this.surface): Promise<TimedOut | null> {
-    return sweepDueTimeouts(this.store, surface);
+    return sweepDueTimeouts(this.store, surface, this.replayer);
   }
 
   private success(ctx: DispatchContext, action: string, requestId: string, data: Record<string, unknown>): RequestResponse {
@@ -259,29 +232,6 @@ export class RequestDispatcher {
     }
     return response;
   }
-}
-
-/**
- * Writes the remote revoked (applied offline, then lost to another clone) are told to their agent in its briefing
- * (docs/contract.md §13), under data.sync_revoked; a session start marks them told once the batch is written.
- */
-function tellRevocations(tx: StoreTransaction, response: RequestResponse, file: string, agent: string, markTold: boolean): void {
-  const state = new SyncStateFile(file);
-  const mine = state.read().revoked.filter((r) => !agent || r.agent === agent);
-  if (mine.length === 0) return;
-  response.data = { ...response.data, sync_revoked: mine };
-  if (!markTold) return;
-  const told = new Set(mine.map((r) => r.request_id));
-  tx.afterCommit.push({
-    what: '.agentsync/sync.json',
-    run: () => state.update((s) => (s.revoked = s.revoked.filter((r) => !told.has(r.request_id)))),
-  });
-}
-
-async function replayWork(dispatcher: RequestDispatcher, pending: readonly PendingWrite[]): Promise<Replay[]> {
-  const out: Replay[] = [];
-  for (const p of pending) out.push(await dispatcher.replayable(p));
-  return out;
 }
 
 /** What a read says about its view of the shared state: when this clone last heard from the remote, and what waits. */

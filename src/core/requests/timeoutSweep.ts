@@ -7,6 +7,7 @@ import { newUid } from '../domain/handoffIds';
 import { dueTimeouts } from '../domain/passTimeouts';
 import type { HandoffStore } from '../store/handoffStore';
 import type { StoreTransaction } from '../store/storeTransaction';
+import type { Replayer } from '../store/sync/remoteAuthority';
 
 /** The sweep inside a batch, as its own step: a failure undoes only the sweep, never the request after it. */
 export function sweepInBatch(tx: StoreTransaction, surface: string): TimedOut | null {
@@ -23,10 +24,10 @@ export function sweepInBatch(tx: StoreTransaction, surface: string): TimedOut | 
  * A cheap look at the store, then a write only if a timeout is due. Never fails: a store that cannot be written (a
  * read-only checkout) or read just keeps the work where it is, and the caller's own request reports any problem.
  */
-export async function sweepDueTimeouts(store: HandoffStore, surface: string): Promise<TimedOut | null> {
+export async function sweepDueTimeouts(store: HandoffStore, surface: string, replayer: Replayer): Promise<TimedOut | null> {
   try {
     if (dueTimeouts(store.read().handoffs, store.config().config, store.now()).length === 0) return null;
-    return await store.transact((tx) => sweepInBatch(tx, surface));
+    return await store.transact((tx) => sweepInBatch(tx, surface), { replayer });
   } catch {
     return null;
   }

@@ -4,6 +4,7 @@
 // config re-read, so turning it on needs no reload).
 import { isActionError } from '../domain/errors';
 import type { HandoffStore } from './handoffStore';
+import type { Replayer } from './sync/remoteAuthority';
 
 export interface BackgroundSyncStatus {
   remote: string;
@@ -31,6 +32,8 @@ export class BackgroundSync {
   constructor(
     private readonly store: HandoffStore,
     private readonly onStatus: (status: BackgroundSyncStatus | null) => void,
+    /** The requests layer's way to replay writes applied offline (requests/offlineWrites.ts), as every contact does. */
+    private readonly replayer: Replayer | null,
   ) {}
 
   /** Syncs now, then every interval_s; called again (the config changed), it starts over with the new interval. */
@@ -76,7 +79,7 @@ export class BackgroundSync {
     this.running = true;
     const at = new Date().toISOString();
     try {
-      await this.store.syncNow();
+      await this.store.syncNow(this.replayer ?? undefined);
       this.last = { at, ok: true, reason: null, message: null };
     } catch (e) {
       this.last = { at, ok: false, reason: isActionError(e) ? e.reason : 'internal_error', message: (e as Error).message };

@@ -3,7 +3,7 @@
 // result the state. When the state moved under the batch (git or a hand replaced the file; another clone pushed), or
 // the remote's state must be fetched before a batch that pushes nothing is answered, the batch is applied again.
 import { isActionError } from '../domain/errors';
-import { MAX_PREVIOUS_IDS } from './storeMerge';
+import { withPreviousId } from '../domain/previousIds';
 import type { BaseState, BatchWork, Replay, Replayed, StateAuthority } from './stateAuthority';
 import type { StoreTransaction } from './storeTransaction';
 
@@ -60,7 +60,7 @@ function applyReplay(tx: StoreTransaction, replay: Replay, moved: Map<string, st
     // previous_ids (an agent naming it is refused id_moved, movedIds.ts), and later replays naming it act on this one.
     const from = replay.created!.handoff_id;
     moved.set(from, made.handoff_id);
-    tx.replace({ ...made, previous_ids: [...(made.previous_ids ?? []), from].slice(-MAX_PREVIOUS_IDS) });
+    tx.replace(withPreviousId(made, from));
     return { replay, ...answer, renumbered: { from, to: made.handoff_id, uid: made.uid! } };
   } catch (e) {
     step.rollback();

@@ -37,6 +37,7 @@ export interface HandoffStoreOptions {
 
 interface Pending extends BatchWork {
   fetchFirst?: boolean;
+  replayer?: Replayer;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -48,6 +49,11 @@ export interface TransactOptions {
   onSync?: (outcome: SyncOutcome) => void;
   /** Sync mode: fetch the shared ref before the first attempt (a sync, a fresh read), not only when the push needs it. */
   fetchFirst?: boolean;
+  /**
+   * Sync mode: how the writes this clone applied offline become work again (requests/offlineWrites.ts); they are
+   * applied first, in their order, by any batch that carries it. The caller hands it down: the store runs no request.
+   */
+  replayer?: Replayer;
 }
 
 export class HandoffStore {
@@ -59,7 +65,6 @@ export class HandoffStore {
   private readonly configFile: ConfigCache;
   private readonly local: LocalAuthority;
   private remote: { key: string; authority: RemoteAuthority } | null = null;
-  private replayer: Replayer | null = null;
   private queue: Pending[] = [];
   private flushing = false;
   private startRepair: Promise<void> | null = null;
@@ -129,31 +134,23 @@ export class HandoffStore {
     return this.local.read();
   }
 
-  /**
-   * How writes applied offline are turned back into work on the next sync (the dispatcher registers itself: the
-   * store cannot run requests).
-   */
-  setReplayer(replayer: Replayer): void {
-    this.replayer = replayer;
-  }
-
   /** The remote authority when `sync` is set in .agentsync.json, else null (this clone decides). */
   syncAuthority(): RemoteAuthority | null {
     const sync = this.config().config.sync;
     if (!sync) return null;
     const key = JSON.stringify(sync);
-    if (this.remote?.key !== key) this.remote = { key, authority: new RemoteAuthority(this.local, sync, this.replayer) };
+    if (this.remote?.key !== key) this.remote = { key, authority: new RemoteAuthority(this.local, sync) };
     return this.remote.authority;
   }
 
   /**
    * One contact with the remote and nothing else (`agentsync sync`, a read with `fresh`): fetch, replay what is pending,
    * push what that changed, bring handoffs.json up to the shared state. Throws the remote's failure (remote_unreachable, …)
-   * when it did not answer, in either offline mode.
+   * when it did not answer, in either offline mode. `replayer`: the caller's way to turn pending writes into work.
    */
-  async syncNow(): Promise<SyncOutcome | null> {
+  async syncNow(replayer?: Replayer): Promise<SyncOutcome | null> {
     let outcome: SyncOutcome | null = null;
-    await this.transact(() => undefined, { onSync: (o) => (outcome = o), fetchFirst: true });
+    await this.transact(() => undefined, { onSync: (o) => (outcome = o), fetchFirst: true, replayer });
     // Decided here because the remote did not answer: for a sync that is the failure itself.
     const failure = (outcome as SyncOutcome | null)?.confirmed === false ? this.remote?.authority.offlineError() : null;
     if (failure) throw failure;
@@ -200,14 +197,16 @@ export class HandoffStore {
    * At start (every request surface's first request, `watch`, the editor opening a folder): derived files a crash,
    * git or a hand left out of date are rebuilt now, under the lock, not on the next write.
    */
-  repairAtStart(): Promise<void> {
-    this.startRepair ??= this.repairIfOutOfDate();
+  repairAtStart(replayer?: Replayer): Promise<void> {
+    this.startRepair ??= this.repairIfOutOfDate(replayer);
     return this.startRepair;
   }
 
-  private async repairIfOutOfDate(): Promise<void> {
+  private async repairIfOutOfDate(replayer?: Replayer): Promise<void> {
     if (!this.local.repairWanted()) return;
-    await this.transact(() => undefined).catch((e: Error) => this.logger.warn(`could not rebuild the derived files: ${e.message}`));
+    await this.transact(() => undefined, { replayer }).catch((e: Error) =>
+      this.logger.warn(`could not rebuild the derived files: ${e.message}`),
+    );
   }
 
   private async flush(): Promise<void> {
@@ -228,7 +227,11 @@ export class HandoffStore {
       assertSectionUsable(this.config().config, 'sync');
       const remote = this.syncAuthority();
       authority = remote ?? this.local;
-      if (remote) await remote.prepare(batch.some((p) => p.fetchFirst));
+      if (remote)
+        await remote.prepare(
+          batch.some((p) => p.fetchFirst),
+          batch.find((p) => p.replayer)?.replayer ?? null,
+        );
       await this.local.enter(remote !== null);
     } catch (e) {
       for (const p of batch) p.reject(storageError(e, this.layout.lockFile));

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { ActionError } from '../domain/errors';
 import { WorkspaceLayout } from '../workspace/workspaceLayout';
-import { readSyncState } from './sync/syncStateFile';
+import { readSyncState } from './syncStateFile';
 import { emptyStoreBytes } from './storeFormat';
 import type { StoreSeed } from '../workspace/workspaceInit';
 

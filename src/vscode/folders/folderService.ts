@@ -68,7 +68,7 @@ export class FolderService implements vscode.Disposable {
     this.disposables.push(this.emitter, this.stateEmitter);
     // With `sync` on, other machines' writes reach this window's views by a sync every sync.interval_s; only in a
     // trusted folder (no network on behalf of a folder the user has not trusted).
-    this.backgroundSync = new BackgroundSync(this.store, () => this.invalidate());
+    this.backgroundSync = new BackgroundSync(this.store, () => this.invalidate(), this.dispatcher.replayer);
     if (vscode.workspace.isTrusted) this.backgroundSync.start();
     else this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => this.backgroundSync.start()));
   }
@@ -110,7 +110,7 @@ export class FolderService implements vscode.Disposable {
     }
     // The editor opening the folder is a start (docs/contract.md §2): out-of-date derived files are rebuilt, under the
     // lock, off this turn. After the first read, so a large store is never read here whole.
-    if (snapshot && initialized) void this.store.repairAtStart();
+    if (snapshot && initialized) void this.store.repairAtStart(this.dispatcher.replayer);
     const config = loaded.config ?? DEFAULT_CONFIG;
     const prev = this.lastView;
     const same = prev && prev.config === config && prev.problem === problem && prev.initialized === initialized;

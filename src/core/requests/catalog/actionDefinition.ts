@@ -130,6 +130,11 @@ export interface ActionDefinition<S extends z.ZodType = z.ZodType, R extends obj
   description: string;
   /** Sweeps timed-out passes itself and answers with them, so the dispatcher's sweep before it is skipped. */
   sweepsTimeouts?: true;
+  /**
+   * Its answer tells the agent its writes the remote revoked (applied offline, then lost to another clone; docs/contract.md
+   * §13, requests/offlineWrites.ts): `show` tells, `markTold` also marks them told once the batch is written.
+   */
+  tellsRevoked?: 'show' | 'markTold';
   /** Slow I/O (git, health checks) done BEFORE the store lock is taken; its result is passed to run. */
   prepare?(env: ActionEnv, params: z.output<S>): Promise<P>;
   run(tx: StoreTransaction, ctx: ActionContext, params: z.output<S>, prepared: P): R;

@@ -9,6 +9,7 @@ const envOnly = (env: ActionEnv): Promise<ActionEnv> => Promise.resolve(env);
 export const startSession = defineAction({
   params: paramSchemas.startSession,
   readOnly: false,
+  tellsRevoked: 'markTold',
   description:
     'Start a working session for `agent` with an optional goal, optionally on a handoff it has claimed (handoffId); AgentTracker.md ' +
     'shows it under In Progress. Answers { agent, goal, session }.',
@@ -51,6 +52,7 @@ export const endSession = defineAction({
 export const status = defineAction({
   params: paramSchemas.status,
   readOnly: true,
+  tellsRevoked: 'show',
   description:
     'Use at the start of work in this repository, and whenever you need the big picture: active sessions, last session, open and ' +
     'stale handoffs, health, hot files and warnings; with `agent`, also the open handoffs assigned to it. Read-only.',

@@ -10,12 +10,14 @@ import type { SyncConfig } from '../../domain/configSchema';
 import { StoreSnapshot } from '../storeSnapshot';
 import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
 import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from '../stateAuthority';
-import { recordMovedIds } from '../movedIds';
-import { MAX_PREVIOUS_IDS } from '../storeMerge';
 import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
-import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState } from './syncStateFile';
+import { SyncStateFile, type PendingWrite, type SyncLocalState } from '../syncStateFile';
+import { recordRenumbered, settleContact } from './settleContact';
+import { parseSharedState } from './sharedSnapshot';
+import { joinLocalRecords } from './joinLocalRecords';
+import { pendingWrites } from './pendingWrites';
 import type { LocalAuthority } from '../local/localAuthority';
 
 /** Turns writes applied offline back into work, before the lock (their prepare steps may do I/O). */
@@ -51,7 +53,6 @@ export class RemoteAuthority implements StateAuthority {
     /** This clone's store: the base when the remote is unreachable, and where a decided state is written. */
     private readonly local: LocalAuthority,
     readonly config: SyncConfig,
-    private readonly replayer: Replayer | null,
     clock?: RetryClock,
   ) {
     this.ref = new SharedStateRef(local.layout.root, config);
@@ -60,16 +61,17 @@ export class RemoteAuthority implements StateAuthority {
   }
 
   /**
-   * Before the lock: the writes waiting from an offline time, turned into work to apply first. `fetchFirst`: the batch
-   * wants the remote's newest state even if it pushes nothing (a sync, a fresh read), so its first attempt fetches.
+   * Before the lock: the writes waiting from an offline time, turned into work to apply first by the batch's
+   * `replayer` (the requests layer's; none: they wait). `fetchFirst`: the batch wants the remote's newest state even if
+   * it pushes nothing (a sync, a fresh read), so its first attempt fetches.
    */
-  async prepare(fetchFirst = false): Promise<void> {
+  async prepare(fetchFirst = false, replayer: Replayer | null = null): Promise<void> {
     this.attempt = 0;
     this.fetchFirst = fetchFirst;
     this.retry = null;
     this.budget.start();
     const pending = this.state.read().pending;
-    this.replays = pending.length && this.replayer ? await this.replayer(pending) : [];
+    this.replays = pending.length && replayer ? await replayer(pending) : [];
   }
 
   async base(): Promise<BaseState> {
@@ -104,31 +106,19 @@ export class RemoteAuthority implements StateAuthority {
     if (stuck && this.fetched && this.head === stuck.expected) throw this.ref.stuck(stuck.detail);
     blobs ??= this.ref.read(this.head);
     if (this.fetched) this.assertNotRewound(this.head);
-    let snapshot: StoreSnapshot;
-    if (blobs.handoffs) {
-      try {
-        snapshot = StoreSnapshot.parse(blobs.handoffs, false, { previous: this.local.file.previous() });
-      } catch (e) {
-        if (!isActionError(e)) throw e;
-        // The shared state is input from the remote like any file: a broken one is refused, named where it is.
-        const { remote, ref } = this.config;
-        const what = e.message.replace(/^\.agentsync\/handoffs\.json /, '');
-        throw new ActionError(
-          e.reason,
-          `The shared state on ${ref} of the git remote "${remote}" (commit ${this.head}) is broken: ${what} ` +
-            'Restore it by pushing a good commit to that ref (e.g. an earlier one: git push --force <remote> <good>:<ref>); nothing was changed here.',
-          { ...e.details, sync: { remote, ref, commit: this.head } },
-        );
-      }
-    } else {
-      // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
-      snapshot = (await this.local.base()).snapshot;
-    }
+    // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
+    const snapshot = blobs.handoffs
+      ? parseSharedState(blobs.handoffs, this.local.file.previous(), this.config, this.head)
+      : (await this.local.base()).snapshot;
     // Records only this clone holds (its first contact with a shared state another clone seeded, a branch merged in)
     // join it: nothing is lost. Without a shared state yet, this clone's store seeds it.
     this.joinRenumbered = [];
     if (!this.head) this.joined = snapshot.handoffs.length;
-    else this.joined = await this.joinLocalRecords(snapshot);
+    else {
+      const join = await joinLocalRecords(snapshot, this.local, this.state.read(), (commit) => this.adoptedRecords(commit));
+      this.joined = join.joined;
+      this.joinRenumbered = join.renumbered;
+    }
     this.shared = parseSharedLedger(blobs.ledger);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
@@ -189,39 +179,8 @@ export class RemoteAuthority implements StateAuthority {
     const at = this.local.now().toISOString();
     const renumbered = [...this.joinRenumbered, ...replayed.flatMap((r) => (r.renumbered ? [r.renumbered] : []))];
     // An agent holding a provisional id the shared state gave another handoff is refused id_moved until told.
-    this.bestEffort(() =>
-      recordMovedIds(
-        this.local.layout,
-        renumbered.map((r) => ({ id: r.from, uid: r.uid, moved_to: r.to, at, by: 'sync' as const, ...holderOf(tx, r.from) })),
-      ),
-    );
-    const revoked: Revocation[] = [];
-    const settled = new Set(replayed.map((r) => r.replay.requestId));
-    this.bestEffort(() =>
-      this.state.update((s) => {
-        const byId = new Map(s.pending.map((p) => [p.request_id, p]));
-        for (const r of replayed) {
-          if (r.ok) continue;
-          const p = byId.get(r.replay.requestId);
-          revoked.push({
-            request_id: r.replay.requestId,
-            action: p?.action ?? '(unknown)',
-            agent: p?.agent ?? null,
-            handoff_id: p?.handoff_id ?? null,
-            reason: r.reason ?? 'internal_error',
-            message: r.message ?? '',
-            revoked_at: at,
-          });
-        }
-        s.pending = s.pending.filter((p) => !settled.has(p.request_id));
-        s.revoked.push(...revoked);
-        if (renumbered.length) s.renumbered = [...(s.renumbered ?? []), ...renumbered.map((r) => ({ ...r, at }))];
-        s.commit = commit;
-        s.source = { remote, ref };
-        s.fetched_at = at;
-        s.last_error = null;
-      }),
-    );
+    this.bestEffort(() => recordRenumbered(this.local.layout, tx, renumbered, at));
+    this.bestEffort(() => this.state.update((s) => settleContact(s, { replayed, renumbered, commit, remote, ref, at })));
     const outcome: SyncOutcome = {
       confirmed: true,
       remote,
@@ -255,51 +214,8 @@ export class RemoteAuthority implements StateAuthority {
     );
   }
 
-  /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
-  private adoptedHere(s: SyncLocalState): boolean {
-    return !s.source || (s.source.remote === this.config.remote && s.source.ref === this.config.ref);
-  }
-
-  /**
-   * Adds the records only this clone holds (created before sync was turned on, or on a branch merged since) to the
-   * shared state, so that taking the shared state loses none. Not joined: a pending offline create (its replay adds
-   * it), and a record the last adopted shared state held (the remote removed it since). A record whose id the shared
-   * state gives another handoff gets the next free id of its day, keeping the old one in previous_ids (an agent naming
-   * it is refused id_moved); records both hold stay the shared ones.
-   */
-  private async joinLocalRecords(shared: StoreSnapshot): Promise<number> {
-    this.joinRenumbered = [];
-    let local: StoreSnapshot;
-    try {
-      local = (await this.local.base()).snapshot;
-    } catch {
-      return 0; // no readable local store: nothing to join
-    }
-    const state = this.state.read();
-    const replayed = new Set(state.pending.flatMap((p) => (p.created ? [p.created.uid] : [])));
-    const only = local.handoffs.filter((h) => h.uid && !shared.find(h.uid) && !replayed.has(h.uid));
-    if (only.length === 0) return 0;
-    const removed = this.adoptedUids(state);
-    let joined = 0;
-    for (const h of only) {
-      if (removed.has(h.uid!)) continue;
-      const taken = shared.find(h.handoff_id) !== undefined;
-      if (!taken) {
-        shared.insert(h);
-        joined++;
-        continue;
-      }
-      const id = shared.ids.next(new Date(Date.parse(h.created_at) || this.local.now().getTime()));
-      this.local.logger.warn(`${h.handoff_id} of this clone is another handoff's id in the shared state; it joins it as ${id}`);
-      shared.insert({ ...h, handoff_id: id, previous_ids: [...(h.previous_ids ?? []), h.handoff_id].slice(-MAX_PREVIOUS_IDS) });
-      this.joinRenumbered.push({ from: h.handoff_id, to: id, uid: h.uid! });
-      joined++;
-    }
-    return joined;
-  }
-
-  /** The uids of the shared state this clone last adopted (none on a first contact, or when it cannot be read). */
-  private adoptedUids(state: SyncLocalState): Set<string> {
+  /** The uids of the shared state this clone last adopted from this remote and ref (none when it cannot be read). */
+  private adoptedRecords(state: SyncLocalState): Set<string> {
     if (!state.commit || !this.adoptedHere(state)) return new Set();
     const blobs = this.ref.readIfState(state.commit);
     if (!blobs?.handoffs) return new Set();
@@ -310,29 +226,16 @@ export class RemoteAuthority implements StateAuthority {
     }
   }
 
+  /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
+  private adoptedHere(s: SyncLocalState): boolean {
+    return !s.source || (s.source.remote === this.config.remote && s.source.ref === this.config.ref);
+  }
+
   private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
     const { remote, ref } = this.config;
     // offline "refuse": a change is refused whole (nothing written, not a byte); a batch that changes nothing is answered.
     if (this.config.offline === 'refuse' && tx.changed) throw why;
-    const at = this.local.now().toISOString();
-    const pending: PendingWrite[] = [];
-    works.forEach((w, i) => {
-      if (!changedBy[i] || !w.request) return;
-      const request = w.request;
-      const id = String(request.request_id);
-      pending.push({
-        request_id: id,
-        action: String(request.action),
-        agent: w.agent || (typeof request.agent === 'string' ? request.agent : null),
-        handoff_id: refOf(request),
-        request,
-        applied_at: at,
-        ...createdBy(tx, id),
-      });
-    });
-    // Pending writes stay out of this clone's ledger: their replay must apply them, not answer them from it.
-    const ids = new Set(pending.map((p) => p.request_id));
-    for (let i = tx.ledger.length - 1; i >= 0; i--) if (ids.has(tx.ledger[i].request_id)) tx.ledger.splice(i, 1);
+    const pending = pendingWrites(tx, works, changedBy, this.local.now().toISOString());
     this.local.adopt(tx);
     this.bestEffort(() => this.state.update((s) => s.pending.push(...pending)));
     works.forEach((w, i) =>
@@ -383,25 +286,6 @@ export class RemoteAuthority implements StateAuthority {
       this.local.logger.warn(`could not update .agentsync/sync.json: ${(e as Error).message}`);
     }
   }
-}
-
-/** The record a create applied offline made (its first history entry carries the request's id), if any. */
-function createdBy(tx: StoreTransaction, requestId: string): Pick<PendingWrite, 'created'> {
-  const marker = tx.snapshot.markerFor(requestId);
-  const h = marker ? tx.find(marker.uid) : undefined;
-  if (!h?.uid || h.state_history[0]?.request_id !== requestId) return {};
-  return { created: { handoff_id: h.handoff_id, uid: h.uid, created_at: h.created_at } };
-}
-
-/** The handoff that holds `id` in the shared state now (another clone's), for the id_moved refusal. */
-function holderOf(tx: StoreTransaction, id: string): { holder_uid?: string } {
-  const h = tx.find(id);
-  return h?.uid ? { holder_uid: h.uid } : {};
-}
-
-function refOf(request: Record<string, unknown>): string | null {
-  const r = request.handoffId ?? request.handoff_id;
-  return typeof r === 'string' ? r : null;
 }
 
 function commitMessage(tx: StoreTransaction): string {

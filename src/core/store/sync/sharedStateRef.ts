@@ -3,16 +3,14 @@
 // The working tree, the index and FETCH_HEAD are never touched.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { childProcess } from '../../disk/childProcess';
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
-import { SAFE_GIT_OPTIONS } from '../../git/gitSafety';
+import { runGitPlumbing as localGit, runGitPlumbingBytes as localGitBytes, type GitResult } from '../../git/gitCommand';
 import { classifyRemoteFailure, gitOutputSummary, REMOTE_PROGRAM_OPTIONS, runRemoteGit, type RemoteRun } from '../../git/gitRemote';
 
-export const STATE_FILE = 'handoffs.json';
-export const LEDGER_FILE = 'ledger.jsonl';
-/** Every entry a shared-state commit's tree may hold (each a regular file); handoffs.json is required. */
-export const SHARED_STATE_ENTRIES: readonly string[] = [STATE_FILE, LEDGER_FILE];
+import { LEDGER_FILE, notSharedState, parseBatch, STATE_FILE } from './sharedStateTree';
+
+export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE } from './sharedStateTree';
 
 /**
  * `moved`: the compare-and-swap failed. `seen`: git saw the ref at another commit than the expected one (the lease was
@@ -270,87 +268,7 @@ const COMMIT_IDENTITY: NodeJS.ProcessEnv = {
   GIT_COMMITTER_EMAIL: 'agentsync@localhost',
 };
 
-interface LocalRun {
-  ok: boolean;
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function localGit(root: string, args: string[], input?: Buffer | string, env?: NodeJS.ProcessEnv): LocalRun {
-  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], {
-    encoding: 'utf8',
-    input,
-    env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
-  return { ok: r.status === 0, status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function localGitBytes(root: string, args: string[], input?: string): { status: number | null; stdout: Buffer; stderr: string } {
-  const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], { maxBuffer: 512 * 1024 * 1024, input });
-  if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
-}
-
-function mustOk(r: LocalRun, what: string): LocalRun {
+function mustOk(r: GitResult, what: string): GitResult {
   if (!r.ok) throw new Error(`git ${what} failed: ${r.stderr.trim()}`);
   return r;
-}
-
-interface BatchObject {
-  type: string;
-  data: Buffer;
-}
-
-/** `git cat-file --batch` output: per object "<oid> <type> <size>\n<bytes>\n", or "<name> missing\n" (then null). */
-function parseBatch(out: Buffer): (BatchObject | null)[] {
-  const objects: (BatchObject | null)[] = [];
-  let at = 0;
-  while (at < out.length) {
-    const eol = out.indexOf(0x0a, at);
-    if (eol < 0) break;
-    const header = out.subarray(at, eol).toString('utf8');
-    at = eol + 1;
-    const m = /^[0-9a-f]+ (\S+) (\d+)$/.exec(header);
-    if (!m) {
-      objects.push(null); // "<name> missing" (or ambiguous): no such object or file in the commit
-      continue;
-    }
-    const size = Number(m[2]);
-    objects.push({ type: m[1], data: out.subarray(at, at + size) });
-    at += size + 1;
-  }
-  return objects;
-}
-
-/**
- * What makes this object not a shared-state commit, or null when it is one: a commit whose tree has handoffs.json and
- * nothing but SHARED_STATE_ENTRIES, each a regular file. `hashBytes`: the length of a binary object id in the tree.
- */
-function notSharedState(object: BatchObject | null, tree: BatchObject | null, hashBytes: number): string | null {
-  if (!object) return 'the object it names is missing';
-  if (object.type !== 'commit') return `it names a ${object.type}, not a commit`;
-  if (!tree) return "its commit's tree is missing";
-  // A raw tree: per entry "<mode> <name>\0<binary id>".
-  const extra: string[] = [];
-  let hasState = false;
-  for (let at = 0; at < tree.data.length;) {
-    const nul = tree.data.indexOf(0, at);
-    if (nul < 0) break;
-    const entry = tree.data.subarray(at, nul).toString('utf8');
-    const space = entry.indexOf(' ');
-    const mode = entry.slice(0, space);
-    const name = entry.slice(space + 1);
-    at = nul + 1 + hashBytes;
-    if (SHARED_STATE_ENTRIES.includes(name) && mode === '100644') hasState ||= name === STATE_FILE;
-    else extra.push(mode === '40000' ? `${name}/` : name);
-  }
-  if (extra.length > 0) {
-    const shown = extra.slice(0, 5).join(', ') + (extra.length > 5 ? `, and ${extra.length - 5} more` : '');
-    return `its tree holds ${shown}, where a shared-state commit holds only ${SHARED_STATE_ENTRIES.join(' and ')}`;
-  }
-  if (!hasState) return `its tree has no ${STATE_FILE}`;
-  return null;
 }

@@ -2,7 +2,7 @@
 // the last commit it fetched or pushed and when, the last failure, the writes applied offline and still waiting
 // for the remote (pending), and the ones the remote revoked that their agents have not been told of yet.
 import * as fs from 'node:fs';
-import { writeFileAtomic } from '../../disk/atomicFile';
+import { writeFileAtomic } from '../disk/atomicFile';
 
 export interface PendingWrite {
   request_id: string;
