@@ -20,10 +20,16 @@ status=$?
 if [ "$status" -eq 0 ]; then
   run npm run lint || { status=1; checks=$((checks + 1)); echo "lint: the findings above fail the run (npm run lint)"; }
   run npm run format:check || { status=1; checks=$((checks + 1)); echo "format: the files above are not formatted (npm run format)"; }
-  # Each tier runs even when an earlier one failed, so one run reports everything.
-  for tier in test:node test:editor test:agents; do
+  # Each tier runs even when an earlier one failed, so one run reports everything; each one's run time is printed
+  # after it and again at the end.
+  times=""
+  for tier in test:architecture test:unit test:process test:editor test:agents; do
+    started=$SECONDS
     run npm run "$tier"
     tests=$?
+    took=$((SECONDS - started))
+    echo "time: $tier took ${took}s"
+    times="$times $tier=${took}s"
     if [ "$tests" -ne 0 ]; then status=$tests; fi
   done
 fi
@@ -35,4 +41,5 @@ rm -f "$log"
 failed=$((failed + checks))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 echo "tests: $passed passed, $failed failed"
+[ -n "${times:-}" ] && echo "time per tier:$times"
 exit "$status"

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { readAgentIdentity, type AgentIdentity } from './vscode/agents/agentIdentity';
 import { offerCommandToTerminals } from './vscode/agents/agentsyncCommandInPath';
-import { registerCommands } from './vscode/commands/commandRegistrar';
-import { DASHBOARD_VIEW_ID, DashboardView } from './vscode/dashboard/dashboardView';
+import { registerCommands } from './vscode/commandRegistrar';
+import { DashboardView } from './vscode/dashboard/dashboardView';
 import { DropZoneHosts, hostDropZone } from './vscode/folders/dropZoneHost';
 import { FolderService } from './vscode/folders/folderService';
 import { FolderServices } from './vscode/folders/folderServices';
@@ -31,8 +31,10 @@ import { AgentSyncFolderWatcher } from './core/workspace/agentSyncFolderWatcher'
 import { treeProbe, type TreeProbe } from './vscode/tree/treeProbe';
 import type { TreeNode } from './vscode/tree/treeNodes';
 import { TrustState } from './vscode/folders/trustState';
+import { INITIALIZED_CONTEXT_KEY, STORE_READ_CONTEXT_KEY } from './vscode/manifest/contextKeys';
+import { DASHBOARD_VIEW_ID, HANDOFFS_VIEW_ID } from './vscode/manifest/viewContributions';
 import { markInitializeStepDone } from './vscode/setup/walkthroughProgress';
-import { INITIALIZED_CONTEXT_KEY, INTRO_MESSAGE, STORE_READ_CONTEXT_KEY } from './vscode/tree/viewContext';
+import { INTRO_MESSAGE } from './vscode/tree/viewContext';
 import { NewWorkNotifier } from './vscode/notices/newWorkNotifier';
 
 /** The integration suite's handles on the running extension; exported only to the suite (see vscode/testSeam.ts). */
@@ -83,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     trusted: trust.trusted,
     now: new Date(),
   }));
-  const treeView = vscode.window.createTreeView<TreeNode>('agentsync.handoffs', { treeDataProvider: tree, showCollapseAll: true });
+  const treeView = vscode.window.createTreeView<TreeNode>(HANDOFFS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const dashboard = new DashboardView(
     deps,
     () => ({ me: identity.id, identityProblem: identity.problem, trusted: trust.trusted }),

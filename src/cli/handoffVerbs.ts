@@ -184,21 +184,6 @@ export const VERBS: Record<string, Verb> = {
       return ctx.report(shown, (r) => `${showHandoff(r)}${r.data.archived ? '\narchived: read-only, in .agentsync/archive/' : ''}`);
     },
   },
-  claim: {
-    usage: '<handoff-id> --agent <id> [--expected-rev N]',
-    summary: 'claim a queued handoff (first claimer wins)',
-    options: { ...agentOpt, ...revOpt },
-    run: async (ctx, v, pos) =>
-      ctx.report(
-        await ctx.dispatcher.dispatch({
-          action: 'claimHandoff',
-          handoffId: one(pos, 'handoff id'),
-          agent: agentOf(v),
-          expected_rev: rev(v),
-        }),
-        (r) => `claimed ${handoffLine(r.data!.handoff)}${r.data!.notice ? `\nnote: ${r.data!.notice}` : ''}`,
-      ),
-  },
   complete: {
     usage: '<handoff-id> --agent <id> [--result <report.json | ->]',
     summary: 'complete a handoff you hold, optionally with the protocol report (docs/contract.md §6)',
@@ -236,5 +221,5 @@ export const VERBS: Record<string, Verb> = {
       );
     },
   },
-  // approve, revise, merge, block, release, escalate: derived from the action catalog's moves (moveVerbs.ts).
+  // claim, approve, revise, merge, block, release, escalate, snooze: derived from the action catalog's moves (moveVerbs.ts).
 };

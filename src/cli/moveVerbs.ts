@@ -34,7 +34,9 @@ function verbOf(move: CatalogMove, cli: NonNullable<CatalogMove['cli']>): Verb {
       return ctx.report(response, (r) => {
         // Every move sends an action that answers { handoff } (test/unit/manifest.test.ts runs each derived verb).
         const h = r.data!.handoff as Handoff;
-        return cli.done ? `${cli.done} ${handoffLine(h)}` : handoffDetails(h);
+        // A notice (the store's format changing, docs/upgrading.md) is printed under any move that answers one.
+        const notice = typeof r.data!.notice === 'string' ? `\nnote: ${r.data!.notice}` : '';
+        return (cli.done ? `${cli.done} ${handoffLine(h)}` : handoffDetails(h)) + notice;
       });
     },
   };

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { FileLock } from '../../src/core/disk/fileLock';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { DashboardCard } from '../../src/core/domain/dashboardCards';
-import type { DashboardModel } from '../../src/core/requests/sessions/dashboardModel';
+import type { DashboardModel } from '../../src/core/requests/dashboardModel';
 import type { RenderedModel } from '../../src/vscode/dashboard/dashboardView';
 import { answerPrompts, api, cli, figures, findHandoff, percentile, readHandoffs, waitFor, workspaceRoot } from './helpers';
 import { clickWebview, DASHBOARD, readWebview, showDashboard } from './webviewDriver';

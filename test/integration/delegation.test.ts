@@ -66,7 +66,7 @@ describe('delegation in the editor', () => {
     const a = await api();
     const h = findHandoff('data retention policy');
     const [node] = await nodesOf(h.handoff_id);
-    assert.equal(a.tree.getTreeItem(node).contextValue, 'handoff.blocked.can-assign.can-pass.can-escalate.can-snooze.unassigned');
+    assert.match(a.tree.getTreeItem(node).contextValue ?? '', /^handoff\.blocked\..*\.can-assign\b.*\.unassigned$/);
     const { result, log } = await runWithAnswers<RequestResponse>('agentsync.assignHandoff', [node], { pick: 'Codex' });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(log.asked, ['pick: Who takes it over?']);
@@ -102,9 +102,8 @@ describe('delegation in the editor', () => {
     assert.equal((await runWithAnswers<RequestResponse>('agentsync.claimHandoff', [id])).result.ok, true);
     const a = await api();
     await waitFor('the item offers Return to Originator', async () =>
-      (await nodesOf(id)).some(
-        (n) =>
-          a.tree.getTreeItem(n).contextValue === 'handoff.in_progress.can-complete.can-return.can-pass.can-escalate.can-snooze.returnable',
+      (await nodesOf(id)).some((n) =>
+        /^handoff\.in_progress\..*\.can-return\b.*\.returnable$/.test(a.tree.getTreeItem(n).contextValue ?? ''),
       ),
     );
     const { result, log } = await runWithAnswers<RequestResponse>(

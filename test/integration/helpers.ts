@@ -8,6 +8,7 @@ import type { AgentSyncApi } from '../../src/extension';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { HandoffTreeProvider } from '../../src/vscode/tree/handoffTreeProvider';
 import type { TreeNode } from '../../src/vscode/tree/treeNodes';
+import type { CommandId } from '../../src/vscode/manifest/commandIds';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const EXTENSION_ID = 'agentsync.agentsync';
@@ -161,7 +162,7 @@ export function answerPrompts(...answers: Answer[]): PromptLog {
 
 /** Runs a command with prompts answered, restores the window API, and checks every answer was used. */
 export async function runWithAnswers<T = unknown>(
-  command: string,
+  command: CommandId,
   args: unknown[],
   ...answers: Answer[]
 ): Promise<{ result: T; log: PromptLog }> {

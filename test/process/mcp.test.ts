@@ -68,22 +68,6 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     assert.deepEqual([...names].sort(), [...ACTION_NAMES].sort());
-    for (const required of [
-      'createHandoff',
-      'claimHandoff',
-      'passOver',
-      'returnHandoff',
-      'heartbeat',
-      'updateTodos',
-      'expireLeases',
-      'startSession',
-      'endSession',
-      'status',
-      'health',
-      'snoozeHandoff',
-    ]) {
-      assert.ok(names.includes(required), `${required} is a tool`);
-    }
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object', `${tool.name} takes an object`);
       assert.ok(tool.description && tool.description.length > 20, `${tool.name} says what it does`);

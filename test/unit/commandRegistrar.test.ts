@@ -1,4 +1,4 @@
-// The one registrar (src/vscode/commands/commandRegistrar.ts): every command of package.json has exactly one handler
+// The one registrar (src/vscode/commandRegistrar.ts): every command of package.json has exactly one handler
 // in its table, and the table has no command package.json does not contribute.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,14 +13,14 @@ describe('command registrar', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       contributes: { commands: { command: string }[] };
     };
-    const contributed = manifest.contributes.commands.map((c) => c.command).sort();
+    const contributed: string[] = manifest.contributes.commands.map((c) => c.command).sort();
     const uninstall = installFakeVscode();
     try {
       // Loaded now, with the stand-in in place (an import at the top would load it before).
-      type Registrar = typeof import('../../src/vscode/commands/commandRegistrar');
-      const { commandTable } = createRequire(__filename)('../../src/vscode/commands/commandRegistrar') as Registrar;
+      type Registrar = typeof import('../../src/vscode/commandRegistrar');
+      const { commandTable } = createRequire(__filename)('../../src/vscode/commandRegistrar') as Registrar;
       const table = commandTable({} as Parameters<typeof commandTable>[0]);
-      const ids = table.map(([id]) => id);
+      const ids: string[] = table.map(([id]) => id);
       const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
       assert.deepEqual(twice, [], 'commands with more than one handler');
       assert.deepEqual(

@@ -1,4 +1,4 @@
-// The dashboard's model (core/domain/dashboardCards.ts, core/requests/sessions/dashboardModel.ts): the tree's grouping
+// The dashboard's model (core/domain/dashboardCards.ts, core/requests/dashboardModel.ts): the tree's grouping
 // as cards, the buttons by status, sessions,
 // leases and the last health from state.json, and refusals kept per card.
 import * as assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { cardKey } from '../../src/core/domain/dashboardCards';
 import { MAX_SKIP_REASON, skipReason } from '../../src/core/domain/skipReason';
 import { MOVES } from '../../src/core/requests/catalog';
 import { DASHBOARD_MOVES, dashboardMovesFor } from '../../src/core/requests/catalog/dashboardMoves';
-import { dashboardModel, type DashboardInput } from '../../src/core/requests/sessions/dashboardModel';
+import { dashboardModel, type DashboardInput } from '../../src/core/requests/dashboardModel';
 import { groupByAttention } from '../../src/core/domain/handoffAttention';
 import { LIMITS, STATUSES, type Handoff } from '../../src/core/domain/handoffSchema';
 import { makeHandoff } from './helpers/handoffFixtures';

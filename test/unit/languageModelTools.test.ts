@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CATALOG } from '../../src/core/requests/catalog';
+import { ACTION_NAMES, CATALOG } from '../../src/core/requests/catalog';
 import { LANGUAGE_MODEL_TOOLS, languageModelToolContributions, requestFor } from '../../src/vscode/agents/languageModelToolCatalog';
 import { removeTempDirs, TestWorkspace } from './helpers/testWorkspace';
 
@@ -24,17 +24,15 @@ describe('language-model tools (docs/contract.md §10a)', () => {
     assert.deepEqual(pkg().contributes.languageModelTools, JSON.parse(JSON.stringify(languageModelToolContributions())));
   });
 
-  it('covers create, list, claim, complete, pass over, return, snooze and status; store-changing tools are the non-read-only actions', () => {
-    assert.deepEqual(LANGUAGE_MODEL_TOOLS.map((t) => t.action).sort(), [
-      'claimHandoff',
-      'completeHandoff',
-      'createHandoff',
-      'listHandoffs',
-      'passOver',
-      'returnHandoff',
-      'snoozeHandoff',
-      'status',
-    ]);
+  it('offers each catalog action with a tool entry, as agentsync_<action>; store-changing tools are the non-read-only actions', () => {
+    const withTool = ACTION_NAMES.filter((a) => CATALOG[a].tool);
+    assert.deepEqual(
+      LANGUAGE_MODEL_TOOLS.map((t) => t.action),
+      withTool,
+    );
+    // The agent's everyday moves are offered; the bookkeeping actions are not.
+    for (const a of ['createHandoff', 'claimHandoff', 'completeHandoff', 'status'] as const) assert.ok(withTool.includes(a), a);
+    for (const a of ['heartbeat', 'expireLeases'] as const) assert.ok(!withTool.includes(a), a);
     for (const t of LANGUAGE_MODEL_TOOLS) {
       assert.equal(t.changesStore, !CATALOG[t.action].readOnly, `${t.name}: changesStore`);
       assert.equal(t.name, `agentsync_${t.action}`);

@@ -1,12 +1,15 @@
-// package.json's commands, menus and Copilot tools are generated from the action catalog (npm run schemas): this test
-// fails when a hand edit or a catalog change leaves them apart. The tree flags that the menus match are the catalog's.
+// package.json's commands, menus and Copilot tools are generated from the action catalog, its views, welcome content,
+// walkthrough and settings from src/vscode/manifest/ (npm run build): this test fails when a hand edit or a change
+// there leaves them apart. The tree flags that the menus match are the catalog's.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandContributions, handoffContextValue, menuContributions, PLAIN_COMMANDS } from '../../src/vscode/commands/commandCatalog';
-import { languageModelToolContributions } from '../../src/vscode/agents/languageModelToolCatalog';
+import { commandContributions, handoffContextValue, PLAIN_COMMANDS } from '../../src/vscode/manifest/commandCatalog';
+import { manifestProblems, type Contributes } from '../../src/vscode/manifest/manifestCheck';
+import { commandIdsSource, generatedContributes } from '../../scripts/manifest/contributes';
 import { MOVES } from '../../src/core/requests/catalog';
 import { handoffIn } from './helpers/handoffFixtures';
+import { catalogOffers, commandOf, MENU_CASES, offeredBy } from '../shared/menuMatrix';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 interface MenuEntry {
@@ -22,27 +25,19 @@ const contributes = () =>
   ).contributes;
 const json = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
-/** The clauses used in the generated `when`s: `view == x`, `viewItem == x`, `viewItem =~ /re/`, joined by &&. */
-function holds(when: string, ctx: Record<string, string>): boolean {
-  return when.split('&&').every((clause) => {
-    const m = /^\s*(\w+)\s*(==|=~)\s*(.+?)\s*$/.exec(clause)!;
-    const value = ctx[m[1]] ?? '';
-    if (m[2] === '==') return value === m[3];
-    return new RegExp(/^\/(.*)\/$/.exec(m[3])![1]).test(value);
-  });
-}
+describe('package.json from the action catalog and src/vscode/manifest/ (npm run build)', () => {
+  for (const [section, generated] of Object.entries(generatedContributes())) {
+    it(`contributes.${section} is what scripts/manifest/contributes.ts generates (run npm run build)`, () => {
+      assert.deepEqual((contributes() as Record<string, unknown>)[section], json(generated));
+    });
+  }
 
-describe('package.json from the action catalog (npm run schemas)', () => {
-  it('contributes.commands is what the catalog generates (run npm run schemas)', () => {
-    assert.deepEqual(contributes().commands, json(commandContributions()));
+  it('src/vscode/manifest/commandIds.ts is what the catalog generates (run npm run build)', () => {
+    assert.equal(fs.readFileSync(path.join(root, 'src/vscode/manifest/commandIds.ts'), 'utf8'), commandIdsSource());
   });
 
-  it('contributes.menus is what the catalog generates (run npm run schemas)', () => {
-    assert.deepEqual(contributes().menus, json(menuContributions()));
-  });
-
-  it('contributes.languageModelTools is what the catalog generates (run npm run schemas)', () => {
-    assert.deepEqual(contributes().languageModelTools, json(languageModelToolContributions()));
+  it('every when clause, command link and walkthrough event of package.json checks out', () => {
+    assert.deepEqual(manifestProblems(contributes() as unknown as Contributes), []);
   });
 
   it('each command is listed once, and every move names a distinct command, verb and flag', () => {
@@ -55,53 +50,35 @@ describe('package.json from the action catalog (npm run schemas)', () => {
     assert.ok(PLAIN_COMMANDS.every((c) => !MOVES.some((m) => m.command?.id === c.id)));
   });
 
-  it('the context menu of a handoff offers each move exactly where the lifecycle allows it', () => {
+  it('the context menu of a handoff offers each move exactly where the catalog says it is available', () => {
     const menu = contributes().menus['view/item/context'];
-    const offered = (h: Parameters<typeof handoffContextValue>[0]) =>
-      [
-        ...new Set(
-          menu
-            .filter(
-              (e) => !e.group?.startsWith('inline') && holds(e.when, { view: 'agentsync.handoffs', viewItem: handoffContextValue(h) }),
-            )
-            .map((e) => e.command.replace('agentsync.', '')),
-        ),
-      ].sort();
-    const always = ['openRecord', 'showHistory'];
-    // Open work may also be snoozed.
-    const sorted = (xs: string[]) => [...xs, 'snoozeHandoff', ...always].sort();
-    assert.deepEqual(offered(handoffIn('queued')), sorted(['claimHandoff', 'escalateHandoff', 'passOver']));
-    assert.deepEqual(offered(handoffIn('in_progress')), sorted(['completeHandoff', 'escalateHandoff', 'passOver']));
+    for (const { name, handoff } of MENU_CASES) {
+      assert.deepEqual(offeredBy(menu, handoffContextValue(handoff)), catalogOffers(handoff), name);
+    }
+    // The lifecycle, seen through the menu: a queued handoff is claimed, not completed; finished work offers no move.
+    const queued = offeredBy(menu, handoffContextValue(handoffIn('queued')));
+    assert.ok(queued.includes(commandOf('claim')) && !queued.includes(commandOf('complete')), queued.join(', '));
+    const review = offeredBy(menu, handoffContextValue(handoffIn('ready_for_review')));
+    assert.ok(review.includes(commandOf('approve')) && !review.includes(commandOf('claim')), review.join(', '));
+    const merged = offeredBy(menu, handoffContextValue(handoffIn('merged')));
     assert.deepEqual(
-      offered(handoffIn('in_progress', { return_to: 'codex' })),
-      sorted(['completeHandoff', 'escalateHandoff', 'passOver', 'returnToOriginator']),
+      merged,
+      PLAIN_COMMANDS.filter((c) => c.onHandoff)
+        .map((c) => c.id)
+        .sort(),
     );
-    assert.deepEqual(offered(handoffIn('blocked')), sorted(['escalateHandoff', 'passOver']));
-    assert.deepEqual(
-      offered(handoffIn('blocked', { to_agents: [], no_handoff_reason: null })),
-      sorted(['assignHandoff', 'escalateHandoff', 'passOver']),
-    );
-    assert.deepEqual(offered(handoffIn('ready_for_review')), sorted(['approveHandoff', 'escalateHandoff', 'requestRevision']));
-    assert.deepEqual(offered(handoffIn('approved')), sorted(['escalateHandoff']));
-    assert.deepEqual(
-      offered(handoffIn('queued', { snoozed_until: '2026-03-10T14:00:00.000Z' })),
-      sorted(['claimHandoff', 'escalateHandoff', 'passOver']),
-    );
-    assert.deepEqual(offered(handoffIn('merged')), always);
-    assert.deepEqual(offered(handoffIn('escalated')), always);
   });
 
-  it('a handoff item names its status and its moves: handoff.<status>.can-<move>…', () => {
-    assert.equal(handoffContextValue(handoffIn('queued')), 'handoff.queued.can-claim.can-pass.can-escalate.can-snooze');
+  it('a handoff item names its status, then a can-<move> flag for each move it offers, then the flags 0.4 documented', () => {
+    const queued = handoffContextValue(handoffIn('queued'));
+    assert.ok(queued.startsWith('handoff.queued.'), queued);
+    assert.ok(queued.includes('.can-claim') && !queued.includes('.can-complete'), queued);
     assert.equal(handoffContextValue(handoffIn('merged')), 'handoff.merged');
-    // The flags 0.4 documented stay beside the can- flags.
-    assert.equal(
-      handoffContextValue(handoffIn('in_progress', { return_to: 'codex' })),
-      'handoff.in_progress.can-complete.can-return.can-pass.can-escalate.can-snooze.returnable',
-    );
-    assert.equal(
+    // The flags 0.4 documented stay beside the can- flags, last.
+    assert.match(handoffContextValue(handoffIn('in_progress', { return_to: 'codex' })), /\.can-return(\.can-[a-z]+)*\.returnable$/);
+    assert.match(
       handoffContextValue(handoffIn('blocked', { to_agents: [], no_handoff_reason: null })),
-      'handoff.blocked.can-assign.can-pass.can-escalate.can-snooze.unassigned',
+      /\.can-assign(\.can-[a-z]+)*\.unassigned$/,
     );
   });
 });

@@ -1,10 +1,10 @@
 // The Handoffs view's welcome in package.json (contributes.viewsWelcome), read with the context keys the extension
-// sets (src/vscode/tree/viewContext.ts): "not an AgentSync workspace yet … Initialize" shows only once the extension
+// sets (src/vscode/manifest/contextKeys.ts): "not an AgentSync workspace yet … Initialize" shows only once the extension
 // has read the folder and found it uninitialized, never in the seconds before its first read.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { INITIALIZED_CONTEXT_KEY, STORE_READ_CONTEXT_KEY } from '../../src/vscode/tree/viewContext';
+import { INITIALIZED_CONTEXT_KEY, STORE_READ_CONTEXT_KEY } from '../../src/vscode/manifest/contextKeys';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 interface Welcome {

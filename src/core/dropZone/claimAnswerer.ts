@@ -5,7 +5,6 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../disk/atomicFile';
 import { isStorageFailure } from '../disk/storageErrors';
 import { ActionError, type RefusalReason } from '../domain/errors';
-import { requestIdSchema } from '../requests/requestParams';
 import { rejectEntry, type Claim, type DropZonePaths } from './dropZoneClaims';
 import { readRequestFile } from './requestIntake';
 import type { RequestDispatcher, RequestResponse } from '../requests/requestDispatcher';
@@ -107,9 +106,13 @@ export class ClaimAnswerer {
       const request = isObject ? { ...obj, request_id: claim.ulid } : obj;
       return this.serialized(claim.ulid, () => this.dispatcher.dispatch(request, ctx)).then((r) => this.named(r, claim.ulid));
     }
-    const id = requestIdSchema().safeParse(obj.request_id);
-    if (!id.success) return this.dispatcher.dispatch(obj, ctx).then((r) => this.named(r, claim.ulid));
-    return this.serialized(id.data, () => this.dispatcher.dispatch(obj, ctx));
+    // The dispatcher alone checks the request_id (requestIntake.ts): its answer carries the id only when it accepted
+    // it; otherwise the answer is named by the claim's ULID, as for a request without one.
+    const given = obj.request_id;
+    const key = typeof given === 'string' ? given : claim.ulid;
+    return this.serialized(key, () => this.dispatcher.dispatch(obj, ctx)).then((r) =>
+      r.request_id === given ? r : this.named(r, claim.ulid),
+    );
   }
 
   private serialized(id: string, run: () => Promise<RequestResponse>): Promise<RequestResponse> {

@@ -5,8 +5,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { installLauncher, launcherName, refreshLauncher, userBinFolder, type LauncherTarget } from '../../core/disk/commandLauncher';
+import type { CommandId } from '../manifest/commandIds';
 
-export const INSTALL_COMMAND_IN_PATH = 'agentsync.installCommandInPath';
+export const INSTALL_COMMAND_IN_PATH: CommandId = 'agentsync.installCommandInPath';
 
 /** The CLI bundled with this extension, run by the editor's own runtime (Electron as Node, or the server's Node). */
 function bundledCli(context: vscode.ExtensionContext): LauncherTarget {

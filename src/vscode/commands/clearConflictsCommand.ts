@@ -4,8 +4,9 @@ import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import type { CommandDeps } from './commandDeps';
 import { resolveHandoff } from './handoffTarget';
+import type { CommandId } from '../manifest/commandIds';
 
-export const CLEAR_CONFLICTS_COMMAND = 'agentsync.clearConflicts';
+export const CLEAR_CONFLICTS_COMMAND: CommandId = 'agentsync.clearConflicts';
 
 export async function clearConflictsCommand(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   // A conflict node stands for its handoff.

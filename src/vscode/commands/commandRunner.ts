@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { PromptCancelled } from './prompts';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { refusal } from '../../core/domain/responseEnvelope';
+import type { CommandId } from '../manifest/commandIds';
 
 export interface Cancelled {
   cancelled: true;
@@ -13,8 +14,8 @@ export interface Cancelled {
 
 /** A command's handler: what it does with the argument it is run with (a tree node, `{ handoffId, folder }`, …). */
 export type CommandHandler = (arg?: unknown) => Promise<unknown>;
-/** A command id and its handler: a line of the registrar's table (commandRegistrar.ts). */
-export type CommandEntry = readonly [id: string, handler: CommandHandler];
+/** A command id and its handler: a line of the registrar's table (vscode/commandRegistrar.ts). */
+export type CommandEntry = readonly [id: CommandId, handler: CommandHandler];
 
 export function registerCommand(
   id: string,

@@ -1,12 +1,11 @@
-// Commands on one handoff: claim, complete, approve, return for revision, escalate (the handlers of those moves in
-// moveCommands.ts) and Open Handoff Record; commandRegistrar.ts registers them. Each move builds a request and sends it
-// through the folder's one dispatcher.
+// Commands on one handoff that do more than the generic move (moveCommands.ts): Complete asks for the report, Return
+// for Revision may answer with an escalation; and Open Handoff Record. vscode/commandRegistrar.ts registers them.
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { reportResponse } from './commandRunner';
 import { askCompletionReport } from './completionReportPrompt';
 import type { CommandDeps } from './commandDeps';
-import { allowsEscalate, allowsVerb, resolveHandoff, type HandoffTarget } from './handoffTarget';
+import { allowsVerb, resolveHandoff, type HandoffTarget } from './handoffTarget';
 import { askText } from './prompts';
 
 const MAX_REASON = 2_000;
@@ -21,12 +20,6 @@ async function dispatchFor(
   return reportResponse(response, success, deps.log);
 }
 
-export async function claim(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
-  const t = await resolveHandoff(deps.services, arg, 'claim', allowsVerb('claim'), deps.me());
-  if (!t) return undefined;
-  return dispatchFor(deps, t, { action: 'claimHandoff' }, `you (${deps.me()}) hold ${t.handoff.handoff_id} now.`);
-}
-
 /** Complete: the receiver's report (docs/contract.md §6). PROCEED sends it to review; STOP or CLARIFY puts it before a human. */
 export async function complete(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   const t = await resolveHandoff(deps.services, arg, 'complete', allowsVerb('complete'), deps.me());
@@ -34,18 +27,6 @@ export async function complete(deps: CommandDeps, arg?: unknown): Promise<Reques
   const result = await askCompletionReport(`Complete ${t.handoff.handoff_id}`);
   const next = !result || result.decision === 'PROCEED' ? 'ready for review' : 'blocked for a human';
   return dispatchFor(deps, t, { action: 'completeHandoff', ...(result ? { result } : {}) }, `${t.handoff.handoff_id} is ${next}.`);
-}
-
-export async function approve(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
-  const t = await resolveHandoff(deps.services, arg, 'approve', allowsVerb('approve'), deps.me());
-  if (!t) return undefined;
-  // expected_rev: approve what was reviewed; a change since then is refused with stale_revision.
-  return dispatchFor(
-    deps,
-    t,
-    { action: 'transitionHandoff', to: 'approved', expected_rev: t.handoff.rev },
-    `${t.handoff.handoff_id} is approved.`,
-  );
 }
 
 export async function returnForRevision(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
@@ -73,18 +54,6 @@ export async function returnForRevision(deps: CommandDeps, arg?: unknown): Promi
       : `${t.handoff.handoff_id} went back to its owner for revision.`,
     deps.log,
   );
-}
-
-export async function escalate(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
-  const t = await resolveHandoff(deps.services, arg, 'escalate', allowsEscalate, deps.me());
-  if (!t) return undefined;
-  const reason = await askText({
-    title: `Escalate ${t.handoff.handoff_id}`,
-    prompt: 'Why escalate? (recorded in the history and decisions.md)',
-    requiredMessage: 'Give a reason.',
-    maxLength: MAX_REASON,
-  });
-  return dispatchFor(deps, t, { action: 'transitionHandoff', to: 'escalated', reason }, `${t.handoff.handoff_id} is escalated.`);
 }
 
 /** Opens the store (.agentsync/handoffs.json) at the record. */

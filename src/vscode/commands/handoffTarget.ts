@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { displayAgent } from '../../core/domain/agentId';
 import { isTerminal, type Handoff } from '../../core/domain/handoffSchema';
-import { allowsMove, TRANSITIONS } from '../../core/domain/lifecycle';
+import { allowsMove } from '../../core/domain/lifecycle';
 import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
 import { pickOne, type Choice } from './prompts';
@@ -18,8 +18,6 @@ export interface HandoffTarget {
 export function allowsVerb(verb: string): (h: Handoff) => boolean {
   return (h) => allowsMove(h.status, verb);
 }
-
-export const allowsEscalate = (h: Handoff): boolean => TRANSITIONS[h.status].some((m) => m.to === 'escalated');
 
 export function handoffChoice<T>(h: Handoff, value: T, folder?: string): Choice<T> {
   return {

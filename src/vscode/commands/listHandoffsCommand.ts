@@ -3,12 +3,13 @@
 import * as vscode from 'vscode';
 import { isTerminal, type Handoff } from '../../core/domain/handoffSchema';
 import type { CommandDeps } from './commandDeps';
-import { COMMAND_MOVES, PLAIN_COMMANDS } from './commandCatalog';
+import { COMMAND_MOVES, PLAIN_COMMANDS } from '../manifest/commandCatalog';
 import { handoffChoice, type HandoffTarget } from './handoffTarget';
 import { pickOne, type Choice } from './prompts';
+import type { CommandId } from '../manifest/commandIds';
 
 /** The commands on any handoff (no move): shown after the moves. */
-const ALWAYS = ['agentsync.showHistory', 'agentsync.openRecord'];
+const ALWAYS: readonly CommandId[] = ['agentsync.showHistory', 'agentsync.openRecord'];
 
 /** The moves the handoff offers now (the catalog's, as on its tree item), then History and Record, each with its command. */
 function movesOf(h: Handoff): { label: string; value: string }[] {

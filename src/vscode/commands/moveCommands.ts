@@ -4,26 +4,24 @@
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
 import { clearConflictsCommand } from './clearConflictsCommand';
 import type { CommandDeps } from './commandDeps';
-import { COMMAND_MOVES } from './commandCatalog';
+import { COMMAND_MOVES } from '../manifest/commandCatalog';
 import { reportResponse, type CommandEntry } from './commandRunner';
 import { assignCommand, returnToOriginatorCommand } from './delegationCommands';
-import { approve, claim, complete, escalate, returnForRevision } from './handoffCommands';
+import { complete, returnForRevision } from './handoffCommands';
 import { resolveHandoff } from './handoffTarget';
 import { passOverCommand } from './passOverCommand';
-import { startOnHandoff } from '../sessionCare/startOnHandoffCommand';
+import { startOnHandoff } from './startOnHandoffCommand';
 import { askText } from './prompts';
+import type { CommandId } from '../manifest/commandIds';
 
 type MoveHandler = (deps: CommandDeps, arg?: unknown) => Promise<unknown>;
 
 /** The moves whose command does more than the generic one, by move name. */
 const HANDLERS: Readonly<Record<string, MoveHandler>> = {
-  claim,
   complete,
-  approve,
   revise: returnForRevision,
   return: returnToOriginatorCommand,
   assign: assignCommand,
-  escalate,
   pass: passOverCommand,
   clearConflicts: clearConflictsCommand,
   start: startOnHandoff,
@@ -31,9 +29,16 @@ const HANDLERS: Readonly<Record<string, MoveHandler>> = {
 
 type CommandMove = (typeof COMMAND_MOVES)[number];
 
+/** The move's `done` with `{id}` and `{me}` filled in; one without `{id}` follows the id. */
+function doneText(done: string, id: string, me: string): string {
+  const text = done.replace(/\{me\}/g, me);
+  return text.includes('{id}') ? text.replace(/\{id\}/g, id) : `${id} ${text}`;
+}
+
 /** Asks the move's prompts, then sends its request for the handoff as this window's agent, against the revision shown. */
 async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
-  const t = await resolveHandoff(deps.services, arg, move.command.title.toLowerCase(), move.available, deps.me());
+  const what = move.command.label.replace(/…$/, '').toLowerCase();
+  const t = await resolveHandoff(deps.services, arg, what, move.available, deps.me());
   if (!t) return undefined;
   const id = t.handoff.handoff_id;
   const asked: Record<string, string> = {};
@@ -50,14 +55,15 @@ async function genericMove(move: CommandMove, deps: CommandDeps, arg?: unknown):
     agent: deps.me(),
     expected_rev: t.handoff.rev,
   });
-  const done = move.command.done ? `${id} ${move.command.done}.` : `${move.command.label}: ${id} done.`;
+  const done = move.command.done ? `${doneText(move.command.done, id, deps.me())}.` : `${move.command.label}: ${id} done.`;
   return reportResponse(response, done, deps.log);
 }
 
-/** The handler of every move's command, by command id (registered by commandRegistrar.ts). */
+/** The handler of every move's command, by command id (registered by vscode/commandRegistrar.ts). */
 export function moveCommandHandlers(deps: CommandDeps): CommandEntry[] {
   return COMMAND_MOVES.map((move) => {
     const handler = HANDLERS[move.name];
-    return [move.command.id, (arg) => (handler ? handler(deps, arg) : genericMove(move, deps, arg))];
+    // The catalog is where the CommandId type is generated from (scripts/manifest/contributes.ts).
+    return [move.command.id as CommandId, (arg) => (handler ? handler(deps, arg) : genericMove(move, deps, arg))];
   });
 }

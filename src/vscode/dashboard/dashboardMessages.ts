@@ -1,7 +1,7 @@
 // The messages between the dashboard webview (media/dashboard.js) and the extension. What the page sends is checked
 // before use: it names a button and a handoff, never a request, so the page cannot ask for anything the tree cannot.
 import { dashboardMoveNamed } from '../../core/requests/catalog/dashboardMoves';
-import type { DashboardModel } from '../../core/requests/sessions/dashboardModel';
+import type { DashboardModel } from '../../core/requests/dashboardModel';
 
 /** Extension → page: the whole model, numbered; the page answers `rendered` with the same number once drawn. */
 export interface ModelMessage {

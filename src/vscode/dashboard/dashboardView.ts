@@ -3,14 +3,12 @@
 // and only while the view is visible; a button press comes back as a message and runs through dashboardActions.
 import * as vscode from 'vscode';
 import { cardKey } from '../../core/domain/dashboardCards';
-import { dashboardModel, type DashboardModel } from '../../core/requests/sessions/dashboardModel';
+import { dashboardModel, type DashboardModel } from '../../core/requests/dashboardModel';
 import { readStateFile } from '../../core/store/stateFile';
 import type { CommandDeps } from '../commands/commandDeps';
 import { runCardAction } from './dashboardActions';
 import { dashboardPage, newNonce } from './dashboardHtml';
 import { parsePageMessage, type CardActionRequest, type ModelMessage } from './dashboardMessages';
-
-export const DASHBOARD_VIEW_ID = 'agentsync.dashboard';
 
 export interface DashboardContext {
   me: string;

@@ -7,6 +7,7 @@ import type { Handoff } from '../../core/domain/handoffSchema';
 import { ReturnNotices } from '../../core/domain/returnNotices';
 import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
+import type { CommandId } from '../manifest/commandIds';
 
 export const OPEN_RETURN = 'Open';
 
@@ -43,7 +44,10 @@ export class ReturnNotifier implements vscode.Disposable {
       OPEN_RETURN,
     );
     if (choice === OPEN_RETURN)
-      await vscode.commands.executeCommand('agentsync.showHistory', { handoffId: h.handoff_id, folder: service.layout.root });
+      await vscode.commands.executeCommand('agentsync.showHistory' satisfies CommandId, {
+        handoffId: h.handoff_id,
+        folder: service.layout.root,
+      });
   }
 
   dispose(): void {

@@ -5,8 +5,9 @@ import { staleAssignedTo } from '../../core/domain/handoffAttention';
 import type { Handoff } from '../../core/domain/handoffSchema';
 import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
+import type { CommandId } from '../manifest/commandIds';
 
-export const SHOW_STALE_COMMAND = 'agentsync.showStaleHandoffs';
+export const SHOW_STALE_COMMAND: CommandId = 'agentsync.showStaleHandoffs';
 
 export interface StaleEntry {
   service: FolderService;

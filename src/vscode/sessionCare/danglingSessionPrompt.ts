@@ -6,6 +6,7 @@ import { durationText } from '../../core/requests/sessions/durationText';
 import type { FolderServices } from '../folders/folderServices';
 import type { SessionReminders } from './sessionReminders';
 import type { SessionStates } from './sessionStates';
+import type { CommandId } from '../manifest/commandIds';
 
 export const CONTINUE = 'Continue';
 export const END_SESSION = 'End';
@@ -40,7 +41,8 @@ export function offerDanglingSessions(
     const choice = Promise.resolve(vscode.window.showInformationMessage(message, CONTINUE, END_SESSION)).then(async (picked) => {
       reminders.prompted(service, session.id);
       log.info(`open session ${session.id}: ${picked ?? 'dismissed'}`);
-      if (picked === END_SESSION) await vscode.commands.executeCommand('agentsync.endSession', { folder: service.layout.root });
+      if (picked === END_SESSION)
+        await vscode.commands.executeCommand('agentsync.endSession' satisfies CommandId, { folder: service.layout.root });
       return picked;
     });
     choice.catch((e: unknown) => log.error(`start-up session prompt failed: ${(e as Error).message}`));

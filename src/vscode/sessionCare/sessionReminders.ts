@@ -10,6 +10,7 @@ import type { SessionRecord } from '../../core/requests/sessions/sessionState';
 import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
 import type { SessionStates } from './sessionStates';
+import type { CommandId } from '../manifest/commandIds';
 
 export const END = 'End';
 export const SNOOZE = 'Snooze';
@@ -102,7 +103,8 @@ export class SessionReminders implements vscode.Disposable {
       this.open.delete(key);
       // Snooze, or a dismissed message: ask again in `hours`.
       this.prompted(d.service, d.session.id);
-      if (choice === END) await vscode.commands.executeCommand('agentsync.endSession', { folder: d.service.layout.root });
+      if (choice === END)
+        await vscode.commands.executeCommand('agentsync.endSession' satisfies CommandId, { folder: d.service.layout.root });
     } catch (e) {
       this.open.delete(key);
       this.log.error(`session reminder failed: ${(e as Error).message}`);

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { FolderService } from '../folders/folderService';
 import type { HandoffTreeProvider } from './handoffTreeProvider';
 import type { TreeNode } from './treeNodes';
+import type { CommandId } from '../manifest/commandIds';
 
 const SEARCH_DEPTH = 4; // folder → group → handoff → chained handoff
 
@@ -29,6 +30,6 @@ export async function revealHandoff(
     await view.reveal(node, { select: true, focus: true, expand: true });
     return 'tree';
   }
-  await vscode.commands.executeCommand('agentsync.openRecord', { handoffId, folder: service.layout.root });
+  await vscode.commands.executeCommand('agentsync.openRecord' satisfies CommandId, { handoffId, folder: service.layout.root });
   return 'record';
 }

@@ -1,12 +1,13 @@
 // How each tree node looks: status codicons, a handoff's id and status as label (its summary as description), a tooltip
 // (handoffTooltip.ts, a handoff's built on hover), and a contextValue that the view/item/context menus in package.json key
-// on (a handoff's: commands/commandCatalog.ts).
+// on (manifest/commandCatalog.ts and manifest/treeItemContext.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { chainLines } from '../../core/domain/handoffChains';
 import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../../core/domain/handoffAttention';
 import type { Handoff, HandoffStatus } from '../../core/domain/handoffSchema';
-import { handoffContextValue } from '../commands/commandCatalog';
+import { handoffContextValue } from '../manifest/commandCatalog';
+import { ITEM_CONTEXT } from '../manifest/treeItemContext';
 import { conflictValue, handoffTooltip, literal } from './handoffTooltip';
 import { statusIcon, statusLabel } from './statusIcons';
 import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
@@ -78,13 +79,13 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       item = new vscode.TreeItem(node.service.name, vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = new vscode.ThemeIcon('root-folder');
       item.description = node.service.layout.root;
-      item.contextValue = 'folder';
+      item.contextValue = ITEM_CONTEXT.folder;
       break;
     case 'group':
       item = new vscode.TreeItem(ATTENTION_GROUP_LABELS[node.group], collapsible(node, node.group !== 'other'));
       item.iconPath = new vscode.ThemeIcon(GROUP_ICONS[node.group]);
       item.description = String(node.handoffs.length);
-      item.contextValue = `group.${node.group}`;
+      item.contextValue = ITEM_CONTEXT.group(node.group);
       break;
     case 'handoff':
       item = handoffItem(node);
@@ -97,7 +98,7 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       item.description = path.dirname(node.path) === '.' ? undefined : path.dirname(node.path);
       item.tooltip = node.path;
       item.command = { command: 'vscode.open', title: 'Open File', arguments: [uri] };
-      item.contextValue = 'file';
+      item.contextValue = ITEM_CONTEXT.file;
       break;
     }
     case 'todo':
@@ -105,7 +106,7 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon(TODO_ICONS[node.todo.status] ?? 'circle-large-outline');
       item.description = `${statusLabel(node.todo.status as HandoffStatus)} · ${node.todo.priority}`;
       item.tooltip = node.todo.content;
-      item.contextValue = `todo.${node.todo.status}`;
+      item.contextValue = ITEM_CONTEXT.todo(node.todo.status);
       break;
     case 'conflict': {
       const c = node.conflict;
@@ -121,7 +122,7 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       );
       md.appendMarkdown('\n\nCheck the record, then **AgentSync: Clear Merge Conflicts** (humans only).');
       item.tooltip = md;
-      item.contextValue = 'conflict';
+      item.contextValue = ITEM_CONTEXT.conflict;
       break;
     }
     case 'info':
@@ -129,7 +130,7 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon(node.tone === 'error' ? 'error' : node.tone === 'warning' ? 'shield' : 'info');
       item.tooltip = node.detail ?? node.message;
       item.command = node.command;
-      item.contextValue = `info.${node.tone}`;
+      item.contextValue = ITEM_CONTEXT.info(node.tone);
       break;
   }
   item.id = node.id;

@@ -7,6 +7,7 @@ import type { Handoff } from '../../core/domain/handoffSchema';
 import { notices } from './treeNotices';
 import type { FolderService } from '../folders/folderService';
 import type { ConflictNode, FileNode, FolderNode, GroupNode, HandoffNode, TodoNode, TreeContext, TreeNode } from './treeNodeTypes';
+import type { CommandId } from '../manifest/commandIds';
 
 export type * from './treeNodeTypes';
 
@@ -23,7 +24,7 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
         parent,
         tone: 'info',
         message: 'Not an AgentSync workspace yet: click to initialize',
-        command: { command: 'agentsync.init', title: 'Initialize', arguments: [service.layout.root] },
+        command: { command: 'agentsync.init' satisfies CommandId, title: 'Initialize', arguments: [service.layout.root] },
       },
     ];
   }

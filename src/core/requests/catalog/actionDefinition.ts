@@ -113,7 +113,7 @@ export interface MoveDefinition {
     on?: 'handoff' | 'conflict' | 'palette';
     /** Texts asked before the request is sent (the generic command handler). */
     prompts?: readonly MovePrompt[];
-    /** The message after it worked: `${id} …`. */
+    /** The message after it worked: `${id} …`, or where `{id}` stands; `{me}` is the window's agent. */
     done?: string;
   };
   /** A button on the dashboard's cards where the move is available (it needs a `command`). */

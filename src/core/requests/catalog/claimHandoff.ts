@@ -26,7 +26,7 @@ export const claimHandoff = defineAction({
     {
       name: 'claim',
       available: (h) => allowsMove(h.status, 'claim'),
-      cli: { verb: 'claim', summary: 'claim a queued handoff (first claimer wins)', done: 'claimed', handWritten: true },
+      cli: { verb: 'claim', summary: 'claim a queued handoff (first claimer wins)', done: 'claimed' },
       command: {
         id: 'agentsync.claimHandoff',
         title: 'Claim Handoff',
@@ -34,6 +34,7 @@ export const claimHandoff = defineAction({
         icon: 'arrow-circle-down',
         group: '1_move@1',
         inline: true,
+        done: 'you ({me}) hold {id} now',
       },
       dashboard: { order: 1, hint: 'take it: it becomes in progress, held by you' },
     },

@@ -167,7 +167,7 @@ function readSources(srcDir: string): Map<string, string> {
   return files;
 }
 
-// Compiled to out/test/unit/: the sources are three levels up.
+// Compiled to out/test/architecture/: the sources are three levels up.
 const SRC = path.resolve(__dirname, '../../../src');
 
 describe('import direction (docs/architecture.md)', () => {

@@ -1,20 +1,20 @@
 // The one place every command is registered (docs/architecture.md, "How to add an action"): one table, keyed by the
-// command ids package.json is generated from (the action catalog's moves and PLAIN_COMMANDS, commandCatalog.ts). Each
+// command ids package.json is generated from (the action catalog's moves and PLAIN_COMMANDS, manifest/commandCatalog.ts). Each
 // feature file exports its handlers; test/unit/commandRegistrar.test.ts fails when a command of package.json has no
 // line here, or two, or a line has no command there.
 import type * as vscode from 'vscode';
-import { installInPath, INSTALL_COMMAND_IN_PATH } from '../agents/agentsyncCommandInPath';
-import type { TrustState } from '../folders/trustState';
-import { SHOW_STALE_COMMAND, type StaleBadge } from '../notices/staleBadge';
-import { endSession, startSession, type SessionAutomation } from '../sessionCare/sessionCommands';
-import type { CommandDeps } from './commandDeps';
-import { registerCommand, type CommandEntry } from './commandRunner';
-import { openRecord } from './handoffCommands';
-import { addHandoffNote } from './handoffNoteFlow';
-import { showHistory } from './historyDocument';
-import { listHandoffs } from './listHandoffsCommand';
-import { moveCommandHandlers } from './moveCommands';
-import { init, openTracker, refresh, showStale } from './workspaceCommands';
+import { installInPath, INSTALL_COMMAND_IN_PATH } from './agents/agentsyncCommandInPath';
+import type { TrustState } from './folders/trustState';
+import { SHOW_STALE_COMMAND, type StaleBadge } from './notices/staleBadge';
+import { endSession, startSession, type SessionAutomation } from './sessionCare/sessionCommands';
+import type { CommandDeps } from './commands/commandDeps';
+import { registerCommand, type CommandEntry } from './commands/commandRunner';
+import { openRecord } from './commands/handoffCommands';
+import { addHandoffNote } from './commands/handoffNoteFlow';
+import { showHistory } from './commands/historyDocument';
+import { listHandoffs } from './commands/listHandoffsCommand';
+import { moveCommandHandlers } from './commands/moveCommands';
+import { init, openTracker, refresh, showStale } from './commands/workspaceCommands';
 
 /** What the handlers are given: the commands' deps and the window's parts some commands act on. */
 export interface RegistrarContext {

@@ -2,9 +2,9 @@
 // on a handoff in progress that it holds. No goal: the core takes the handoff's summary (startSession).
 import { displayAgent } from '../../core/domain/agentId';
 import type { RequestResponse } from '../../core/requests/requestDispatcher';
-import type { CommandDeps } from '../commands/commandDeps';
-import { reportResponse } from '../commands/commandRunner';
-import { resolveHandoff } from '../commands/handoffTarget';
+import type { CommandDeps } from './commandDeps';
+import { reportResponse } from './commandRunner';
+import { resolveHandoff } from './handoffTarget';
 
 export async function startOnHandoff(deps: CommandDeps, arg?: unknown): Promise<RequestResponse | undefined> {
   const me = deps.me();

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-// Compiled to out/test/unit/: the repository is three levels up.
+// Compiled to out/test/architecture/: the repository is three levels up.
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 /** What is read: the sources, tests, docs, scripts, benchmarks and agent templates, and the top-level text files (not CHANGELOG.md, a record of the past). */

@@ -1,15 +1,15 @@
 // What the editor's dashboard draws (docs/agentsync-documentation.md, "The dashboard"), per folder: the cards
 // (domain/dashboardCards.ts, their buttons from the action catalog), the active sessions and the last health from .agentsync/state.json, and the leases of
 // in-progress handoffs. state.json is derived, so anything unexpected in it is left out rather than trusted.
-import { sessionWhere } from '../../domain/agentSession';
-import { displayAgent } from '../../domain/agentId';
-import type { AgentSyncConfig } from '../../domain/configSchema';
-import { dashboardGroups, type DashboardGroup } from '../../domain/dashboardCards';
-import { leaseExpired } from '../../domain/handoffAttention';
-import type { Handoff } from '../../domain/handoffSchema';
-import { dashboardButtonTexts, dashboardMovesFor, type ButtonText } from '../catalog/dashboardMoves';
-import { HEALTH_CHECKS } from './healthChecks';
-import { activeSessionsOf, lastSessionOf } from './sessionState';
+import { sessionWhere } from '../domain/agentSession';
+import { displayAgent } from '../domain/agentId';
+import type { AgentSyncConfig } from '../domain/configSchema';
+import { dashboardGroups, type DashboardGroup } from '../domain/dashboardCards';
+import { leaseExpired } from '../domain/handoffAttention';
+import type { Handoff } from '../domain/handoffSchema';
+import { dashboardButtonTexts, dashboardMovesFor, type ButtonText } from './catalog/dashboardMoves';
+import { HEALTH_CHECKS } from './sessions/healthChecks';
+import { activeSessionsOf, lastSessionOf } from './sessions/sessionState';
 
 export interface DashboardSession {
   agent: string;

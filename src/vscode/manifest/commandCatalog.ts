@@ -3,7 +3,9 @@
 // No `vscode` import: `npm run schemas` writes contributes.commands and contributes.menus of package.json from it,
 // a unit test fails when package.json drifts, and the tree's contextValue flags come from the same moves.
 import { MOVES, type CatalogMove } from '../../core/requests/catalog';
-import type { Handoff } from '../../core/domain/handoffSchema';
+import { STATUSES, type Handoff } from '../../core/domain/handoffSchema';
+import { INITIALIZED_CONTEXT_KEY } from './contextKeys';
+import { HANDOFFS_VIEW_ID } from './viewContributions';
 
 /** A command that is no action of the catalog (it opens, shows or sets up something). */
 export interface PlainCommand {
@@ -103,8 +105,14 @@ export function handoffContextValue(h: Handoff): string {
   return `handoff.${h.status}${flags.join('')}${old.join('')}`;
 }
 
-const VIEW = 'view == agentsync.handoffs';
-const INITIALIZED = 'agentsync.initialized';
+/** A handoff item's contextValue in each status, with no flag and with every flag: what a `viewItem` clause is checked against. */
+export function handoffContextSamples(): string[] {
+  const flags = [...COMMAND_MOVES.map((m) => `.${moveFlag(m)}`), ...Object.values(OLD_FLAGS).map((f) => `.${f}`)].join('');
+  return STATUSES.flatMap((s) => [`handoff.${s}`, `handoff.${s}${flags}`]);
+}
+
+const VIEW = `view == ${HANDOFFS_VIEW_ID}`;
+const INITIALIZED = INITIALIZED_CONTEXT_KEY;
 
 /** package.json contributes.commands. */
 export function commandContributions(): Record<string, unknown>[] {
