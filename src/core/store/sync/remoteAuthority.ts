@@ -13,7 +13,7 @@ import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, 
 import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
-import { SyncStateFile, type PendingWrite, type Revocation, type SyncLocalState, type Unsettled } from '../syncStateFile';
+import { SyncStateFile, type PendingWrite, type SyncLocalState, type Unsettled } from '../syncStateFile';
 import { recordRenumbered, settleContact } from './settleContact';
 import { parseSharedState } from './sharedSnapshot';
 import { joinLocalRecords } from './joinLocalRecords';
