@@ -88,7 +88,8 @@ async function stop(ctx: CliContext, args: HookArgs, input: Record<string, unkno
     held,
     loopActive: args.vendor.loopActive(input),
     session: args.vendor.sessionId(input),
-    root: ctx.layout.root,
+    // The marker lives in the clone's home (docs/contract.md §14), checked from the folder the home is under.
+    root: ctx.layout.recordBase,
     markerFile: stopMarkerFile(ctx.layout.recordDir, args.agent, session.id),
     instruction: stopInstruction(args.agent, held, problem),
   });

@@ -205,4 +205,26 @@ describe('holders are sessions (process)', function () {
     const done = request(one, { action: 'completeHandoff', handoffId: id, agent: 'claude' }, 'session-a');
     assert.equal(done.ok, true, JSON.stringify(done));
   });
+
+  it('the stop gate blocks the holding session in a linked worktree too (its marker lives in the home)', () => {
+    const { repo, id } = repoWithHandoff();
+    const configFile = path.join(repo, '.agentsync.json');
+    const config = JSON.parse(fs.readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(configFile, JSON.stringify({ ...config, requireHandoffOnEndSession: true }, null, 2) + '\n');
+    gitOk(repo, 'add', '-A');
+    gitOk(repo, 'commit', '-q', '-m', 'stop gate on');
+    const wt = path.join(tempWorkspace('sessions-stop'), 'agent-claude');
+    gitOk(repo, 'worktree', 'add', '-q', '-b', 'stop', wt);
+    assert.equal(request(wt, { action: 'claimHandoff', handoffId: id, agent: 'claude' }, 'session-s').ok, true);
+    const input = { session_id: 'session-s', cwd: wt, hook_event_name: 'Stop', stop_hook_active: false };
+    const r = spawnSync(process.execPath, [CLI, 'hook', 'stop', '--agent', 'claude', '--format', 'claude'], {
+      cwd: wt,
+      input: JSON.stringify(input),
+      encoding: 'utf8',
+      env: agentEnv('session-s'),
+    });
+    assert.equal(r.stderr, '', r.stderr);
+    assert.match(r.stdout, /"decision":\s*"block"/, r.stdout);
+    assert.match(r.stdout, new RegExp(id), r.stdout);
+  });
 });
