@@ -120,6 +120,28 @@ describe('sync: a push whose reply is lost', function () {
     assert.deepEqual(remoteSummaries(server), ['before']);
   });
 
+  it('unknown outcome, and another clone lands another request under the same request_id: settled not applied', async () => {
+    const a = server.clone('a');
+    const b = server.clone('b');
+    assert.equal((await cliAsync(a, ['request', '-'], create('before'))).ok, true);
+    const p = await through(a, 'cut-all');
+    const lock = path.join(server.base, 'shared.git', 'refs', 'agentsync', 'state.lock');
+    fs.writeFileSync(lock, '');
+    const args = ['create', '--from', 'codex', '--to', 'claude', '--request-id', 'shared-1'];
+    const made = await cliAsync(a, [...args, '--summary', 'from a']);
+    fs.rmSync(lock);
+    assert.equal(made.reason, 'remote_outcome_unknown', JSON.stringify(made));
+    // Another clone's own request, under the id a chose by hand: it lands, and says nothing of a's write.
+    assert.equal((await cliAsync(b, [...args, '--summary', 'from b'])).ok, true);
+    p.mode = 'pass';
+    const synced = await cliAsync(a, ['sync']);
+    assert.deepEqual(
+      (synced.data!.settled as { request_id: string; outcome: string }[]).map((s) => [s.request_id, s.outcome]),
+      [['shared-1', 'not_applied']],
+    );
+    assert.deepEqual(remoteSummaries(server).sort(), ['before', 'from b']);
+  });
+
   it('offline "local": a create whose reply was lost and whose fetch failed is confirmed at the next sync, never revoked', async () => {
     const a = server.clone('a', { remote: 'origin', offline: 'local' });
     assert.equal((await cliAsync(a, ['request', '-'], create('before'))).ok, true);

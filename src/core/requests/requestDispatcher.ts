@@ -139,6 +139,7 @@ export class RequestDispatcher {
     let outcome: SyncOutcome | null = null;
     const response = await this.store.transact(run, {
       request: { ...req, request_id: requestId },
+      ...(hash ? { requestHash: hash } : {}),
       agent: actx.agent,
       onSync: (o) => (outcome = o),
       replayer: this.replayer,

@@ -23,6 +23,8 @@ export interface SyncOutcome {
 export interface BatchWork {
   work: (tx: StoreTransaction) => unknown;
   request?: Record<string, unknown>;
+  /** The hash the ledger keeps for the request: its request_id names this request only when the hashes agree. */
+  requestHash?: string;
   /** The request's agent, normalized (who is told if the remote revokes it). */
   agent?: string;
   onSync?: (outcome: SyncOutcome) => void;

@@ -40,6 +40,8 @@ export interface Unsettled {
   /** The commit the push sent: the remote took the write exactly when its ref holds this commit. */
   commit: string;
   sent_at: string;
+  /** The request's hash: a ledger line or history marker under its request_id is this write only when it matches. */
+  hash?: string;
 }
 
 /** What the next contact found of an unsettled write. */
@@ -90,7 +92,8 @@ export function isUnsettled(v: unknown): v is Unsettled {
     strOrNull(v.handoff_id) &&
     typeof v.commit === 'string' &&
     /^[0-9a-f]{40,64}$/.test(v.commit) &&
-    typeof v.sent_at === 'string'
+    typeof v.sent_at === 'string' &&
+    (v.hash === undefined || typeof v.hash === 'string')
   );
 }
 

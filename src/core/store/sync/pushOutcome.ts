@@ -22,6 +22,7 @@ export function unsettledWrites(works: readonly BatchWork[], changedBy: readonly
       handoff_id: typeof ref === 'string' ? ref : null,
       commit,
       sent_at: at,
+      ...(w.requestHash ? { hash: w.requestHash } : {}),
     });
   });
   return out;

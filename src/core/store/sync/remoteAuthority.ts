@@ -270,10 +270,18 @@ export class RemoteAuthority implements StateAuthority {
   private settleUnknown(snapshot: StoreSnapshot): void {
     if (!this.state.read().unsettled?.length) return;
     const head = this.head;
-    const landed = (u: Unsettled) =>
-      this.shared.has(u.request_id) ||
-      snapshot.markerFor(u.request_id) !== undefined ||
-      (head !== null && this.ref.descendsQuietly(head, u.commit));
+    // The request_id found is this write only when its hash agrees: another clone may have landed another request under
+    // the same id (a retry's id chosen by hand), which does not make this one applied.
+    const same = (hash: string | undefined, u: Unsettled) => u.hash === undefined || hash === undefined || hash === u.hash;
+    const landed = (u: Unsettled) => {
+      const entry = this.shared.get(u.request_id);
+      const marker = snapshot.markerFor(u.request_id);
+      return (
+        (entry !== undefined && same(entry.hash, u)) ||
+        (marker !== undefined && same(marker.hash, u)) ||
+        (head !== null && this.ref.descendsQuietly(head, u.commit))
+      );
+    };
     this.bestEffort(() => this.state.update((s) => settleUnknown(s, landed, this.local.now().toISOString())));
   }
 
