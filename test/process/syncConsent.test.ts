@@ -89,7 +89,8 @@ describe('sync: the committed section, consent and sync.json', function () {
   it('a sync.json pending entry that does not parse is dropped with a warning; writes go on', () => {
     const ws = server.clone('a', { remote: 'origin', offline: 'local' });
     assert.equal(cli(ws, ['request', '-'], create('first')).ok, true);
-    const file = path.join(ws, '.agentsync', 'sync.json');
+    // sync.json is this clone's own: in its home under the git common dir (docs/contract.md §14), never in the checkout.
+    const file = path.join(ws, '.git', 'agentsync', '@', 'sync.json');
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     state.pending = [
       { request_id: 'bad-1', action: 'claimHandoff', agent: null, handoff_id: null, request: 'not an object', applied_at: 'x' },
