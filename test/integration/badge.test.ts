@@ -1,9 +1,8 @@
 // The status-bar badge: stale open handoffs assigned to me, hidden at zero, click lists them.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, findHandoff, plainText, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import { api, findHandoff, plainText, runWithAnswers, waitFor, recordFile } from './helpers';
 
 describe('stale badge', () => {
   it('counts the one stale handoff assigned to me', async () => {
@@ -35,7 +34,7 @@ describe('stale badge', () => {
 
   it('follows a hand edit of handoffs.json (another surface): stale → counted, fresh → hidden', async () => {
     const a = await api();
-    const file = path.join(workspaceRoot(), '.agentsync/handoffs.json');
+    const file = recordFile('handoffs.json');
     const original = fs.readFileSync(file, 'utf8');
     const id = findHandoff('release checklist').handoff_id;
     try {
@@ -93,7 +92,7 @@ describe('stale badge', () => {
     const { log } = await runWithAnswers('agentsync.showStaleHandoffs', [], { pick: id });
     assert.deepEqual(log.asked, ['pick: Pick one to open its record']);
     const editor = vscode.window.activeTextEditor!;
-    assert.equal(editor.document.uri.fsPath, path.join(workspaceRoot(), '.agentsync/handoffs.json'));
+    assert.equal(editor.document.uri.fsPath, recordFile('handoffs.json'));
     assert.equal(editor.document.getText(editor.selection), `"handoff_id": "${id}"`);
     assert.equal(a.badge.state.count, 1);
   });

@@ -2,11 +2,10 @@
 // shows a warning and one child per conflict (field, ours, theirs, kept); a human clears them from the conflict node.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { TreeNode } from '../../src/vscode/tree/treeNodes';
-import { api, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import { api, findHandoff, runWithAnswers, waitFor, recordFile } from './helpers';
 
 const SUMMARY = 'Reconcile the two release branches';
 
@@ -26,7 +25,7 @@ describe('merge conflicts in the tree', () => {
     });
     assert.equal(created.ok, true, JSON.stringify(created));
     // Conflicts written directly, as a `git pull` through the merge driver would leave them.
-    const file = path.join(workspaceRoot(), '.agentsync/handoffs.json');
+    const file = recordFile('handoffs.json');
     const store = JSON.parse(fs.readFileSync(file, 'utf8')) as { handoffs: { summary: string; conflicts?: unknown[]; rev: number }[] };
     const rec = store.handoffs.find((h) => h.summary === SUMMARY)!;
     rec.conflicts = [{ field: 'to_agents', ours: ['copilot'], theirs: ['codex'], resolved_to: ['copilot'], at: new Date().toISOString() }];

@@ -8,10 +8,10 @@ import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { DashboardCard } from '../../src/core/domain/dashboardCards';
 import type { DashboardModel } from '../../src/core/requests/dashboardModel';
 import type { RenderedModel } from '../../src/vscode/dashboard/dashboardView';
-import { answerPrompts, api, cli, figures, findHandoff, percentile, readHandoffs, waitFor, workspaceRoot } from './helpers';
+import { answerPrompts, api, cli, figures, findHandoff, percentile, readHandoffs, waitFor, recordFile, workspaceRoot } from './helpers';
 import { clickWebview, DASHBOARD, readWebview, showDashboard } from './webviewDriver';
 
-const storeFile = () => path.join(workspaceRoot(), '.agentsync/handoffs.json');
+const storeFile = () => recordFile('handoffs.json');
 
 function cardOf(model: DashboardModel, handoffId: string): DashboardCard | undefined {
   for (const g of model.folders[0].groups) for (const c of g.cards) if (c.handoffId === handoffId) return c;

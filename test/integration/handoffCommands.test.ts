@@ -6,9 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { TreeNode } from '../../src/vscode/tree/treeNodes';
-import { api, cli, findHandoff, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import { api, cli, findHandoff, runWithAnswers, waitFor, recordFile, workspaceRoot } from './helpers';
 
-const storeFile = () => path.join(workspaceRoot(), '.agentsync/handoffs.json');
+const storeFile = () => recordFile('handoffs.json');
 
 type AuditLine = { action: string; handoff_id: string | null; surface: string; to_status: string | null; refused?: boolean };
 function auditLines(): AuditLine[] {

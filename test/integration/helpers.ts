@@ -48,8 +48,19 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
   }
 }
 
+/**
+ * Where a runtime file of the workspace's one live record is (docs/contract.md §14): in a git repository, the clone's
+ * home under the git common dir (`.git/agentsync/@/` for a workspace at the repository's top), else `.agentsync/`.
+ */
+export function recordFile(name: string, root = workspaceRoot()): string {
+  const git = path.join(root, '.git');
+  return fs.statSync(git, { throwIfNoEntry: false })?.isDirectory()
+    ? path.join(git, 'agentsync', '@', name)
+    : path.join(root, '.agentsync', name);
+}
+
 export function readHandoffs(root = workspaceRoot()): Handoff[] {
-  return (JSON.parse(fs.readFileSync(path.join(root, '.agentsync/handoffs.json'), 'utf8')) as { handoffs: Handoff[] }).handoffs;
+  return (JSON.parse(fs.readFileSync(recordFile('handoffs.json', root), 'utf8')) as { handoffs: Handoff[] }).handoffs;
 }
 
 /** A tree item's label or tooltip, or a confirmation message, as plain text (each may be a string or an object). */

@@ -3,16 +3,15 @@
 // reminders of agentsync.sessionReminderHours with End / Snooze.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRecord, LastSessionRecord } from '../../src/core/requests/sessions/sessionState';
-import { answerPrompts, api, clickNotification, runWithAnswers, sleep, waitFor, workspaceRoot } from './helpers';
+import { answerPrompts, api, clickNotification, runWithAnswers, sleep, waitFor, recordFile } from './helpers';
 
 interface SessionFields {
   activeSessions: Record<string, SessionRecord>;
   lastSession: LastSessionRecord | null;
 }
-const state = () => JSON.parse(fs.readFileSync(path.join(workspaceRoot(), '.agentsync/state.json'), 'utf8')) as SessionFields;
+const state = () => JSON.parse(fs.readFileSync(recordFile('state.json'), 'utf8')) as SessionFields;
 const agentsync = () => vscode.workspace.getConfiguration('agentsync');
 
 describe('session care', () => {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { LastSessionRecord, SessionRecord } from '../../src/core/requests/sessions/sessionState';
-import { findHandoff, runWithAnswers, withCommands, workspaceRoot } from './helpers';
+import { findHandoff, runWithAnswers, withCommands, recordFile, workspaceRoot } from './helpers';
 
 const file = (rel: string) => path.join(workspaceRoot(), rel);
 const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
@@ -17,7 +17,7 @@ interface SessionFields {
   activeSessions: Record<string, SessionRecord>;
   lastSession: LastSessionRecord;
 }
-const state = () => JSON.parse(read('.agentsync/state.json')) as SessionFields;
+const state = () => JSON.parse(fs.readFileSync(recordFile('state.json'), 'utf8')) as SessionFields;
 
 describe('session commands', () => {
   it('Start Session without a handoff: a goal, recorded in state.json', async () => {
@@ -72,8 +72,8 @@ describe('session commands', () => {
     });
 
     it('dismissing the owner question writes nothing', async () => {
-      const store = read('.agentsync/handoffs.json');
-      const st = read('.agentsync/state.json');
+      const store = fs.readFileSync(recordFile('handoffs.json'), 'utf8');
+      const st = fs.readFileSync(recordFile('state.json'), 'utf8');
       const { result, log } = await runWithAnswers<{ cancelled: boolean }>(
         'agentsync.endSession',
         [],
@@ -84,8 +84,8 @@ describe('session commands', () => {
       );
       assert.equal(result.cancelled, true);
       assert.match(log.asked[2], /^pick: 2 changed file\(s\) in git/);
-      assert.equal(read('.agentsync/handoffs.json'), store);
-      assert.equal(read('.agentsync/state.json'), st);
+      assert.equal(fs.readFileSync(recordFile('handoffs.json'), 'utf8'), store);
+      assert.equal(fs.readFileSync(recordFile('state.json'), 'utf8'), st);
     });
 
     it('requires a handoff: summary, next work, hot files, owner, target, note → one handoff with the files', async () => {
@@ -173,7 +173,7 @@ describe('session commands', () => {
     });
 
     it('cancelling during the health checks stops the check and writes nothing', async () => {
-      const store = read('.agentsync/handoffs.json');
+      const store = fs.readFileSync(recordFile('handoffs.json'), 'utf8');
       const source = new vscode.CancellationTokenSource();
       const t0 = Date.now();
       const timer = setTimeout(() => source.cancel(), 1_500);
@@ -192,7 +192,7 @@ describe('session commands', () => {
       clearTimeout(timer);
       assert.equal(result.cancelled, true, JSON.stringify(result));
       assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms: the 60 s check was not stopped`);
-      assert.equal(read('.agentsync/handoffs.json'), store);
+      assert.equal(fs.readFileSync(recordFile('handoffs.json'), 'utf8'), store);
     });
   });
 });

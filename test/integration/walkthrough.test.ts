@@ -89,7 +89,11 @@ describe('walkthrough', () => {
     const step = `${EXTENSION_ID}#gettingStarted#init`;
     await vscode.commands.executeCommand('welcome.markStepIncomplete', step);
     const root = workspaceRoot();
-    const moves = ['.agentsync.json', '.agentsync/handoffs.json'].map((f) => [path.join(root, f), path.join(root, `${f}.away`)]);
+    // The clone's home (.git/agentsync, docs/contract.md §14) holds the live record: it goes away too.
+    const moves = ['.agentsync.json', '.agentsync/handoffs.json', '.git/agentsync'].map((f) => [
+      path.join(root, f),
+      path.join(root, `${f}.away`),
+    ]);
     try {
       for (const [from, to] of moves) fs.renameSync(from, to);
       await waitFor('the context key to turn false', () => a.contextKeys()['agentsync.initialized'] === false);

@@ -8,13 +8,13 @@ import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { SessionRecord, LastSessionRecord } from '../../src/core/requests/sessions/sessionState';
 import type { ZeroTouchEnd } from '../../src/vscode/sessionCare/zeroTouchSession';
-import { findHandoff, readHandoffs, runWithAnswers, workspaceRoot } from './helpers';
+import { findHandoff, readHandoffs, runWithAnswers, recordFile, workspaceRoot } from './helpers';
 
 interface SessionFields {
   activeSessions: Record<string, SessionRecord>;
   lastSession: LastSessionRecord | null;
 }
-const state = () => JSON.parse(fs.readFileSync(path.join(workspaceRoot(), '.agentsync/state.json'), 'utf8')) as SessionFields;
+const state = () => JSON.parse(fs.readFileSync(recordFile('state.json'), 'utf8')) as SessionFields;
 const setting = (key: string, value: unknown) =>
   vscode.workspace.getConfiguration('agentsync').update(key, value, vscode.ConfigurationTarget.Global);
 

@@ -315,4 +315,15 @@ describe('one record per clone across git worktrees', function () {
     assert.equal(cliJson(main, 'adopt', 'HO-20260101-009', '--from', wt['agent-a']).ok, false);
     assert.equal(cliJson(main, 'adopt', 'HO-20260101-009', '--from', main).reason, 'invalid_request');
   });
+
+  it("upgrading: the home is seeded from the main worktree's store, and the sessions its state.json kept come along", () => {
+    const { main } = clone(1, []);
+    // A clone from before the home: its record and runtime files beside the store in the checkout.
+    fs.rmSync(path.join(main, '.git', 'agentsync'), { recursive: true, force: true });
+    const state = { sessions: [{ agent: 'human', id: 'upgrade-session-1', startedAt: '2026-11-27T09:00:00.000Z' }] };
+    fs.writeFileSync(path.join(main, '.agentsync', 'state.json'), JSON.stringify(state));
+    assert.equal(cli(main, 'list').code, 0);
+    const carried = path.join(main, '.git', 'agentsync', '@', 'state.json');
+    assert.match(fs.readFileSync(carried, 'utf8'), /upgrade-session-1/);
+  });
 });

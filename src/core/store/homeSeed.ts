@@ -59,6 +59,7 @@ export function seedHome(layout: WorkspaceLayout, headStore?: () => Buffer | nul
     fs.rmSync(temp, { force: true });
   }
   rememberCommitted(layout);
+  carryRuntimeState(layout);
   writeFileAtomic(
     path.join(layout.recordDir, SEED_NOTICE),
     `this clone now keeps its one live record in ${layout.recordDir}, seeded from ${source}; every worktree of the clone reads ` +
@@ -66,4 +67,20 @@ export function seedHome(layout: WorkspaceLayout, headStore?: () => Buffer | nul
     { durable: false },
   );
   return true;
+}
+
+/**
+ * An upgraded clone's open sessions: before the home, state.json lived beside the main worktree's store. It is carried
+ * into the home once, at the seeding, so a session left open across the upgrade is still reminded and ended. Only a
+ * regular file within the store's size limit; the home's own, if any, is never overwritten.
+ */
+function carryRuntimeState(layout: WorkspaceLayout): void {
+  if (!layout.followStoreFile || fs.existsSync(layout.stateFile)) return;
+  const bytes = regularStoreBytes(path.join(path.dirname(layout.followStoreFile), 'state.json'));
+  if (!bytes) return;
+  try {
+    writeFileAtomic(layout.stateFile, bytes, { durable: false });
+  } catch {
+    // sessions are reminders: without them the next session start writes a fresh state.json
+  }
 }
