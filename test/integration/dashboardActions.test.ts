@@ -2,13 +2,12 @@
 // refused because another agent claimed it first, Start, Skip; and how fast the page follows an outside store write.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { FileLock } from '../../src/core/disk/fileLock';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { DashboardCard } from '../../src/core/domain/dashboardCards';
 import type { DashboardModel } from '../../src/core/requests/dashboardModel';
 import type { RenderedModel } from '../../src/vscode/dashboard/dashboardView';
-import { answerPrompts, api, cli, figures, findHandoff, percentile, readHandoffs, waitFor, recordFile, workspaceRoot } from './helpers';
+import { answerPrompts, api, cli, figures, findHandoff, percentile, readHandoffs, waitFor, recordFile } from './helpers';
 import { clickWebview, DASHBOARD, readWebview, showDashboard } from './webviewDriver';
 
 const storeFile = () => recordFile('handoffs.json');
@@ -80,7 +79,7 @@ describe('Dashboard buttons', () => {
     const h = await created('Dashboard refused claim');
     // Another process holds the store lock while it claims for codex; the click lands meanwhile, on a page that
     // still shows the handoff queued. The window's claim waits for the lock, then finds it taken.
-    const lock = new FileLock(path.join(workspaceRoot(), '.agentsync/handoffs.lock'));
+    const lock = new FileLock(recordFile('handoffs.lock'));
     const prompts = answerPrompts();
     try {
       await lock.acquire();

@@ -103,7 +103,7 @@ describe('delegation in the editor', () => {
     const a = await api();
     await waitFor('the item offers Return to Originator', async () =>
       (await nodesOf(id)).some((n) =>
-        /^handoff\.in_progress\..*\.can-return\b.*\.returnable$/.test(a.tree.getTreeItem(n).contextValue ?? ''),
+        /^handoff\.in_progress(\..*)?\.can-return\b.*\.returnable$/.test(a.tree.getTreeItem(n).contextValue ?? ''),
       ),
     );
     const { result, log } = await runWithAnswers<RequestResponse>(
