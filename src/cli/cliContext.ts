@@ -7,6 +7,7 @@ import { RequestDispatcher, type RequestResponse } from '../core/requests/reques
 import { processCaller } from '../core/requests/requestSession';
 import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { safeWrite as write } from './safeOutput';
+import { testClock } from './testClock';
 import { terminalSafe, oneLine } from './terminalText';
 
 export { outputFailed } from './safeOutput';
@@ -69,6 +70,7 @@ export class CliContext {
         logger: { info: () => undefined, warn: (m) => this.io.err(`agentsync: ${oneLine(m)}`) },
         // Upgrading (docs/contract.md §14): the first run names records only linked worktrees' own copies hold.
         seedNoticeExtras: (record) => otherWorktreeCopies(this.layout, record),
+        now: testClock(process.env),
       });
       this.dispatcherInstance = new RequestDispatcher(
         store,

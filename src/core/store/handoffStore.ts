@@ -23,6 +23,7 @@ import { StoreReader } from './storeReader';
 import type { StoreSnapshot } from './storeSnapshot';
 import { StoreTransaction } from './storeTransaction';
 import { RemoteAuthority, type Replayer } from './sync/remoteAuthority';
+import { LeaseWatch } from './sync/leaseWatch';
 
 export type { StoreLogger } from './storeLogger';
 export { LARGE_STORE_BYTES } from './local/storeFile';
@@ -254,19 +255,36 @@ export class HandoffStore {
       return;
     }
     let results: WorkResult[];
+    const watch = authority === this.local ? null : new LeaseWatch(this.layout.leaseWatchFile);
     try {
-      const begin = (base: BaseState) => this.transaction(base.snapshot, base.ledger);
+      const begin = (base: BaseState) => {
+        const tx = this.transaction(base.snapshot, base.ledger);
+        tx.leaseWatch = watch;
+        return tx;
+      };
       results = await applyBatch(authority, batch, begin, (why) => {
         this.local.retrying();
         this.logger.info(`applying the batch again (${why})`);
       });
     } catch (e) {
+      this.saveWatch(watch);
       this.local.leave(true);
       for (const p of batch) p.reject(e);
       return;
     }
+    this.saveWatch(watch);
     this.local.leave(false);
     results.forEach((r, i) => (r.ok ? batch[i].resolve : batch[i].reject)(r.value));
+  }
+
+  /** Still under the lock: two processes of one clone never lose each other's sightings. */
+  private saveWatch(watch: LeaseWatch | null): void {
+    try {
+      watch?.save();
+    } catch (e) {
+      // Not saved means seen again later: expiry waits longer, never less.
+      this.logger.warn(`could not write ${this.layout.leaseWatchFile}: ${(e as Error).message}`);
+    }
   }
 
   private transaction(snapshot: StoreSnapshot, ledger: BaseState['ledger']): StoreTransaction {

@@ -21,6 +21,12 @@ export interface LedgerEntry {
   response?: unknown;
 }
 
+/** Sync mode's record of what this clone has itself seen, and when (sync/leaseWatch.ts). */
+export interface LeaseWatcher {
+  sight(records: readonly Handoff[], at: Date, onlyThese?: boolean): void;
+  seenUnchangedFor(h: Handoff, at: Date, durationMs: number): boolean;
+}
+
 export class StoreTransaction {
   readonly audit: AuditEntry[] = [];
   readonly decisions: { handoff: Handoff; agent: string; timestamp: string }[] = [];
@@ -42,6 +48,11 @@ export class StoreTransaction {
 
   /** The agent of the request being applied (the dispatcher sets it): an id that moved is refused per agent (movedIds.ts). */
   actor: string | null = null;
+  /**
+   * Set in sync mode only: leases there expire on what this clone saw, not on the record's times (docs/contract.md §4).
+   * Null with one clone, where the one clock that wrote the lease also expires it.
+   */
+  leaseWatch: LeaseWatcher | null = null;
   private ledgerCache: ReadonlyMap<string, LedgerEntry> | null = null;
   private readonly done = new Set<string>();
 
@@ -114,6 +125,7 @@ export class StoreTransaction {
   insert(h: Handoff): void {
     assertRecordValid(h);
     this.snapshot.insert(h);
+    this.leaseWatch?.sight([h], this.now());
     this.undo.push(() => this.snapshot.undoInsert(h));
   }
 
@@ -129,6 +141,8 @@ export class StoreTransaction {
     assertRecordValid(h);
     const previous = this.snapshot.replace(h);
     this.undo.push(() => this.snapshot.replace(previous));
+    // A lease this clone takes or renews is seen by it as it writes it.
+    this.leaseWatch?.sight([h], this.now());
   }
 
   /** Marks the start of one request's work, so a failure undoes only that request. */

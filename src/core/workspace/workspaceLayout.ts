@@ -38,6 +38,8 @@ export class WorkspaceLayout {
   readonly ledgerFile: string;
   /** What this clone knows of the shared state on the git remote (docs/contract.md §13); runtime only. */
   readonly syncStateFile: string;
+  /** When this clone first saw each in-progress record, on its own clock: sync mode's lease expiry (docs/contract.md §4); runtime only. */
+  readonly leaseWatchFile: string;
   readonly requestFile: string;
   readonly resultFile: string;
   readonly requestsDir: string;
@@ -83,6 +85,7 @@ export class WorkspaceLayout {
     this.stateFile = path.join(this.recordDir, 'state.json');
     this.ledgerFile = path.join(this.recordDir, 'ledger.jsonl');
     this.syncStateFile = path.join(this.recordDir, 'sync.json');
+    this.leaseWatchFile = path.join(this.recordDir, 'leaseWatch.json');
     this.requestFile = path.join(this.dataDir, 'request.json');
     this.resultFile = path.join(this.dataDir, 'result.json');
     this.requestsDir = path.join(this.dataDir, 'requests');
