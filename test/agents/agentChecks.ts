@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { auditSince, readStore, treeOf, type AgentRun, type Scene } from './agentHarness';
+import { auditSince, liveStoreFile, readStore, treeOf, type AgentRun, type Scene } from './agentHarness';
 import type { ModelServer, Step } from './modelServer';
 
 /** The heading of the AgentSync section in every instruction file (templates/agent-instructions.md). */
@@ -57,10 +57,11 @@ export function checkRun(s: Scene, agent: string, server: ModelServer, run: Agen
     );
   // The other agent's claim is untouched, and no stop marker names anyone else.
   assert.equal(after.find((h) => h.handoff_id === s.theirs)!.claimed_by, s.other);
-  const hooksDir = path.join(s.ws, '.agentsync/hooks');
+  // Stop markers live in the clone's home (docs/contract.md §14), one per agent and session.
+  const hooksDir = path.join(path.dirname(liveStoreFile(s.ws)), 'hooks');
   const markers = fs.existsSync(hooksDir) ? fs.readdirSync(hooksDir) : [];
   assert.deepEqual(
-    markers.filter((m) => m !== `stop-${agent}.json`),
+    markers.filter((m) => !new RegExp(`^stop-${agent}(-[0-9a-f]{16})?\\.json$`).test(m)),
     [],
     `stop markers: ${markers.join(', ')}`,
   );

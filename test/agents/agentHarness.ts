@@ -39,8 +39,14 @@ export interface StoredHandoff {
   files?: string[];
 }
 
+/** The workspace's one live record: in the clone's home under the git common dir (docs/contract.md §14) when there is one. */
+export function liveStoreFile(ws: string): string {
+  const home = path.join(ws, '.git', 'agentsync', '@', 'handoffs.json');
+  return fs.existsSync(home) ? home : path.join(ws, '.agentsync/handoffs.json');
+}
+
 export function readStore(ws: string): StoredHandoff[] {
-  return (JSON.parse(fs.readFileSync(path.join(ws, '.agentsync/handoffs.json'), 'utf8')) as { handoffs: StoredHandoff[] }).handoffs;
+  return (JSON.parse(fs.readFileSync(liveStoreFile(ws), 'utf8')) as { handoffs: StoredHandoff[] }).handoffs;
 }
 
 /** Audit lines written since `from` (a line count), as objects. */
@@ -132,7 +138,7 @@ export function scene(agent: string, other: string, config: object = {}): Scene 
   const theirs = create(agent, other, 'Refactor the shared module', ['src/shared.ts']);
   const queued = create(other, agent, 'Check the changelog', ['docs/changelog.md'], false);
   // Age the agent's own lease: claimed 20 minutes ago, 10 left, so the next tool call renews it.
-  const storeFile = path.join(ws, '.agentsync/handoffs.json');
+  const storeFile = liveStoreFile(ws);
   const store = JSON.parse(fs.readFileSync(storeFile, 'utf8')) as { handoffs: StoredHandoff[] };
   const h = store.handoffs.find((x) => x.handoff_id === mine)!;
   const now = Date.now();
