@@ -67,6 +67,9 @@ describe('agentsync worktree add | list | remove (process, real git worktrees)',
     assert.match(worktreeList(repo), new RegExp(`worktree ${where}\\nHEAD ${head}\\nbranch refs/heads/agentsync/${id}`));
     assert.deepEqual(record(repo, id).worktree, { name: 'claude-wt', branch: `agentsync/${id}`, commit: head });
     assert.ok(fs.existsSync(path.join(where, '.agentsync.json')));
+    // The first binding writes a field AgentSync 0.4.0 cannot read: the store becomes version 2, and the user is told.
+    assert.match(r.err, /store version 2: this handoff records its worktree/);
+    assert.match(fs.readFileSync(path.join(repo, '.agentsync/handoffs.json'), 'utf8'), /^\{\n {2}"version": 2,/);
     // The vendor's own command when --agent names one AgentSync knows, a plain line otherwise.
     const other = create(repo, 'codex');
     assert.match(cli(repo, 'worktree', 'add', '../codex-wt', '--handoff', other).out, /&& codex\n/);
