@@ -8,6 +8,7 @@ import { hookVerb } from './hookVerb';
 import { assignVerb, passVerb, returnVerb } from './delegationVerbs';
 import { policyVerb } from './policyVerb';
 import { adoptVerb } from './adoptVerb';
+import { worktreeVerb } from './worktreeVerb';
 
 export const EXTRA_VERBS: Record<string, Verb> = {
   watch: watchVerb,
@@ -20,4 +21,5 @@ export const EXTRA_VERBS: Record<string, Verb> = {
   assign: assignVerb,
   policy: policyVerb,
   adopt: adoptVerb,
+  worktree: worktreeVerb,
 };

@@ -28,6 +28,7 @@ export function handoffDetails(h: Handoff): string {
   if (h.notes) lines.push(`notes:    ${v(h.notes)}`);
   if (h.task_id) lines.push(`task:     ${v(h.task_id)}`);
   if (h.files.length) lines.push(`files:    ${h.files.map(v).join(', ')}`);
+  if (h.worktree) lines.push(`worktree: ${v(h.worktree.name)} (branch ${v(h.worktree.branch)}, from ${h.worktree.commit.slice(0, 12)})`);
   if (h.required_capabilities.length) lines.push(`needs:    ${h.required_capabilities.join(', ')}`);
   if (h.no_handoff_reason) lines.push(`skipped:  ${v(h.no_handoff_reason)}`);
   if (h.return_to || h.chain?.length)

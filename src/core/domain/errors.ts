@@ -44,6 +44,7 @@ const AGENTSYNC_REASONS = [
   'marker_broken',
   'invalid_config',
   'config_missing',
+  'worktree_held',
   'drop_zone_off',
   'remote_unreachable',
   'remote_auth',

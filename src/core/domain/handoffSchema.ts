@@ -127,6 +127,16 @@ export const claimedSessionSchema = z.strictObject({
   branch: shortText.nullable(),
 });
 
+/**
+ * The worktree a handoff owns (`agentsync worktree add`, docs/contract.md §14 item 5): git's name for it, its branch and
+ * the commit it was made from. No path: the record is committed, and a path is this machine's (git's worktree list has it).
+ */
+export const worktreeBindingSchema = z.strictObject({
+  name: z.string().min(1).max(LIMITS.shortText),
+  branch: z.string().min(1).max(LIMITS.shortText),
+  commit: z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/, 'commit is a full git object id'),
+});
+
 export const handoffSchema = z
   .strictObject({
     // The original plan's fields, names unchanged (docs/contract.md §3).
@@ -158,6 +168,8 @@ export const handoffSchema = z
     /** Where the claim was taken: the agent's session id, worktree and branch (docs/contract.md §4, "Who may act"). */
     claimed_session: claimedSessionSchema.nullable().optional(),
     lease_expires_at: isoTimeSchema.nullable().optional(),
+    /** The worktree this handoff owns (docs/contract.md §14 item 5); absent when it owns none. */
+    worktree: worktreeBindingSchema.optional(),
     /** Hidden from "Assigned to me" and the stale badge until then (snoozeHandoff, domain/snoozeTime.ts). */
     snoozed_until: isoTimeSchema.nullable().optional(),
     return_to: agentIdSchema.nullable().optional(),
@@ -207,14 +219,14 @@ export const handoffSchema = z
 
 /**
  * The store versions this build reads (docs/contract.md §3): 1, and 2 once a record carries a field AgentSync 0.4.0 does
- * not know (`claimed_session`). A file is written as 2 only while one does (storeVersionFor), so a clone of 0.4.0
+ * not know (`claimed_session`, `worktree`). A file is written as 2 only while one does (storeVersionFor), so a clone of 0.4.0
  * reads every other file as before.
  */
 export const STORE_VERSION = 2;
 
-/** The version a store holding `handoffs` is written as: 2 when a record carries `claimed_session`, else 1. */
-export function storeVersionFor(handoffs: readonly { claimed_session?: unknown }[]): 1 | 2 {
-  return handoffs.some((h) => h.claimed_session) ? 2 : 1;
+/** The version a store holding `handoffs` is written as: 2 when a record carries `claimed_session` or `worktree`, else 1. */
+export function storeVersionFor(handoffs: readonly { claimed_session?: unknown; worktree?: unknown }[]): 1 | 2 {
+  return handoffs.some((h) => h.claimed_session || h.worktree) ? 2 : 1;
 }
 
 export const handoffsFileSchema = z.strictObject({

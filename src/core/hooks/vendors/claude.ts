@@ -8,6 +8,7 @@ export const claude: Vendor = {
   id: 'claude',
   name: 'Claude Code',
   instructionFiles: ['CLAUDE.md'],
+  startCommand: 'claude',
   pack: { kind: 'json', file: '.claude/settings.json', base: {}, entries: claudeStyleEntries('claude') },
   sessionEnv: ['CLAUDE_CODE_SESSION_ID'],
   beforeHooksRun: 'Claude Code: trust the folder when it asks (interactive sessions); `claude -p` runs project hooks as they are.',

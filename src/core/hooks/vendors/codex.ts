@@ -21,6 +21,7 @@ export const codex: Vendor = {
   id: 'codex',
   name: 'Codex',
   instructionFiles: ['AGENTS.md'],
+  startCommand: 'codex',
   pack: { kind: 'json', file: '.codex/hooks.json', base: {}, entries: claudeStyleEntries('codex') },
   sessionEnv: ['CODEX_THREAD_ID'],
   beforeHooksRun:

@@ -27,6 +27,7 @@ export const copilot: Vendor = {
   id: 'copilot',
   name: 'GitHub Copilot',
   instructionFiles: ['.github/copilot-instructions.md', 'AGENTS.md'],
+  startCommand: 'copilot',
   pack: {
     kind: 'json',
     file: '.github/hooks/agentsync.json',

@@ -8,6 +8,7 @@ export const cursor: Vendor = {
   id: 'cursor',
   name: 'Cursor',
   instructionFiles: ['AGENTS.md'],
+  startCommand: 'cursor-agent',
   pack: {
     kind: 'json',
     file: '.cursor/hooks.json',

@@ -17,6 +17,7 @@ export const gemini: Vendor = {
   id: 'gemini',
   name: 'Gemini CLI',
   instructionFiles: ['GEMINI.md'],
+  startCommand: 'gemini',
   pack: {
     kind: 'json',
     file: '.gemini/settings.json',

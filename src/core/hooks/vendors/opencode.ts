@@ -15,6 +15,7 @@ export const opencode: Vendor = {
   id: 'opencode',
   name: 'opencode',
   instructionFiles: ['AGENTS.md'],
+  startCommand: 'opencode',
   pack: {
     kind: 'file',
     file: '.opencode/plugins/agentsync.js',

@@ -69,6 +69,8 @@ export interface Vendor {
   name: string;
   /** Instruction files this vendor reads on its own; init writes the AgentSync section into each. */
   instructionFiles: readonly string[];
+  /** The command that starts the vendor's agent in the current folder (printed by `agentsync worktree add`). */
+  startCommand: string;
   pack: JsonPack | FilePack;
   /** What must be trusted or enabled before the vendor runs a project's hooks (printed by init --hooks). */
   beforeHooksRun: string;
