@@ -2,7 +2,7 @@
 // handoffs.json and .agentsync.json from the zod schemas (docs/contract.md §7), so the editor checks hand edits with
 // the same rules as the core (contributes.jsonValidation); the generated parts of package.json's contributes
 // (scripts/manifest/contributes.ts), after checking them (src/vscode/manifest/manifestCheck.ts); and the command ids
-// as a type (src/vscode/manifest/commandIds.ts). test/unit/manifest.test.ts and test/unit/jsonSchemas.test.ts fail on drift.
+// as a type (src/vscode/manifest/commandIds.ts). test/unit/vscode/manifest/manifest.test.ts and test/unit/core/domain/jsonSchemas.test.ts fail on drift.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';

@@ -32,7 +32,7 @@ function verbOf(move: CatalogMove, cli: NonNullable<CatalogMove['cli']>): Verb {
         expected_rev: rev(values),
       });
       return ctx.report(response, (r) => {
-        // Every move sends an action that answers { handoff } (test/unit/manifest.test.ts runs each derived verb).
+        // Every move sends an action that answers { handoff } (test/unit/vscode/manifest/manifest.test.ts runs each derived verb).
         const h = r.data!.handoff as Handoff;
         // A notice (the store's format changing, docs/upgrading.md) is printed under any move that answers one.
         const notice = typeof r.data!.notice === 'string' ? `\nnote: ${r.data!.notice}` : '';

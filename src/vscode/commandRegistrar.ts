@@ -1,6 +1,6 @@
 // The one place every command is registered (docs/architecture.md, "How to add an action"): one table, keyed by the
 // command ids package.json is generated from (the action catalog's moves and PLAIN_COMMANDS, manifest/commandCatalog.ts). Each
-// feature file exports its handlers; test/unit/commandRegistrar.test.ts fails when a command of package.json has no
+// feature file exports its handlers; test/unit/vscode/commandRegistrar.test.ts fails when a command of package.json has no
 // line here, or two, or a line has no command there.
 import type * as vscode from 'vscode';
 import { installInPath, INSTALL_COMMAND_IN_PATH } from './agents/agentsyncCommandInPath';

@@ -1,4 +1,4 @@
-// The one menu matrix of the unit test (test/unit/manifest.test.ts, package.json as generated) and the editor test
+// The one menu matrix of the unit test (test/unit/vscode/manifest/manifest.test.ts, package.json as generated) and the editor test
 // (test/integration/activation.test.ts, package.json as VS Code loaded it): for a handoff in each status, which
 // commands its context menu shows, by evaluating package.json's `when` clauses (the one evaluator,
 // src/vscode/manifest/whenClause.ts) against the item's contextValue, and which the catalog says it offers.

@@ -7,7 +7,7 @@ export const INITIALIZED_CONTEXT_KEY = 'agentsync.initialized';
 /**
  * Set (true) once the extension has read whether the window's folders are AgentSync workspaces. The "not an AgentSync
  * workspace yet" welcome needs it too, or an initialized folder is told so for the seconds VS Code takes to start the
- * extension (test/unit/viewsWelcome.test.ts).
+ * extension (test/unit/vscode/manifest/viewsWelcome.test.ts).
  */
 export const STORE_READ_CONTEXT_KEY = 'agentsync.storeRead';
 
