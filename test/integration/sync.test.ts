@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, plainText, readHandoffs, waitFor, workspaceRoot } from './helpers';
 
@@ -35,6 +36,32 @@ describe('sync through a git remote, in the editor', () => {
     await cli(['sync', '--disable'], root);
     fs.writeFileSync(configFile, savedConfig);
     git(root, 'remote', 'remove', 'itsync');
+  });
+
+  it('a committed sync section this machine has not agreed to is asked about once; Allow records the consent and the window syncs', async () => {
+    const config = JSON.parse(savedConfig) as Record<string, unknown>;
+    const win = vscode.window as unknown as { showWarningMessage: (m: string, ...items: string[]) => Thenable<string | undefined> };
+    const real = win.showWarningMessage;
+    const asked: string[] = [];
+    win.showWarningMessage = (m: string, ...items: string[]) => {
+      if (!/turns sync on/.test(m)) return real.call(vscode.window, m, ...items);
+      asked.push(`${m} [${items.join(' | ')}]`);
+      return Promise.resolve('Allow');
+    };
+    try {
+      fs.writeFileSync(configFile, JSON.stringify({ ...config, sync: { remote: 'itsync', interval_s: 5 } }, null, 2));
+      const line = await waitFor('the tree line about sync, synced after Allow', async () => {
+        const l = await syncLine();
+        return /last synced/.test(l) ? l : '';
+      });
+      assert.match(line, /^Sync: itsync refs\/agentsync\/state, last synced /);
+    } finally {
+      win.showWarningMessage = real;
+    }
+    assert.equal(asked.length, 1, `asked once: ${asked.join(' / ')}`);
+    assert.match(asked[0], /pushed to refs\/agentsync\/state on the git remote "itsync".*\[Allow \| Review \.agentsync\.json\]$/s);
+    const status = await cli(['--json', 'sync', '--status'], root);
+    assert.equal((JSON.parse(status.stdout) as { data: { consented: boolean } }).data.consented, true, status.stdout);
   });
 
   it("turning sync on syncs at once; another machine's handoff then reaches this window, and the tree says when it synced", async () => {

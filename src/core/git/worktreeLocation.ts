@@ -67,16 +67,36 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** The nearest folder at or above `start` (real path) holding a `.git` entry, or null when none up to the root. */
+/**
+ * Whether a `.git` folder is a git directory as git itself decides (HEAD, and objects/ and refs/ or a commondir): git
+ * passes over any other `.git` folder on its way up, and so does AgentSync, which must never take a stray empty
+ * `.git` (say in /tmp) for a clone and write its home there.
+ */
+function isGitDirectory(dir: string): boolean {
+  try {
+    if (!fs.statSync(path.join(dir, 'HEAD')).isFile()) return false;
+  } catch {
+    return false;
+  }
+  if (fs.existsSync(path.join(dir, 'commondir'))) return true;
+  return isDirectory(path.join(dir, 'objects')) && isDirectory(path.join(dir, 'refs'));
+}
+
+/**
+ * The nearest folder at or above `start` (real path) holding a `.git` entry (a file, or a folder that is a git
+ * directory), or null when none up to the root.
+ */
 export function nearestGitEntry(start: string): string | null {
   let dir = realOrResolved(start);
   for (;;) {
+    const dotGit = path.join(dir, '.git');
+    let entry: fs.Stats | null = null;
     try {
-      fs.lstatSync(path.join(dir, '.git'));
-      return dir;
+      entry = fs.lstatSync(dotGit);
     } catch {
       // no entry here: climb
     }
+    if (entry !== null && (!isDirectory(dotGit) || isGitDirectory(dotGit))) return dir;
     const up = path.dirname(dir);
     if (up === dir) return null;
     dir = up;

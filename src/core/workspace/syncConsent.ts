@@ -1,14 +1,16 @@
 // This clone's consent to push to the remote and ref a committed `sync` section names (docs/contract.md §13): the
 // section comes with the repository, so it may choose where this machine pushes only once the local user agreed
 // (`agentsync sync --enable`, or Allow in the editor). Like `agentsync trust` (commandConsent.ts) the consent is kept per
-// user OUTSIDE the repository, keyed by the workspace's real path, the remote's name and the ref: a clone never carries
-// it, and a changed remote or ref asks again.
+// user OUTSIDE the repository, keyed by the workspace's real path in the main worktree (every worktree of a clone shares
+// its home and sync.json, docs/contract.md §14, so one consent serves them all), the remote's name and the ref: a clone
+// never carries it, and a changed remote or ref asks again.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../disk/atomicFile';
 import { ActionError } from '../domain/errors';
 import { trustFilePath } from './commandConsent';
+import { placeWorkspace } from './workspaceHome';
 
 interface ConsentEntry {
   remote: string;
@@ -29,7 +31,10 @@ export function syncConsentFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(path.dirname(trustFilePath(env)), 'sync-consent.json');
 }
 
+/** The key a consent is kept under: the workspace in the main worktree (a bare clone: its home), else its real path. */
 function realWorkspace(root: string): string {
+  const placement = placeWorkspace(root);
+  if (placement !== null && !('problem' in placement)) return placement.mainWorkspace ?? placement.home;
   try {
     return fs.realpathSync(root);
   } catch {

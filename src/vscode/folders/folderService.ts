@@ -14,6 +14,7 @@ import { WorkspaceLayout } from '../../core/workspace/workspaceLayout';
 import type { Handoff } from '../../core/domain/handoffSchema';
 import type { StoreSnapshot } from '../../core/store/storeSnapshot';
 import { AgentSyncFolderWatcher, type FolderChangeSource } from '../../core/workspace/agentSyncFolderWatcher';
+import { SyncConsentOffer } from './syncConsentOffer';
 
 /** What the tree and badge need from a folder, read once per store change. */
 export interface FolderView {
@@ -71,7 +72,22 @@ export class FolderService implements vscode.Disposable {
     this.disposables.push(this.emitter, this.stateEmitter);
     // With `sync` on, other machines' writes reach this window's views by a sync every sync.interval_s; only in a
     // trusted folder (no network on behalf of a folder the user has not trusted).
-    this.backgroundSync = new BackgroundSync(this.store, () => this.invalidate(), this.dispatcher.replayer);
+    // Refused for want of this machine's consent, the window asks for it (syncConsentOffer.ts) and starts over once given.
+    const consent = new SyncConsentOffer(
+      this.layout.root,
+      () => this.layout.configFile,
+      folder.name,
+      log,
+      () => this.backgroundSync.start(),
+    );
+    this.backgroundSync = new BackgroundSync(
+      this.store,
+      (status) => {
+        this.invalidate();
+        consent.offer(status);
+      },
+      this.dispatcher.replayer,
+    );
     if (vscode.workspace.isTrusted) this.backgroundSync.start();
     else this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => this.backgroundSync.start()));
   }

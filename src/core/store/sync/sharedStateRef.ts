@@ -87,29 +87,31 @@ export class SharedStateRef {
   }
 
   /**
-   * sync.ref naming the branch this clone has checked out, or its upstream, would make the shared state's commits the
+   * sync.ref naming a branch any worktree of this clone has checked out, or its upstream, would make the shared state's commits the
    * code branch's: `invalid_config`. Costs a git process only when sync.ref is a branch (refs/heads/...).
    */
   private assertNotCheckedOut(): void {
     const { ref, remote } = this.config;
     if (!ref.startsWith('refs/heads/')) return;
+    // %(worktreepath) names the worktree a branch is checked out in, any worktree of the clone (docs/contract.md §14).
     const r = localGit(this.root, [
       'for-each-ref',
-      '--format=%(HEAD) %(refname) %(upstream:remotename) %(upstream:remoteref)',
+      '--format=%(worktreepath)%00%(refname)%00%(upstream:remotename)%00%(upstream:remoteref)',
       'refs/heads',
     ]);
-    const current = r.stdout.split('\n').find((l) => l.startsWith('* '));
-    if (!current) return;
-    const [branch, upstreamRemote, upstreamRef] = current.slice(2).split(' ');
-    const upstream = upstreamRemote === remote && upstreamRef === ref;
-    if (branch !== ref && !upstream) return;
-    throw new ActionError(
-      'invalid_config',
-      `.agentsync.json: sync.ref is "${ref}", the branch this clone has checked out${upstream ? ' (as its upstream)' : ''}: ` +
-        "AgentSync's shared-state commits would replace that branch's files. Give the shared state a ref of its own " +
-        '(sync.ref, e.g. the default "refs/agentsync/state", or remove sync.ref). Nothing was changed.',
-      { sync: { remote, ref } },
-    );
+    for (const line of r.stdout.split('\n')) {
+      const [worktree, branch, upstreamRemote, upstreamRef] = line.split('\0');
+      if (!worktree) continue;
+      const upstream = upstreamRemote === remote && upstreamRef === ref;
+      if (branch !== ref && !upstream) continue;
+      throw new ActionError(
+        'invalid_config',
+        `.agentsync.json: sync.ref is "${ref}", the branch the worktree ${worktree} has checked out${upstream ? ' (as its upstream)' : ''}: ` +
+          "AgentSync's shared-state commits would replace that branch's files. Give the shared state a ref of its own " +
+          '(sync.ref, e.g. the default "refs/agentsync/state", or remove sync.ref). Nothing was changed.',
+        { sync: { remote, ref } },
+      );
+    }
   }
 
   /** The commit this clone last fetched or pushed, or null. No network. */

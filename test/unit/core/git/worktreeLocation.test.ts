@@ -1,7 +1,7 @@
 // Finding a folder's worktree and its clone's home by reading files only (docs/contract.md §14), checked against
 // what real `git worktree add` and a real bare clone lay out on disk, and against what git itself reports.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -147,6 +147,21 @@ describe('worktree location (files only)', () => {
     // The temp dir itself must not sit inside a checkout for this to mean anything.
     if (findWorktree(path.dirname(plain)) === null) assert.equal(findWorktree(plain), null);
     else assert.notEqual(located(plain).worktreeRoot, plain);
+  });
+
+  it('a stray .git folder that is no git directory (say an empty /tmp/.git) is passed over, as git does', () => {
+    const outer = makeTempDir('agentsync-wtloc-stray-');
+    fs.mkdirSync(path.join(outer, '.git', 'agentsync'), { recursive: true });
+    const inner = path.join(outer, 'work');
+    fs.mkdirSync(inner);
+    // git itself finds no repository here (unless the temp dir sits in one).
+    const byGit = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: inner, encoding: 'utf8' });
+    assert.notEqual(byGit.stdout.trim(), real(outer));
+    const found = findWorktree(inner);
+    assert.ok(found === null || (found.ok && found.location.worktreeRoot !== real(outer)), JSON.stringify(found));
+    // A real clone inside it is still found.
+    git(inner, 'init', '-q', '-b', 'main');
+    assert.equal(located(inner).worktreeRoot, real(inner));
   });
 
   it('a worktree whose main checkout was moved or deleted: a problem naming git worktree repair, never a location', () => {
