@@ -99,4 +99,13 @@ describe('ids a merge brings in that cannot be trusted (real git, merge driver)'
     assert.ok(r.ok, JSON.stringify(r));
     assert.match(r.data!.handoff.handoff_id, new RegExp(`^HO-${today()}-`));
   });
+
+  it("an id_high_water at today's last number that the archive does not back does not stop today's creates", () => {
+    const dir = mergeForged(`HO-${today()}-777`, `HO-${today()}-999999`);
+    const r = cli(dir, 'create', '--from', 'copilot', '--to', 'claude', '--summary', 'after');
+    assert.ok(r.ok, JSON.stringify(r));
+    const ids = readStore(dir).handoffs.map((h) => h.handoff_id);
+    assert.equal(new Set(ids).size, ids.length, `unique ids: ${ids.join(' ')}`);
+    assert.match(r.data!.handoff.handoff_id, new RegExp(`^HO-${today()}-\\d{3,6}$`));
+  });
 });

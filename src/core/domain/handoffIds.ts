@@ -102,6 +102,11 @@ export class HandoffIdAllocator {
     handoffs: readonly Handoff[],
     private readonly highWater?: string,
     now?: Date,
+    /**
+     * The highest number of a day the archive holds. The mark comes from a committed file: when it alone uses up a
+     * day's ids, the archive is asked, and a mark no archived record backs falls to what does.
+     */
+    private archivedHighest?: (day: string) => number,
   ) {
     this.pending = handoffs;
     this.fixed = now !== undefined;
@@ -143,6 +148,14 @@ export class HandoffIdAllocator {
     while (n <= MAX_ID_NUMBER && this.used.has(id(n))) n++;
     // The day's numbers ran out at the top (a record numbered near the last digit): the lowest free one above the mark.
     if (n > MAX_ID_NUMBER) for (n = floor + 1; n <= MAX_ID_NUMBER && this.used.has(id(n)); n++);
+    if (n > MAX_ID_NUMBER && this.mark && day === this.mark.day && this.archivedHighest) {
+      const proven = this.archivedHighest(day);
+      this.archivedHighest = undefined; // asked once
+      if (proven < this.mark.n) {
+        this.mark = { day, n: proven };
+        return this.next(date);
+      }
+    }
     if (n > MAX_ID_NUMBER)
       throw new ActionError(
         'ids_exhausted',

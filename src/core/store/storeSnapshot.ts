@@ -28,6 +28,8 @@ export class StoreSnapshot {
   private allocator: HandoffIdAllocator | null = null;
   /** The highest id ever archived (handoffs.json `id_high_water`); undefined until the archive takes a record. */
   highWater: string | undefined;
+  /** The highest archived number of a day, when the store can read its archive (HandoffIdAllocator's mark check). */
+  archivedHighest: ((day: string) => number) | undefined;
 
   constructor(file: HandoffsFile) {
     this.handoffs = file.handoffs;
@@ -53,7 +55,7 @@ export class StoreSnapshot {
    * after an archive pass, it scans what stays and starts above the raised high-water mark: still above every id used.
    */
   get ids(): HandoffIdAllocator {
-    return (this.allocator ??= new HandoffIdAllocator(this.handoffs, this.highWater));
+    return (this.allocator ??= new HandoffIdAllocator(this.handoffs, this.highWater, undefined, this.archivedHighest));
   }
 
   /**

@@ -95,6 +95,23 @@ export class ArchiveReader {
     return out;
   }
 
+  /**
+   * The highest number the archive holds among the ids of `day` (YYYYMMDD), 0 for none: what a high-water mark of that
+   * day can be proven by (handoffs.json is committed, so its mark may be forged; docs/contract.md §9a).
+   */
+  highestOfDay(day: string): number {
+    let best = 0;
+    try {
+      for (const r of this.readMonth(`${day.slice(0, 4)}-${day.slice(4, 6)}`)) {
+        const m = typeof r.handoff_id === 'string' ? /^HO-(\d{8})-(\d+)$/.exec(r.handoff_id) : null;
+        if (m && m[1] === day) best = Math.max(best, Number(m[2]));
+      }
+    } finally {
+      this.reportSkipped();
+    }
+    return best;
+  }
+
   /** A month's records as parsed (not yet validated); a missing file holds none. */
   private readMonth(month: string): Raw[] {
     const file = archiveFileOf(this.layout, month);

@@ -2,6 +2,7 @@
 // by the file's stat, disk/fileStatKey.ts), the records as last parsed (a write reuses the tracker's rendering from
 // them, derivedFiles.ts), and a large store read ahead of its first read. One place, so the three never disagree.
 import * as fs from 'node:fs';
+import { ArchiveReader } from '../archive/archiveReader';
 import { ActionError } from '../../domain/errors';
 import { assertSafeDirectory } from '../../disk/safeDirectory';
 import { fileStatKey, fileStatKeyOf } from '../../disk/fileStatKey';
@@ -110,6 +111,8 @@ export class StoreFile {
     const checked = prepared?.checked ?? null;
     const trusted = !checked && (!!byStat || isStamped(this.layout.validatedStampFile, hash));
     const snapshot = checked ? StoreSnapshot.fromChecked(checked, chunks) : StoreSnapshot.parse(bytes, trusted, { previous, chunks });
+    // The archive proves or refutes the file's high-water mark when a day's ids seem used up (handoffIds.ts).
+    snapshot.archivedHighest = (day) => new ArchiveReader(this.layout).highestOfDay(day);
     // Checked now, or vouched for by the hash alone: the stamp records this stat, so the next process hashes nothing.
     const digests = stat && chunks ? digestsOfChunks(chunks) : null;
     if (!byStat && (!trusted || digests)) stampQuietly(this.layout.validatedStampFile, hash, digests && { stat: stat!, digests });
