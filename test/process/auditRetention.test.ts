@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
-import { CLI, runCliSync, startChild, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, startChild } from './processHarness';
 
 function monthsAgo(n: number): string {
   const d = new Date();
@@ -16,8 +16,7 @@ function monthsAgo(n: number): string {
 
 /** A workspace with audit.retention_days set and four month files (this month, 1, 5 and 14 months ago). */
 function workspaceWithMonths(retention: number | null): WorkspaceLayout {
-  const ws = tempWorkspace('agentsync-retention-');
-  runCliSync(['--dir', ws, 'init']);
+  const ws = initWorkspace('agentsync-retention-');
   const layout = new WorkspaceLayout(ws);
   const config = JSON.parse(fs.readFileSync(layout.configFile, 'utf8')) as Record<string, unknown>;
   fs.writeFileSync(layout.configFile, JSON.stringify({ ...config, audit: { retention_days: retention } }, null, 2));

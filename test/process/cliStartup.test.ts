@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, runCliSync, tempWorkspace } from './processHarness';
 
 /** A preload that prints, at exit, the Node modules loaded after it on stderr's last line. */
 function modulesReporter(ws: string): string {
@@ -57,8 +57,7 @@ describe('CLI start-up: each verb loads what it needs', function () {
   let id: string;
 
   before(() => {
-    ws = tempWorkspace('startup');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('startup');
     const created = runCliSync(['--dir', ws, '--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'start-up']);
     id = (JSON.parse(created) as { data: { handoff: { handoff_id: string } } }).data.handoff.handoff_id;
   });

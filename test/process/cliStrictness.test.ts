@@ -3,15 +3,14 @@
 // provisional, and a shared state whose handoffs.json is a symbolic link named as such. Real processes, real git.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { cli, create, git, GitServer } from './gitServer';
-import { runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { cli, create, git, gitServerPerTest } from './gitServer';
+import { initWorkspace, runCliIn } from './processHarness';
 
 describe('the CLI says exactly what was wrong, or what is provisional', function () {
   this.timeout(120_000);
 
   function workspaceWithHandoff(): { ws: string; id: string } {
-    const ws = tempWorkspace('cli-strict');
-    runCliSync(['--dir', ws, 'init']);
+    const ws = initWorkspace('cli-strict');
     const r = JSON.parse(runCliIn(ws, ['--json', 'create', '--from', 'human', '--to', 'claude', '--summary', 's']).stdout) as {
       data: { handoff: { handoff_id: string } };
     };
@@ -61,14 +60,7 @@ describe('the CLI says exactly what was wrong, or what is provisional', function
   });
 
   describe('with a git daemon', () => {
-    let server: GitServer;
-    beforeEach(async () => {
-      server = new GitServer();
-      await server.start();
-    });
-    afterEach(async () => {
-      await server.stop();
-    });
+    const server = gitServerPerTest();
 
     it('an offline-local claim prints that it is provisional, not a plain "claimed"', async () => {
       const a = server.clone('a', { remote: 'origin', offline: 'local' });

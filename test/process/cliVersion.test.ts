@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, REPO_ROOT, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, REPO_ROOT, runCliIn, runCliSync, tempWorkspace } from './processHarness';
 import { spawnSync } from 'node:child_process';
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -36,8 +36,7 @@ describe('agentsync --version (process)', function () {
   });
 
   it("the MCP server's serverInfo.version is the same version", async () => {
-    const ws = tempWorkspace('version-mcp');
-    runCliSync(['--dir', ws, 'init']);
+    const ws = initWorkspace('version-mcp');
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--dir', ws, 'mcp'], stderr: 'pipe' });
     const client = new Client({ name: 'version-test', version: '1.0.0' });
     try {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, REPO_ROOT, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, REPO_ROOT, runCliIn } from './processHarness';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/hooks');
 const RADAR_VENDORS = ['claude', 'codex', 'copilot', 'gemini', 'opencode'] as const;
@@ -40,8 +40,7 @@ function request(ws: string, body: object): { ok: boolean; data: Record<string, 
 
 /** A workspace where `holder` holds a live claim listing src/auth/session.ts (the file every fixture writes). */
 function contested(holder: string, config: object = {}): { ws: string; id: string } {
-  const ws = tempWorkspace('radar');
-  runCliSync(['--dir', ws, 'init']);
+  const ws = initWorkspace('radar');
   const file = path.join(ws, '.agentsync.json');
   const cfg = JSON.parse(fs.readFileSync(file, 'utf8')) as { agentCapabilities: Record<string, string[]> };
   for (const a of [...RADAR_VENDORS, 'reviewer']) cfg.agentCapabilities[a] ??= ['code_patch'];
@@ -159,8 +158,7 @@ describe('each pack acts as its own vendor (process)', function () {
   });
 
   it('a hook command without --format or --agent is refused with what to pass, never read as Claude', () => {
-    const ws = tempWorkspace('radar-noformat');
-    runCliSync(['--dir', ws, 'init']);
+    const ws = initWorkspace('radar-noformat');
     const r = spawnSync(process.execPath, [CLI, 'hook', 'stop'], { cwd: ws, input: '{}', encoding: 'utf8' });
     assert.notEqual(r.status, 0);
     assert.match(r.stderr + r.stdout, /--format <vendor> is required: one of claude, codex, cursor, copilot, gemini, opencode/);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { CLI, configureAgents, runCliSync, startChild, tempWorkspace, type Child } from './processHarness';
+import { type Child, CLI, configureAgents, initWorkspace, startChild } from './processHarness';
 
 interface Answer {
   ok: boolean;
@@ -56,8 +56,7 @@ describe('alice → audit → alice through the drop zone, under agentsync watch
   });
 
   it('alice passes by a request file, audit claims and passes back with its report, alice gets the return and approves', async () => {
-    dir = tempWorkspace('dz-deleg');
-    runCliSync(['--dir', dir, 'init']);
+    dir = initWorkspace('dz-deleg');
     configureAgents(dir);
     watcher = startChild(CLI, ['--dir', dir, 'watch', '--interval-ms', '200']);
     await watcher.waitForLine((l) => l.startsWith('watching '), 15_000, 'agentsync watch to be ready');

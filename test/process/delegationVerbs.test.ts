@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { configureAgents, runCliIn, runCliSync, tempWorkspace, type CliRun } from './processHarness';
+import { type CliRun, configureAgents, initWorkspace, runCliIn } from './processHarness';
 
 interface Body {
   ok: boolean;
@@ -25,8 +25,7 @@ describe('agentsync pass / return (docs/contract.md §6)', function () {
   let ws: string;
 
   beforeEach(() => {
-    ws = tempWorkspace('deleg');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('deleg');
     configureAgents(ws);
   });
   afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
@@ -107,8 +106,7 @@ describe('agentsync assign (docs/contract.md §5, §8)', function () {
   let ws: string;
 
   before(() => {
-    ws = tempWorkspace('assign');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('assign');
     configureAgents(ws);
   });
   after(() => fs.rmSync(ws, { recursive: true, force: true }));

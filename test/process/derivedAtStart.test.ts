@@ -5,11 +5,10 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { initWorkspace, runCliIn, runCliSync } from './processHarness';
 
 function initWithHandoff(): { ws: string; id: string; tracker: string; state: string } {
-  const ws = tempWorkspace('derived');
-  runCliSync(['--dir', ws, 'init']);
+  const ws = initWorkspace('derived');
   const id = runCliSync(['--dir', ws, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'Review the auth fix', '--quiet']).trim();
   return { ws, id, tracker: path.join(ws, 'AgentTracker.md'), state: path.join(ws, '.agentsync/state.json') };
 }

@@ -52,13 +52,33 @@ export function isolateSyncConsent(): void {
 }
 isolateSyncConsent();
 
+/**
+ * One git server for each test of the enclosing `describe`: a fresh repository on a fresh port started before the
+ * test, stopped after it (a test may stop and start it in between: it comes back on the same port and repository).
+ */
+export function gitServerPerTest(): GitServer {
+  const server = new GitServer();
+  beforeEach(() => server.startFresh());
+  afterEach(() => server.stop());
+  return server;
+}
+
 /** A bare repository served by `git daemon --enable=receive-pack`, and clones of it configured for sync. */
 export class GitServer {
-  readonly base = tempWorkspace('sync-server');
+  base = '';
   daemon: ChildProcess | null = null;
   port = 0;
 
+  /** A new empty repository on a new port: nothing a previous test wrote or listened on carries over. */
+  async startFresh(): Promise<void> {
+    await this.stop();
+    this.base = '';
+    this.port = 0;
+    await this.start();
+  }
+
   async start(): Promise<void> {
+    this.base ||= tempWorkspace('sync-server');
     if (!fs.existsSync(path.join(this.base, 'shared.git'))) git(this.base, ['init', '-q', '--bare', 'shared.git']);
     this.port ||= await freePort();
     this.daemon = spawn(

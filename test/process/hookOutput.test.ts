@@ -5,11 +5,10 @@ import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, runCliIn, runCliSync } from './processHarness';
 
 function contested(): string {
-  const ws = tempWorkspace('hook-output');
-  runCliSync(['--dir', ws, 'init']);
+  const ws = initWorkspace('hook-output');
   const cfgFile = path.join(ws, '.agentsync.json');
   const cfg = JSON.parse(fs.readFileSync(cfgFile, 'utf8')) as { agentCapabilities: Record<string, string[]> };
   cfg.agentCapabilities.reviewer ??= ['code_patch'];

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { guardedHookCommand, MISSING_COMMAND_MESSAGE } from '../../src/core/hooks/missingCommand';
-import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/hooks');
 const VENDORS = ['claude', 'codex', 'cursor', 'copilot', 'gemini', 'opencode'] as const;
@@ -67,8 +67,7 @@ function request(ws: string, body: object): { ok: boolean; data: Record<string, 
 
 /** An initialized workspace whose agent list also knows `agent` (the default config lists codex, copilot, claude). */
 function initWorkspaceFor(agent: Vendor, config: object = {}): string {
-  const ws = tempWorkspace('hooks');
-  runCliSync(['--dir', ws, 'init']);
+  const ws = initWorkspace('hooks');
   const cfg = JSON.parse(fs.readFileSync(path.join(ws, '.agentsync.json'), 'utf8')) as { agentCapabilities: Record<string, string[]> };
   cfg.agentCapabilities[agent] ??= ['code_patch'];
   fs.writeFileSync(path.join(ws, '.agentsync.json'), JSON.stringify({ ...cfg, ...config }, null, 2));
@@ -148,8 +147,7 @@ describe('agentsync hook (process, recorded vendor inputs)', function () {
       it('stop: let through when the rule is off, and when the agent holds nothing', () => {
         const { ws } = workspaceWithClaim(vendor);
         assert.deepEqual(hook(ws, vendor, 'stop', fixture(vendor, 'stop', ws)).out, {});
-        const empty = tempWorkspace('hooks');
-        runCliSync(['--dir', empty, 'init']);
+        const empty = initWorkspace('hooks');
         const cfg = JSON.parse(fs.readFileSync(path.join(empty, '.agentsync.json'), 'utf8')) as Record<string, unknown>;
         fs.writeFileSync(path.join(empty, '.agentsync.json'), JSON.stringify({ ...cfg, requireHandoffOnEndSession: true }));
         assert.deepEqual(hook(empty, vendor, 'stop', fixture(vendor, 'stop', empty)).out, {});

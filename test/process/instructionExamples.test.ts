@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace } from './processHarness';
 
 const jsonBlocks = (markdown: string) => [...markdown.matchAll(/^```json\r?\n([\s\S]*?)^```/gm)].map((m) => m[1]);
 
@@ -13,8 +13,7 @@ describe('instruction file examples (process)', function () {
 
   for (const file of ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md']) {
     it(`${file}: every example is answered ok, in order, in the workspace init made`, () => {
-      const ws = tempWorkspace('examples');
-      runCliSync(['--dir', ws, 'init']);
+      const ws = initWorkspace('examples');
       const blocks = jsonBlocks(fs.readFileSync(path.join(ws, file), 'utf8'));
       assert.ok(blocks.length >= 9);
       for (const block of blocks) {

@@ -3,7 +3,7 @@
 // test-only AGENTSYNC_TEST_CLOCK_OFFSET_MS (src/cli/testClock.ts).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cli, create, GitServer, type Answer } from './gitServer';
+import { cli, create, gitServerPerTest, type Answer } from './gitServer';
 import { CLI } from './processHarness';
 
 const MINUTE = 60_000;
@@ -35,15 +35,7 @@ function holder(ws: string, id: string): string | null {
 
 describe('leases across clones: expiry on what this clone saw, not on the record (git daemon on 127.0.0.1)', function () {
   this.timeout(120_000);
-  let server: GitServer;
-
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
-  });
-  afterEach(async () => {
-    await server.stop();
-  });
+  const server = gitServerPerTest();
 
   it("a clone 40 minutes ahead keeps another clone's live claim, and expires it once it has itself watched it a full lease", () => {
     const a = server.clone('a');

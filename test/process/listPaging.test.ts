@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { FIXTURES, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { FIXTURES, initWorkspace, runCliIn } from './processHarness';
 
 interface ListData {
   count: number;
@@ -17,8 +17,7 @@ describe('listHandoffs in pages (CLI)', function () {
   this.timeout(120_000);
   let ws: string;
   before(() => {
-    ws = tempWorkspace('list-paging');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('list-paging');
     const seeded = spawnSync(process.execPath, [path.join(FIXTURES, 'seedOpenStore.mjs'), ws, '120'], { encoding: 'utf8' });
     assert.equal(seeded.status, 0, seeded.stderr);
   });

@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ACTION_NAMES } from '../../src/core/requests/catalog';
 import { handoffsFileSchema, type Handoff } from '../../src/core/domain/handoffSchema';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
-import { auditLines, CLI, runCliSync, tempWorkspace } from './processHarness';
+import { auditLines, CLI, initWorkspace } from './processHarness';
 
 function readStore(layout: WorkspaceLayout): Handoff[] {
   const parsed = handoffsFileSchema.safeParse(JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')));
@@ -47,8 +47,7 @@ describe('agentsync mcp (a real MCP client over stdio)', function () {
 
   before(async () => {
     assert.ok(fs.existsSync(path.join(path.dirname(CLI), '../dist/cli.js')), 'run `node esbuild.mjs` first: the test runs the bundled CLI');
-    dir = tempWorkspace('mcp');
-    runCliSync(['--dir', dir, 'init']);
+    dir = initWorkspace('mcp');
     layout = new WorkspaceLayout(dir);
     transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--dir', dir, 'mcp', '--verbose'], stderr: 'pipe' });
     transport.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));

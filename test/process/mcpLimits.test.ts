@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { handoffsFileSchema } from '../../src/core/domain/handoffSchema';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, runCliSync } from './processHarness';
 
 interface RpcLine {
   id?: number | string;
@@ -95,8 +95,7 @@ describe('agentsync mcp: message size cap, broken clients, findings limit (docs/
   let layout: WorkspaceLayout;
 
   beforeEach(() => {
-    dir = tempWorkspace('mcplimits');
-    runCliSync(['--dir', dir, 'init']);
+    dir = initWorkspace('mcplimits');
     layout = new WorkspaceLayout(dir);
   });
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, FIXTURES, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, FIXTURES, initWorkspace } from './processHarness';
 
 const MAX = 64 * 1024;
 const N = 10_000;
@@ -25,8 +25,7 @@ describe('agentsync mcp on a 10,000-handoff store (a stock MCP SDK client)', fun
   let dir: string;
 
   before(async () => {
-    dir = tempWorkspace('mcp-paging');
-    runCliSync(['--dir', dir, 'init']);
+    dir = initWorkspace('mcp-paging');
     const seeded = spawnSync(process.execPath, [path.join(FIXTURES, 'seedOpenStore.mjs'), dir, String(N)], { encoding: 'utf8' });
     assert.equal(seeded.status, 0, seeded.stderr);
     client = new Client({ name: 'agentsync-paging-test', version: '1.0.0' });

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import { CLI, configureAgents, runCliSync, startChild, tempWorkspace } from './processHarness';
+import { CLI, configureAgents, initWorkspace, startChild } from './processHarness';
 
 const TIMEOUT_MS = 1_500;
 
@@ -40,8 +40,7 @@ describe('pass timeouts through `agentsync request` (real clock)', function () {
   let ws: string;
 
   beforeEach(() => {
-    ws = tempWorkspace('timeouts');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('timeouts');
     configureAgents(ws); // alice, audit and the others: init configures codex, claude and copilot only
   });
   afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));

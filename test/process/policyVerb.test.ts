@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { configureAgents, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { configureAgents, initWorkspace, runCliIn } from './processHarness';
 
 const passRequest = JSON.stringify({ action: 'passOver', agent: 'alice', to: 'audit', reason: 'code_review', summary: 'review login' });
 
@@ -13,8 +13,7 @@ describe('agentsync policy (docs/contract.md §6)', function () {
   let configFile: string;
 
   beforeEach(() => {
-    ws = tempWorkspace('policy');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('policy');
     configureAgents(ws);
     configFile = path.join(ws, '.agentsync.json');
   });

@@ -16,6 +16,13 @@ export function tempWorkspace(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-${prefix}-`));
 }
 
+/** A new temporary folder with `agentsync init` run in it: the start of most CLI tests. */
+export function initWorkspace(prefix: string): string {
+  const ws = tempWorkspace(prefix);
+  runCliSync(['--dir', ws, 'init']);
+  return ws;
+}
+
 /** What a finished `agentsync` process left: its exit code and output. */
 export interface CliRun {
   code: number | null;

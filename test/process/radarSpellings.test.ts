@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, runCliIn } from './processHarness';
 
 function hook(cwd: string, vendor: string, input: object): string {
   const env = { ...process.env };
@@ -46,8 +46,7 @@ const warned = (stdout: string, file: string): boolean => stdout.includes(`- ${f
 
 /** A workspace where `reviewer` holds a live claim listing `files` (stored as given: a record written before the rule). */
 function contested(files: string[]): string {
-  const ws = tempWorkspace('radar-paths');
-  runCliSync(['--dir', ws, 'init']);
+  const ws = initWorkspace('radar-paths');
   const cfgFile = path.join(ws, '.agentsync.json');
   const cfg = JSON.parse(fs.readFileSync(cfgFile, 'utf8')) as { agentCapabilities: Record<string, string[]> };
   for (const a of ['claude', 'codex', 'reviewer']) cfg.agentCapabilities[a] ??= ['code_patch'];
@@ -73,8 +72,7 @@ describe('one path rule: stored canonical, compared canonical (process)', functi
   this.timeout(60_000);
 
   it('create stores ./src/a.ts, src//b.ts, src\\c.ts, src/d.ts/ as src/a.ts … and the answer says so', () => {
-    const ws = tempWorkspace('radar-paths');
-    runCliSync(['--dir', ws, 'init']);
+    const ws = initWorkspace('radar-paths');
     const given = ['./src/a.ts', 'src//b.ts', 'src\\c.ts', 'src/d.ts/'];
     const json = JSON.parse(
       runCliIn(ws, ['--json', 'create', '--from', 'human', '--to', 'claude', '--summary', 's', '--files', given.join(',')]).stdout,

@@ -6,20 +6,12 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { cli, cliAsync, countingProxy, create, git, GitServer, ids, storeBytes, type Answer } from './gitServer';
+import { cli, cliAsync, countingProxy, create, git, gitServerPerTest, ids, storeBytes, type Answer } from './gitServer';
 import { CLI, runCliIn, tempWorkspace } from './processHarness';
 
 describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
   this.timeout(120_000);
-  let server: GitServer;
-
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
-  });
-  afterEach(async () => {
-    await server.stop();
-  });
+  const server = gitServerPerTest();
 
   it('two clones claiming one handoff at once: exactly one ok, the other already_claimed naming the winner', async () => {
     const a = server.clone('a');

@@ -3,7 +3,7 @@
 // quoted like every other line another party wrote, within the briefing's 4 KB. Real git daemon, real processes.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cli, create, GitServer } from './gitServer';
+import { cli, create, gitServerPerTest } from './gitServer';
 import { CLI } from './processHarness';
 
 const DATA_BEGIN = '----- BEGIN AGENT DATA -----';
@@ -11,14 +11,7 @@ const DATA_END = '----- END AGENT DATA -----';
 
 describe('revocations in the session-start briefing (git daemon on 127.0.0.1)', function () {
   this.timeout(120_000);
-  let server: GitServer;
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
-  });
-  afterEach(async () => {
-    await server.stop();
-  });
+  const server = gitServerPerTest();
 
   it('a revoked offline claim is listed inside an AGENT DATA block, within the 4 KB budget', async () => {
     const a = server.clone('a', { remote: 'origin', offline: 'local' });

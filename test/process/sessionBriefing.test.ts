@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionBriefing } from '../../src/core/requests/sessions/sessionBriefing';
-import { CLI, REPO_ROOT, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, REPO_ROOT } from './processHarness';
 
 /** The answer's data: the handoff an action made, or startSession's agent and briefing. */
 interface Data {
@@ -24,8 +24,7 @@ describe('startSession briefing (process)', function () {
   this.timeout(60_000);
 
   it("answers with the agent's claimable and open work, decisions.md lines, and others' leases and files", () => {
-    const ws = tempWorkspace('briefing');
-    runCliSync(['--dir', ws, 'init']);
+    const ws = initWorkspace('briefing');
     const claimable = request(ws, {
       action: 'createHandoff',
       handoff: { from_agent: 'codex', to_agents: ['claude'], owner_mode: 'single', summary: 'Review the fix' },

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { initWorkspace, runCliIn } from './processHarness';
 
 describe('agentsync snooze (docs/contract.md §8)', function () {
   this.timeout(120_000);
@@ -11,8 +11,7 @@ describe('agentsync snooze (docs/contract.md §8)', function () {
   let id: string;
 
   before(() => {
-    ws = tempWorkspace('snooze');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('snooze');
     const made = runCliIn(ws, ['create', '--from', 'codex', '--to', 'claude', '--summary', 'Wait for the release', '--quiet']);
     assert.equal(made.code, 0, made.stderr);
     id = made.stdout.trim();

@@ -4,20 +4,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli, create, git, GitServer, storeBytes } from './gitServer';
+import { cli, create, git, gitServerPerTest, storeBytes } from './gitServer';
 import { tempWorkspace } from './processHarness';
 
 describe('sync: bounds on what the shared ref holds', function () {
   this.timeout(180_000);
-  let server: GitServer;
-
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
-  });
-  afterEach(async () => {
-    await server.stop();
-  });
+  const server = gitServerPerTest();
 
   it('a handoffs.json over the local store cap on the shared ref is refused too_large before it is read; nothing changes', () => {
     const a = server.clone('a');

@@ -4,20 +4,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli, create, git, GitServer, storeBytes } from './gitServer';
+import { cli, create, git, gitServerPerTest, storeBytes } from './gitServer';
 import { runCliIn, tempWorkspace } from './processHarness';
 
 describe('sync: the committed section, consent and sync.json', function () {
   this.timeout(120_000);
-  let server: GitServer;
-
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
-  });
-  afterEach(async () => {
-    await server.stop();
-  });
+  const server = gitServerPerTest();
 
   /** A newcomer's clone of a repository whose committed .agentsync.json turns sync on; this user never agreed. */
   function newcomer(sync: Record<string, unknown>): string {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli, cliAsync, create, git, GitServer } from './gitServer';
+import { cli, cliAsync, create, git, gitServerPerTest } from './gitServer';
 import { cutProxy, type CutProxy } from './cutProxy';
 import { CLI } from './processHarness';
 
@@ -27,18 +27,13 @@ function processesNaming(text: string): number[] {
 
 describe('sync: hooks and a remote that does not answer', function () {
   this.timeout(120_000);
-  let server: GitServer;
   let proxy: CutProxy | null = null;
-
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
-  });
+  // Before the server's own: the proxy lets go of its connections before the daemon stops.
   afterEach(async () => {
     await proxy?.close();
     proxy = null;
-    await server.stop();
   });
+  const server = gitServerPerTest();
 
   it('post-tool-use ends within its 10 s (8 s for the network), its git push ended with it; the renewal waits for the next contact', async () => {
     const a = server.clone('a');

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cliAsync, create, git, GitServer, ids, storeBytes } from './gitServer';
+import { cliAsync, create, git, GitServer, gitServerPerTest, ids, storeBytes } from './gitServer';
 import { cutProxy, type CutProxy } from './cutProxy';
 
 /** The summaries of the records on the shared ref, as the remote holds them. */
@@ -17,18 +17,13 @@ function remoteSummaries(server: GitServer): string[] {
 
 describe('sync: a push whose reply is lost', function () {
   this.timeout(120_000);
-  let server: GitServer;
   let proxy: CutProxy | null = null;
-
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
-  });
+  // Before the server's own: the proxy lets go of its connections before the daemon stops.
   afterEach(async () => {
     await proxy?.close();
     proxy = null;
-    await server.stop();
   });
+  const server = gitServerPerTest();
 
   async function through(ws: string, mode: CutProxy['mode']): Promise<CutProxy> {
     proxy = await cutProxy(server.port, mode);

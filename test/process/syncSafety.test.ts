@@ -4,23 +4,17 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli, create, git, GitServer, storeBytes } from './gitServer';
+import { cli, create, git, gitServerPerTest, storeBytes } from './gitServer';
 import { runCliIn } from './processHarness';
 
 const ID = ['-c', 'user.name=t', '-c', 'user.email=t@t'];
 
 describe('sync refuses a shared ref that does not hold the shared state, or went back (git daemon on 127.0.0.1)', function () {
   this.timeout(120_000);
-  let server: GitServer;
   let bare: string;
-
-  beforeEach(async () => {
-    server = new GitServer();
-    await server.start();
+  const server = gitServerPerTest();
+  beforeEach(() => {
     bare = path.join(server.base, 'shared.git');
-  });
-  afterEach(async () => {
-    await server.stop();
   });
 
   /** A clone with a code commit on main, pushed; sync configured as given. */

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
-import { CLI, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, initWorkspace, runCliSync } from './processHarness';
 
 const HOSTILE = 'fix \u001b]52;c;ZXZpbA==\u0007 then \u001b[2J and \u009b31m red\u007f';
 /** Any control a terminal acts on; the printer's own newlines and tabs are allowed. */
@@ -30,8 +30,7 @@ describe('CLI output escapes control characters in agent text', function () {
   let id: string;
 
   before(() => {
-    ws = tempWorkspace('term');
-    runCliSync(['--dir', ws, 'init']);
+    ws = initWorkspace('term');
     const created = JSON.parse(
       runCliSync([
         '--dir',
@@ -136,8 +135,7 @@ describe('a reader that goes away (agentsync list | head -1), or a write that fa
 
   /** An initialized workspace whose `--json list` is far over a pipe's buffer (64 KiB), so the writer meets EPIPE. */
   function bigWorkspace(): string {
-    const ws = tempWorkspace('epipe');
-    runCliSync(['--dir', ws, 'init']);
+    const ws = initWorkspace('epipe');
     runCliSync(['--dir', ws, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the first of many']);
     const file = new WorkspaceLayout(ws).handoffsFile;
     const store = JSON.parse(fs.readFileSync(file, 'utf8')) as { handoffs: Record<string, string>[] };
@@ -188,8 +186,7 @@ describe('a reader that goes away (agentsync list | head -1), or a write that fa
   });
 
   it('any other write error (a full disk: stdout is /dev/full) says so in one line on stderr and exits 1', () => {
-    const ws = tempWorkspace('fullout');
-    runCliSync(['--dir', ws, 'init']);
+    const ws = initWorkspace('fullout');
     runCliSync(['--dir', ws, 'create', '--from', 'codex', '--to', 'claude', '--summary', 's']);
     for (const args of [['--json', 'list'], ['list']]) {
       const full = fs.openSync('/dev/full', 'w');

@@ -3,6 +3,7 @@
 // CLI, MCP, a git pull). Announced once each; what was there when the window opened is in the tree, not in a
 // notification. A return that asks for notify_on_return is returnNotices.ts's to announce, not this one's.
 import { isTerminal, type Handoff } from './handoffSchema';
+import { OnceNotices } from './onceNotices';
 import { notifies } from './returnNotices';
 
 /** Open work addressed to `agent` that someone else handed out. */
@@ -11,19 +12,8 @@ export function isNewWorkFor(h: Handoff, agent: string): boolean {
 }
 
 /** Hands out each new handoff for `me` once; the first call only records what is already there. */
-export class NewWorkNotices {
-  private readonly seen = new Set<string>();
-  private primed = false;
-
-  take(handoffs: readonly Handoff[], me: string): Handoff[] {
-    const fresh: Handoff[] = [];
-    for (const h of handoffs) {
-      const key = h.uid ?? h.handoff_id;
-      if (this.seen.has(key)) continue;
-      this.seen.add(key); // whoever it is for: a later change of agentsync.agentId does not replay old work
-      if (this.primed && isNewWorkFor(h, me)) fresh.push(h);
-    }
-    this.primed = true;
-    return fresh;
+export class NewWorkNotices extends OnceNotices {
+  constructor() {
+    super(isNewWorkFor);
   }
 }

@@ -3,6 +3,7 @@
 // the editor feeds every store change of a folder to one ReturnNotices and shows what it hands out.
 import { isReturnedWork } from './lifecycle';
 import { isTerminal, type Handoff } from './handoffSchema';
+import { OnceNotices } from './onceNotices';
 
 /** Returned work, still open, whose `notify` marker names `agent`. */
 export function notifies(h: Handoff, agent: string): boolean {
@@ -13,21 +14,9 @@ export function notifies(h: Handoff, agent: string): boolean {
  * Hands out each return to announce once. The first call only records what is already there: returns that came
  * back before the window opened are in the tree, not in a notification.
  */
-export class ReturnNotices {
-  private readonly seen = new Set<string>();
-  private primed = false;
-
-  /** The returned handoffs for `me` that appeared since the last call and ask to be announced. */
-  take(handoffs: readonly Handoff[], me: string): Handoff[] {
-    const fresh: Handoff[] = [];
-    for (const h of handoffs) {
-      if (!isReturnedWork(h)) continue;
-      const key = h.uid ?? h.handoff_id;
-      if (this.seen.has(key)) continue;
-      this.seen.add(key); // whoever it is for: a later change of agentsync.agentId does not replay old returns
-      if (this.primed && notifies(h, me)) fresh.push(h);
-    }
-    this.primed = true;
-    return fresh;
+export class ReturnNotices extends OnceNotices {
+  /** Only returned work counts as seen: work handed out earlier is judged again once it comes back. */
+  constructor() {
+    super(notifies, isReturnedWork);
   }
 }

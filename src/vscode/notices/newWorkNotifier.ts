@@ -1,12 +1,14 @@
 // New work for this window's agent, announced in the editor (docs/agentsync-documentation.md, "New work
 // notifications"): a notification naming the agent and the handoff, with Show (the handoff in the Handoffs tree).
-// Which handoffs, and once each, is the core's rule (newWorkNotices.ts); at most one notification every
-// PACE_MS (a burst is one notification); the setting agentsync.notifications.newWork turns it off.
+// Which handoffs, and once each, is the core's rule (newWorkNotices.ts, fed per folder by folderNotices.ts); at most
+// one notification every PACE_MS (a burst is one notification); the setting agentsync.notifications.newWork turns it
+// off.
 import * as vscode from 'vscode';
 import type { Handoff } from '../../core/domain/handoffSchema';
 import { NewWorkNotices } from '../../core/domain/newWorkNotices';
 import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
+import { FolderNotices } from './folderNotices';
 import { NotificationPacer } from './notificationPacer';
 import { newWorkMessage } from './newWorkMessage';
 
@@ -20,34 +22,32 @@ interface Arrival {
 }
 
 export class NewWorkNotifier implements vscode.Disposable {
-  private readonly notices = new Map<FolderService, NewWorkNotices>();
-  private readonly subscription: vscode.Disposable;
+  private readonly folders: FolderNotices;
   private readonly pacer: NotificationPacer<Arrival>;
   /** What was announced, newest last (the integration suite reads it through the test seam). */
   readonly shown: string[] = [];
 
   constructor(
-    private readonly services: FolderServices,
+    services: FolderServices,
     private readonly me: () => string,
     private readonly show: (service: FolderService, handoffId: string) => Promise<unknown>,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.pacer = new NotificationPacer<Arrival>(PACE_MS, (items) => void this.announce(items));
-    this.subscription = services.onDidChange((s) => (s ? this.check(s) : this.checkAll()));
+    this.folders = new FolderNotices(
+      services,
+      me,
+      () => new NewWorkNotices(),
+      (s, fresh) => this.arrived(s, fresh),
+    );
   }
 
   /** The first look at each folder only records the handoffs already there (called once the store may be read). */
   checkAll(): void {
-    for (const s of [...this.notices.keys()]) if (!this.services.all().includes(s)) this.notices.delete(s);
-    for (const s of this.services.all()) this.check(s);
+    this.folders.checkAll();
   }
 
-  private check(service: FolderService): void {
-    if (!service.isInitialized()) return;
-    let notices = this.notices.get(service);
-    if (!notices) this.notices.set(service, (notices = new NewWorkNotices()));
-    const fresh = notices.take(service.view().handoffs, this.me());
-    if (fresh.length === 0) return;
+  private arrived(service: FolderService, fresh: Handoff[]): void {
     for (const h of fresh) this.log.info(`[${service.name}] new work for ${this.me()}: ${h.handoff_id} from ${h.from_agent}`);
     if (!vscode.workspace.getConfiguration().get<boolean>(NEW_WORK_SETTING, true)) return;
     this.pacer.add(fresh.map((handoff) => ({ service, handoff })));
@@ -62,7 +62,7 @@ export class NewWorkNotifier implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.folders.dispose();
     this.pacer.dispose();
   }
 }

@@ -1,6 +1,7 @@
 // notify_on_return in this window (docs/agentsync-documentation.md, "Pass-over delegation"): when work comes back to
 // this window's agent and its stored policy asks for it, an information message with Open (the history document).
-// Which returns, and once each, is the core's rule (returnNotices.ts); this file only shows them.
+// Which returns, and once each, is the core's rule (returnNotices.ts, fed per folder by folderNotices.ts); this file
+// only shows them.
 import * as vscode from 'vscode';
 import { displayAgent } from '../../core/domain/agentId';
 import type { Handoff } from '../../core/domain/handoffSchema';
@@ -8,32 +9,31 @@ import { ReturnNotices } from '../../core/domain/returnNotices';
 import type { FolderService } from '../folders/folderService';
 import type { FolderServices } from '../folders/folderServices';
 import type { CommandId } from '../manifest/commandIds';
+import { FolderNotices } from './folderNotices';
 
 export const OPEN_RETURN = 'Open';
 
 export class ReturnNotifier implements vscode.Disposable {
-  private readonly notices = new Map<FolderService, ReturnNotices>();
-  private readonly subscription: vscode.Disposable;
+  private readonly folders: FolderNotices;
 
   constructor(
-    private readonly services: FolderServices,
+    services: FolderServices,
     private readonly me: () => string,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subscription = services.onDidChange((s) => (s ? this.check(s) : this.checkAll()));
+    this.folders = new FolderNotices(
+      services,
+      me,
+      () => new ReturnNotices(),
+      (s, fresh) => {
+        for (const h of fresh) void this.show(s, h);
+      },
+    );
   }
 
   /** The first look at each folder only records the returns already there (called once the store may be read). */
   checkAll(): void {
-    for (const s of [...this.notices.keys()]) if (!this.services.all().includes(s)) this.notices.delete(s);
-    for (const s of this.services.all()) this.check(s);
-  }
-
-  private check(service: FolderService): void {
-    if (!service.isInitialized()) return;
-    let notices = this.notices.get(service);
-    if (!notices) this.notices.set(service, (notices = new ReturnNotices()));
-    for (const h of notices.take(service.view().handoffs, this.me())) void this.show(service, h);
+    this.folders.checkAll();
   }
 
   private async show(service: FolderService, h: Handoff): Promise<void> {
@@ -51,6 +51,6 @@ export class ReturnNotifier implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.folders.dispose();
   }
 }

@@ -11,15 +11,16 @@ const ID = 'HO-20260221-001';
 describe('completeHandoff: the receiver report (docs/contract.md §6)', () => {
   after(removeTempDirs);
 
+  /** A workspace whose handoff ID is in progress, claimed by claude. */
+  const inProgress = () => new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
+  /** claude completes ID with `result` (no report at all when it is undefined). */
+  const complete = (ws: TestWorkspace, result?: object) =>
+    ws.dispatch({ action: 'completeHandoff', handoffId: ID, agent: 'claude', ...(result ? { result } : {}) });
+
   for (const decision of ['STOP', 'CLARIFY'] as const) {
     it(`decision ${decision} puts the handoff in front of a human: blocked, with the reason`, async () => {
-      const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
-      const res = await ws.dispatch({
-        action: 'completeHandoff',
-        handoffId: ID,
-        agent: 'claude',
-        result: completionReport(decision, { issues: ['token refresh spec is ambiguous', 'no test fixture'] }),
-      });
+      const ws = inProgress();
+      const res = await complete(ws, completionReport(decision, { issues: ['token refresh spec is ambiguous', 'no test fixture'] }));
       assert.equal(res.ok, true, JSON.stringify(res));
       const h = ws.stored(ID);
       assert.equal(h.status, 'blocked');
@@ -33,22 +34,17 @@ describe('completeHandoff: the receiver report (docs/contract.md §6)', () => {
 
   it('PROCEED advances to ready_for_review; no report at all does too', async () => {
     for (const result of [completionReport('PROCEED'), undefined]) {
-      const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
-      const res = await ws.dispatch({ action: 'completeHandoff', handoffId: ID, agent: 'claude', ...(result ? { result } : {}) });
+      const ws = inProgress();
+      const res = await complete(ws, result);
       assert.equal(res.ok, true, JSON.stringify(res));
       assert.equal(ws.stored(ID).status, 'ready_for_review');
     }
   });
 
   it('a context_summary over 500 estimated tokens is refused with the count, and nothing changes', async () => {
-    const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
+    const ws = inProgress();
     const bytes = ws.storeBytes();
-    const res = await ws.dispatch({
-      action: 'completeHandoff',
-      handoffId: ID,
-      agent: 'claude',
-      result: completionReport('PROCEED', { context_summary: 'x'.repeat(2_001) }),
-    });
+    const res = await complete(ws, completionReport('PROCEED', { context_summary: 'x'.repeat(2_001) }));
     assert.equal(res.ok, false);
     assert.deepEqual([res.reason, res.code, res.field], ['CONTEXT_OVERFLOW', 'E012', 'result.context_summary']);
     assert.equal(res.tokens, 501);
@@ -58,25 +54,15 @@ describe('completeHandoff: the receiver report (docs/contract.md §6)', () => {
   });
 
   it('a context_summary of exactly 500 estimated tokens is accepted', async () => {
-    const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
-    const res = await ws.dispatch({
-      action: 'completeHandoff',
-      handoffId: ID,
-      agent: 'claude',
-      result: completionReport('PROCEED', { context_summary: 'y'.repeat(2_000) }),
-    });
+    const ws = inProgress();
+    const res = await complete(ws, completionReport('PROCEED', { context_summary: 'y'.repeat(2_000) }));
     assert.equal(res.ok, true, JSON.stringify(res));
   });
 
   it('the over-long context_summary check applies to STOP reports as well', async () => {
-    const ws = new TestWorkspace({ handoffs: [handoffIn('in_progress')] });
+    const ws = inProgress();
     const bytes = ws.storeBytes();
-    const res = await ws.dispatch({
-      action: 'completeHandoff',
-      handoffId: ID,
-      agent: 'claude',
-      result: completionReport('STOP', { context_summary: 'z'.repeat(4_000) }),
-    });
+    const res = await complete(ws, completionReport('STOP', { context_summary: 'z'.repeat(4_000) }));
     assert.equal(res.reason, 'CONTEXT_OVERFLOW');
     assert.equal(res.tokens, 1_000);
     assert.deepEqual(ws.storeBytes(), bytes);

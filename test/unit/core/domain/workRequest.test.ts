@@ -20,17 +20,13 @@ const RESEARCH = {
 describe('the request side of the handoff protocol (docs/contract.md §6)', () => {
   after(removeTempDirs);
 
+  /** alice passes the RESEARCH request to scout. */
+  const passResearch = (ws: TestWorkspace, extra: Record<string, unknown> = {}) =>
+    ws.dispatch({ action: 'passOver', agent: 'alice', to: 'scout', reason: 'research', summary: 'Research', request: RESEARCH, ...extra });
+
   it('passOver stores the request, infers the phase from expected_output, and the tracker shows it', async () => {
     const ws = new TestWorkspace();
-    const r = await ws.dispatch({
-      action: 'passOver',
-      agent: 'alice',
-      to: 'scout',
-      reason: 'research',
-      summary: 'Research JWT auth',
-      files: ['src/lib/'],
-      request: RESEARCH,
-    });
+    const r = await passResearch(ws, { summary: 'Research JWT auth', files: ['src/lib/'] });
     assert.equal(r.ok, true, JSON.stringify(r));
     const h = ws.stored((r.data!.handoff as Handoff).handoff_id);
     assert.deepEqual([h.request, h.phase], [RESEARCH, 'research']);
@@ -45,14 +41,7 @@ describe('the request side of the handoff protocol (docs/contract.md §6)', () =
 
   it('`agentsync show` prints the phase and each part of the request', async () => {
     const ws = new TestWorkspace();
-    const r = await ws.dispatch({
-      action: 'passOver',
-      agent: 'alice',
-      to: 'scout',
-      reason: 'research',
-      summary: 'Research',
-      request: RESEARCH,
-    });
+    const r = await passResearch(ws);
     const text = handoffDetails(r.data!.handoff as Handoff);
     for (const line of [
       'pass:     returns to alice    chain: alice → scout',
@@ -120,9 +109,7 @@ describe('the request side of the handoff protocol (docs/contract.md §6)', () =
 
   it('the previous hop’s context_summary reaches the next handoff in the chain as previous_findings', async () => {
     const ws = new TestWorkspace();
-    const research = (
-      await ws.dispatch({ action: 'passOver', agent: 'alice', to: 'scout', reason: 'research', summary: 'Research', request: RESEARCH })
-    ).data!.handoff as Handoff;
+    const research = (await passResearch(ws)).data!.handoff as Handoff;
     await ws.dispatch({ action: 'claimHandoff', handoffId: research.handoff_id, agent: 'scout' });
     const summary = 'Existing auth at src/lib/auth.ts (sessions). Extend auth.ts with JWT, create auth router.';
     const findings = { recommendations: ['Extend auth.ts'] };
