@@ -4,6 +4,7 @@
 import { ActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { oversized } from './sharedStateSizes';
+import { ledgerProblem } from './sharedLedger';
 
 export const STATE_FILE = 'handoffs.json';
 export const LEDGER_FILE = 'ledger.jsonl';
@@ -107,10 +108,10 @@ export function sharedBlobs(batch: Buffer, config: SyncConfig, commit: string): 
   const objects = parseBatch(batch);
   const wrong = notSharedState(objects[0], objects[1], commit.length / 2);
   if (wrong) throw notState(config, commit, wrong);
-  return {
-    handoffs: objects[2]?.type === 'blob' ? objects[2].data : null,
-    ledger: objects[3]?.type === 'blob' ? objects[3].data.toString('utf8') : '',
-  };
+  const ledger = objects[3]?.type === 'blob' ? objects[3].data.toString('utf8') : '';
+  const badLedger = ledgerProblem(ledger);
+  if (badLedger) throw notState(config, commit, badLedger);
+  return { handoffs: objects[2]?.type === 'blob' ? objects[2].data : null, ledger };
 }
 
 /** `store_invalid` for a ref that does not hold AgentSync's shared state; nothing was written or pushed. */
