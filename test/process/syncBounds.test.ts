@@ -44,4 +44,27 @@ describe('sync: bounds on what the shared ref holds', function () {
     assert.equal(git(bare, ['rev-parse', 'refs/agentsync/state']), commit, 'nothing pushed');
     assert.deepEqual(storeBytes(a), before, 'nothing changed here');
   });
+
+  it('a ledger.jsonl on the shared ref that is not a ledger is store_invalid naming the line; nothing changes', () => {
+    const a = server.clone('a');
+    assert.equal(cli(a, ['request', '-'], create('before the garbage')).ok, true);
+    const bare = path.join(server.base, 'shared.git');
+    const head = git(bare, ['rev-parse', 'refs/agentsync/state']);
+    const good = git(bare, ['show', `${head}:ledger.jsonl`]).split('\n')[0];
+    const state = git(bare, ['rev-parse', `${head}:handoffs.json`]);
+    const garbage = git(bare, ['hash-object', '-w', '--stdin'], `${good}\n\u0000\u0001 this is not JSON\n{"x":1}\n`);
+    const tree = git(bare, ['mktree'], `100644 blob ${state}\thandoffs.json\n100644 blob ${garbage}\tledger.jsonl\n`);
+    const commit = git(bare, ['-c', 'user.name=x', '-c', 'user.email=x@x', 'commit-tree', tree, '-p', head, '-m', 'garbage']);
+    git(bare, ['update-ref', 'refs/agentsync/state', commit]);
+    const before = storeBytes(a);
+    for (const args of [['create', '--from', 'codex', '--to', 'claude', '--summary', 'after the garbage'], ['sync']]) {
+      const r = cli(a, args);
+      assert.equal(r.ok, false, JSON.stringify(r));
+      assert.equal(r.reason, 'store_invalid', JSON.stringify(r));
+      assert.ok(String(r.message).includes(commit), String(r.message));
+      assert.match(String(r.message), /ledger\.jsonl line 2 is not JSON/);
+    }
+    assert.equal(git(bare, ['rev-parse', 'refs/agentsync/state']), commit, 'nothing pushed');
+    assert.deepEqual(storeBytes(a), before, 'nothing changed here');
+  });
 });

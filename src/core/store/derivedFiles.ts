@@ -2,7 +2,7 @@
 // and decisions.md lines. A failure here never undoes the store write; it is reported and fixed next time.
 import * as fs from 'node:fs';
 import { appendLines, assertRegularOrMissing, writeFileAtomic, type AtomicWriteOptions } from '../disk/atomicFile';
-import { DECISIONS_HEADER, decisionLine } from './decisionsLog';
+import { DECISIONS_HEADER, decisionLine, renameMovedDecisions } from './decisionsLog';
 import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
 import { renderTrackerFile, type TrackerSectionProof } from './trackerFile';
 import { contentHash } from './storeStamp';
@@ -125,14 +125,17 @@ export function appendMissingDecisions(layout: WorkspaceLayout, handoffs: readon
   const terminal = handoffs.filter((h) => h.status === 'merged' || h.status === 'escalated');
   if (terminal.length === 0) return 0;
   const { recorded, empty } = recordedDecisions(layout.decisionsFile, new Set(terminal.map((h) => h.handoff_id)));
-  const missing = terminal.filter((h) => !recorded.has(h.handoff_id));
+  let missing = terminal.filter((h) => !recorded.has(h.handoff_id));
   if (missing.length === 0) return 0;
+  const renamed = renameMovedDecisions(layout.decisionsFile, missing);
+  missing = missing.filter((h) => !renamed.has(h.handoff_id));
+  if (missing.length === 0) return renamed.size;
   const lines = missing.map((h) => {
     const last = [...h.state_history].reverse().find((e) => e.status === h.status);
     return decisionLine(h, last?.agent ?? h.from_agent, last?.timestamp ?? h.updated_at);
   });
   appendLines(layout.decisionsFile, (empty ? DECISIONS_HEADER : '') + lines.join(''));
-  return missing.length;
+  return missing.length + renamed.size;
 }
 
 const DECISION_ID = /^[^|\n]*\| (HO-\d{8}-\d+) \|/gm;

@@ -1,6 +1,8 @@
 // The shapes of sync.json's lists (syncStateFile.ts), checked one entry at a time: sync.json is a file on disk like any
 // other, and one entry that does not parse (a hand edit, a file from another version) is dropped with a warning,
 // never turned into a failure of every write that replays or reads the list.
+import * as z from 'zod';
+
 export interface PendingWrite {
   request_id: string;
   action: string;
@@ -53,57 +55,62 @@ export interface Settled {
   settled_at: string;
 }
 
-type Obj = Record<string, unknown>;
+// One schema per entry kind; loose objects, so a field a newer build added is kept on rewrite, not stripped.
+const text = z.string().min(1);
+const textOrNull = z.string().nullable();
+const object = z.record(z.string(), z.unknown());
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
-const strOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
+const pendingWriteSchema = z
+  .looseObject({
+    request_id: text,
+    action: text,
+    agent: textOrNull,
+    handoff_id: textOrNull,
+    request: object,
+    applied_at: z.string(),
+    created: z.looseObject({ handoff_id: text, uid: text, created_at: z.string() }).optional(),
+  })
+  // The request replayed must be the action the entry names.
+  .refine((v) => v.request.action === v.action);
 
-export function isPendingWrite(v: unknown): v is PendingWrite {
-  if (!isObj(v) || !str(v.request_id) || !str(v.action) || !strOrNull(v.agent) || !strOrNull(v.handoff_id)) return false;
-  if (!isObj(v.request) || v.request.action !== v.action || typeof v.applied_at !== 'string') return false;
-  if (v.created === undefined) return true;
-  return isObj(v.created) && str(v.created.handoff_id) && str(v.created.uid) && typeof v.created.created_at === 'string';
-}
+const revocationSchema = z.looseObject({
+  request_id: text,
+  action: z.string(),
+  agent: textOrNull,
+  handoff_id: textOrNull,
+  reason: z.string(),
+  message: z.string(),
+  revoked_at: z.string(),
+});
 
-export function isRevocation(v: unknown): v is Revocation {
-  return (
-    isObj(v) &&
-    str(v.request_id) &&
-    typeof v.action === 'string' &&
-    strOrNull(v.agent) &&
-    strOrNull(v.handoff_id) &&
-    typeof v.reason === 'string' &&
-    typeof v.message === 'string' &&
-    typeof v.revoked_at === 'string'
-  );
-}
+const renumberedSchema = z.looseObject({ from: text, to: text, uid: text, at: z.string() });
 
-export function isRenumbered(v: unknown): v is Renumbered {
-  return isObj(v) && str(v.from) && str(v.to) && str(v.uid) && typeof v.at === 'string';
-}
+const unsettledSchema = z.looseObject({
+  request_id: text,
+  action: z.string(),
+  agent: textOrNull,
+  handoff_id: textOrNull,
+  commit: z.string().regex(/^[0-9a-f]{40,64}$/),
+  sent_at: z.string(),
+  hash: z.string().optional(),
+});
 
-export function isUnsettled(v: unknown): v is Unsettled {
-  return (
-    isObj(v) &&
-    str(v.request_id) &&
-    typeof v.action === 'string' &&
-    strOrNull(v.agent) &&
-    strOrNull(v.handoff_id) &&
-    typeof v.commit === 'string' &&
-    /^[0-9a-f]{40,64}$/.test(v.commit) &&
-    typeof v.sent_at === 'string' &&
-    (v.hash === undefined || typeof v.hash === 'string')
-  );
-}
+const settledSchema = z.looseObject({
+  request_id: text,
+  action: z.string(),
+  handoff_id: textOrNull,
+  outcome: z.enum(['applied', 'not_applied']),
+  settled_at: z.string(),
+});
 
-export function isSettled(v: unknown): v is Settled {
-  return (
-    isObj(v) &&
-    str(v.request_id) &&
-    typeof v.action === 'string' &&
-    strOrNull(v.handoff_id) &&
-    (v.outcome === 'applied' || v.outcome === 'not_applied') &&
-    typeof v.settled_at === 'string'
-  );
-}
+/** A type guard from a schema: the entry is kept as it was read (no field stripped or rewritten). */
+const guard =
+  <T>(schema: z.ZodType) =>
+  (v: unknown): v is T =>
+    schema.safeParse(v).success;
+
+export const isPendingWrite = guard<PendingWrite>(pendingWriteSchema);
+export const isRevocation = guard<Revocation>(revocationSchema);
+export const isRenumbered = guard<Renumbered>(renumberedSchema);
+export const isUnsettled = guard<Unsettled>(unsettledSchema);
+export const isSettled = guard<Settled>(settledSchema);

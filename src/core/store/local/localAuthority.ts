@@ -19,6 +19,7 @@ import { bestEffort, type StoreLogger } from '../storeLogger';
 import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
 import { CommitAftermath } from './commitAftermath';
 import { CrashRepair } from './crashRepair';
+import { appendMissingDecisions } from '../derivedFiles';
 import { GitIdle } from './gitIdle';
 import { StoreCommit, StoreMoved, type CommitTestHooks } from './storeCommit';
 import { StoreFile } from './storeFile';
@@ -173,7 +174,10 @@ export class LocalAuthority implements StateAuthority {
         return archived ? (archived.rev ?? 0) : undefined;
       };
       const joined = joinCommitted(this.layout, archivedRev, this.now());
-      if (joined.length) this.logger.info(`joined ${joined.length} record(s) from the main worktree's handoffs.json: ${joined.join(', ')}`);
+      if (!joined.length) return;
+      this.logger.info(`joined ${joined.length} record(s) from the main worktree's handoffs.json: ${joined.join(', ')}`);
+      // A finished record the merge renumbered has its decisions.md line under its old id (decisionsLog.ts).
+      appendMissingDecisions(this.layout, this.file.load().handoffs);
     });
   }
 

@@ -7,20 +7,20 @@
 // this clone decides and the writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
-import { StoreSnapshot } from '../storeSnapshot';
 import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
 import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from '../stateAuthority';
 import { RetryBudget, type RetryClock } from './retryBudget';
 import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
 import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
-import { SyncStateFile, type PendingWrite, type SyncLocalState, type Unsettled } from '../syncStateFile';
+import { SyncStateFile, type PendingWrite, type SyncLocalState } from '../syncStateFile';
 import { recordRenumbered, settleContact } from './settleContact';
 import { parseSharedState } from './sharedSnapshot';
 import { joinLocalRecords } from './joinLocalRecords';
 import { pendingWrites } from './pendingWrites';
-import { outcomeUnknown, settleUnknown, unsettledWrites } from './pushOutcome';
+import { afterLostReply, settleFromView, type OutcomeContext, type RetryReason } from './pushOutcome';
+import { adoptedRecords, assertNotRewound } from './rewoundCheck';
+import { ConsentGate } from './consentGate';
 import type { LocalAuthority } from '../local/localAuthority';
-import { hasSyncConsent, syncNotConsented } from '../../workspace/syncConsent';
 
 /** Turns writes applied offline back into work, before the lock (their prepare steps may do I/O). */
 export type Replayer = (pending: readonly PendingWrite[]) => Promise<Replay[]>;
@@ -37,17 +37,9 @@ export class RemoteAuthority implements StateAuthority {
   private fetched = false;
   private fetchFirst = false;
   /** Why the last attempt must be tried again: its push lost a race (contended), or its view was only the last known one. */
-  private retry: {
-    contended: boolean;
-    /** The server failed to update the ref: if a fetch finds it still at `expected`, it did not move. */
-    stuck?: { expected: string | null; detail: string };
-    /** The push found no remote (offline "local"): the next attempt decides on this clone's own store. */
-    unreachable?: ActionError;
-    /** The push lost its reply and a fetch found the ref here: the next attempt decides on it (pushOutcome.ts). */
-    prefetched?: string | null;
-  } | null = null;
+  private retry: RetryReason | null = null;
   private readonly budget: RetryBudget;
-  private consent = false;
+  private readonly consent: ConsentGate;
   private shared: Map<string, LedgerEntry> = new Map();
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
@@ -63,6 +55,7 @@ export class RemoteAuthority implements StateAuthority {
     this.ref = new SharedStateRef(local.layout.root, config);
     this.state = new SyncStateFile(local.layout.syncStateFile, (m) => local.logger.warn(m));
     this.budget = new RetryBudget(clock);
+    this.consent = new ConsentGate(local.layout.root, config);
   }
 
   /**
@@ -71,7 +64,7 @@ export class RemoteAuthority implements StateAuthority {
    * it pushes nothing (a sync, a fresh read), so its first attempt fetches.
    */
   async prepare(fetchFirst = false, replayer: Replayer | null = null): Promise<void> {
-    if (!this.consented()) throw syncNotConsented(this.local.layout.root, this.config.remote, this.config.ref);
+    this.consent.assert();
     this.attempt = 0;
     this.fetchFirst = fetchFirst;
     this.retry = null;
@@ -111,7 +104,7 @@ export class RemoteAuthority implements StateAuthority {
     const stuck = retry?.stuck;
     if (stuck && this.fetched && this.head === stuck.expected) throw this.ref.stuck(stuck.detail);
     blobs ??= this.ref.read(this.head);
-    if (this.fetched) this.assertNotRewound(this.head);
+    if (this.fetched) assertNotRewound(this.ref, this.config, this.state.read(), this.head);
     // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
     const snapshot = blobs.handoffs
       ? parseSharedState(blobs.handoffs, this.local.file.previous(), this.config, this.head)
@@ -121,12 +114,12 @@ export class RemoteAuthority implements StateAuthority {
     this.joinRenumbered = [];
     if (!this.head) this.joined = snapshot.handoffs.length;
     else {
-      const join = await joinLocalRecords(snapshot, this.local, this.state.read(), (commit) => this.adoptedRecords(commit));
+      const join = await joinLocalRecords(snapshot, this.local, this.state.read(), (s) => adoptedRecords(this.ref, this.config, s));
       this.joined = join.joined;
       this.joinRenumbered = join.renumbered;
     }
     this.shared = parseSharedLedger(blobs.ledger);
-    if (this.fetched) this.settleUnknown(snapshot);
+    if (this.fetched) settleFromView(this.outcomeContext(), this.head, snapshot, this.shared);
     const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
     return {
       snapshot,
@@ -166,7 +159,11 @@ export class RemoteAuthority implements StateAuthority {
         }
         throw e;
       }
-      if (pushed.kind === 'unknown') return this.afterLostReply(works, changedBy, commit, pushed.error);
+      if (pushed.kind === 'unknown') {
+        const lost = await afterLostReply(this.outcomeContext(), works, changedBy, commit, pushed.error);
+        this.retry = lost.retry;
+        return { kind: 'moved', why: lost.why };
+      }
       if (pushed.kind === 'moved') {
         // Fetch and apply again. Decided on the last known commit, a push that found the ref elsewhere only says this
         // clone's view was old: no pause. A lost race on a fetched state, or a server that failed to update the ref: a pause.
@@ -201,90 +198,6 @@ export class RemoteAuthority implements StateAuthority {
     return { kind: 'decided' };
   }
 
-  /**
-   * The fetched head must hold everything this clone last adopted: absent, or not descending from that commit, the
-   * remote lost writes this clone saw confirmed (the ref was deleted, or forced back), and writing on it would reuse
-   * their ids: `remote_rewound`, nothing written, nothing pushed.
-   */
-  private assertNotRewound(head: string | null): void {
-    const last = this.state.read();
-    if (!last.commit || head === last.commit || !this.adoptedHere(last)) return;
-    if (head && this.ref.descends(head, last.commit)) return;
-    const { remote, ref } = this.config;
-    throw new ActionError(
-      'remote_rewound',
-      `${ref} on the git remote "${remote}" ${head ? `is at ${head}, which does not contain` : 'no longer exists; it held'} ` +
-        `${last.commit}, the shared state this clone last had: writes confirmed there would be lost and their ids given ` +
-        `again. Nothing was changed and nothing was pushed. Restore it by pushing that commit back (this clone has it): ` +
-        `git push --force ${remote} ${last.commit}:${ref}. To start over from what the remote has instead, delete ` +
-        ".agentsync/sync.json (this clone's records then join the remote's state as on a first contact).",
-      { sync: { remote, ref, commit: head, last_commit: last.commit } },
-    );
-  }
-
-  /** The uids of the shared state this clone last adopted from this remote and ref (none when it cannot be read). */
-  private adoptedRecords(state: SyncLocalState): Set<string> {
-    if (!state.commit || !this.adoptedHere(state)) return new Set();
-    const blobs = this.ref.readIfState(state.commit);
-    if (!blobs?.handoffs) return new Set();
-    try {
-      return new Set(StoreSnapshot.parse(blobs.handoffs, false).handoffs.flatMap((h) => (h.uid ? [h.uid] : [])));
-    } catch {
-      return new Set();
-    }
-  }
-
-  /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
-  private adoptedHere(s: SyncLocalState): boolean {
-    return !s.source || (s.source.remote === this.config.remote && s.source.ref === this.config.ref);
-  }
-
-  /**
-   * The push was sent and its reply lost: one fetch, then the batch applied again to what the ref holds (the shared
-   * ledger answers the writes that landed; the others are pushed again). No fetch either: offline "local" decides here
-   * (the replay at the next contact is answered by the ledger if it landed); "refuse" answers remote_outcome_unknown.
-   */
-  private async afterLostReply(
-    works: readonly BatchWork[],
-    changedBy: readonly boolean[],
-    commit: string,
-    lost: ActionError,
-  ): Promise<Decision> {
-    try {
-      this.retry = { contended: false, prefetched: await this.ref.fetch() };
-      return { kind: 'moved', why: 'the push lost its reply; fetched to see whether it landed' };
-    } catch (e) {
-      this.noteError(e);
-      if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
-        this.retry = { contended: false, unreachable: e };
-        return { kind: 'moved', why: 'the push lost its reply and the remote is unreachable; deciding on this clone' };
-      }
-      if (!isActionError(e)) throw e;
-      const unsettled = unsettledWrites(works, changedBy, commit, this.local.now().toISOString());
-      this.bestEffort(() => this.state.update((s) => (s.unsettled = [...(s.unsettled ?? []), ...unsettled])));
-      throw outcomeUnknown(this.config, lost, e, unsettled);
-    }
-  }
-
-  /** Writes whose outcome was unknown, settled by this write's fetched view of the shared state. */
-  private settleUnknown(snapshot: StoreSnapshot): void {
-    if (!this.state.read().unsettled?.length) return;
-    const head = this.head;
-    // The request_id found is this write only when its hash agrees: another clone may have landed another request under
-    // the same id (a retry's id chosen by hand), which does not make this one applied.
-    const same = (hash: string | undefined, u: Unsettled) => u.hash === undefined || hash === undefined || hash === u.hash;
-    const landed = (u: Unsettled) => {
-      const entry = this.shared.get(u.request_id);
-      const marker = snapshot.markerFor(u.request_id);
-      return (
-        (entry !== undefined && same(entry.hash, u)) ||
-        (marker !== undefined && same(marker.hash, u)) ||
-        (head !== null && this.ref.descendsQuietly(head, u.commit))
-      );
-    };
-    this.bestEffort(() => this.state.update((s) => settleUnknown(s, landed, this.local.now().toISOString())));
-  }
-
   private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
     const { remote, ref } = this.config;
     // offline "refuse": a change is refused whole (nothing written, not a byte); a batch that changes nothing is answered.
@@ -317,10 +230,9 @@ export class RemoteAuthority implements StateAuthority {
     );
   }
 
-  /** Whether the local user agreed to push to this remote and ref (syncConsent.ts); a yes is kept for the process. */
+  /** Whether the local user agreed to push to this remote and ref (consentGate.ts). */
   consented(): boolean {
-    this.consent ||= hasSyncConsent(this.local.layout.root, this.config.remote, this.config.ref);
-    return this.consent;
+    return this.consent.consented();
   }
 
   /** Why the last batch was decided here: the remote's failure, or null when the remote answered. */
@@ -331,6 +243,17 @@ export class RemoteAuthority implements StateAuthority {
   /** What `agentsync sync --status` tells: no network. */
   status(): SyncLocalState {
     return this.state.read();
+  }
+
+  private outcomeContext(): OutcomeContext {
+    return {
+      config: this.config,
+      ref: this.ref,
+      state: this.state,
+      now: () => this.local.now().toISOString(),
+      noteError: (e) => this.noteError(e),
+      bestEffort: (fn) => this.bestEffort(fn),
+    };
   }
 
   private noteError(e: unknown): void {

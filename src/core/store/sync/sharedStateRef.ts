@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { runGitPlumbing as localGit, runGitPlumbingBytes as localGitBytes, type GitResult } from '../../git/gitCommand';
-import { oversized } from './sharedStateSizes';
 import {
   classifyRemoteFailure,
   gitOutputSummary,
@@ -16,9 +15,9 @@ import {
   type RemoteRun,
 } from '../../git/gitRemote';
 
-import { LEDGER_FILE, notSharedState, parseBatch, STATE_FILE } from './sharedStateTree';
+import { checkSizes, LEDGER_FILE, sharedBlobs, sharedStateQuery, STATE_FILE, type SharedBlobs } from './sharedStateTree';
 
-export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE } from './sharedStateTree';
+export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE, type SharedBlobs } from './sharedStateTree';
 
 /**
  * `moved`: the compare-and-swap failed. `seen`: git saw the ref at another commit than the expected one (the lease was
@@ -40,11 +39,6 @@ const UPDATE_FAILED = /cannot lock|failed to (update|lock)|but expected|is at /i
 export function pushRefusal(summary: string): { moved: boolean; seen: boolean } {
   if (SEEN_MOVED.test(summary)) return { moved: true, seen: true };
   return { moved: UPDATE_FAILED.test(summary), seen: false };
-}
-
-export interface SharedBlobs {
-  handoffs: Buffer | null;
-  ledger: string;
 }
 
 /** The remote's state as this clone sees it; one instance per workspace and sync config. */
@@ -153,21 +147,14 @@ export class SharedStateRef {
    */
   read(commit: string | null): SharedBlobs {
     if (!commit) return { handoffs: null, ledger: '' };
-    const input = `${commit}\n${commit}^{tree}\n${commit}:${STATE_FILE}\n${commit}:${LEDGER_FILE}\n`;
+    const input = sharedStateQuery(commit);
     // Sizes first: an object over its cap is refused before a byte of it is read (sharedStateSizes.ts).
     const sizes = localGit(this.root, ['cat-file', '--batch-check'], input);
     if (sizes.status !== 0) throw new Error(`git cat-file --batch-check ${commit} failed: ${sizes.stderr}`);
-    const over = oversized(sizes.stdout);
-    if (over) throw this.tooLarge(commit, over);
+    checkSizes(sizes.stdout, this.config, commit);
     const r = localGitBytes(this.root, ['cat-file', '--batch'], input);
     if (r.status !== 0) throw new Error(`git cat-file ${commit} failed: ${r.stderr}`);
-    const objects = parseBatch(r.stdout);
-    const wrong = notSharedState(objects[0], objects[1], commit.length / 2);
-    if (wrong) throw this.notState(commit, wrong);
-    return {
-      handoffs: objects[2]?.type === 'blob' ? objects[2].data : null,
-      ledger: objects[3]?.type === 'blob' ? objects[3].data.toString('utf8') : '',
-    };
+    return sharedBlobs(r.stdout, this.config, commit);
   }
 
   /** The blobs of `commit` when it is a shared-state commit, else null (no refusal). */
@@ -195,30 +182,6 @@ export class SharedStateRef {
     } catch {
       return false;
     }
-  }
-
-  /** `store_invalid` for a ref that does not hold AgentSync's shared state; nothing was written or pushed. */
-  private notState(commit: string, what: string): ActionError {
-    const { remote, ref } = this.config;
-    return new ActionError(
-      'store_invalid',
-      `${ref} on the git remote "${remote}" (${commit}) is not AgentSync's shared state: ${what}. Nothing was changed and ` +
-        'nothing was pushed. If something else uses that ref (a code branch), give AgentSync a ref of its own in ' +
-        '.agentsync.json (sync.ref, e.g. the default "refs/agentsync/state"); if it was overwritten, restore it by pushing ' +
-        `a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
-      { sync: { remote, ref, commit } },
-    );
-  }
-
-  /** `too_large` for a shared state with an object over its cap; nothing was read, written or pushed. */
-  private tooLarge(commit: string, what: string): ActionError {
-    const { remote, ref } = this.config;
-    return new ActionError(
-      'too_large',
-      `${ref} on the git remote "${remote}" (${commit}) holds ${what}; it was not read. Nothing was changed and nothing was ` +
-        `pushed. Restore the ref by pushing a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
-      { sync: { remote, ref, commit } },
-    );
   }
 
   /** A commit holding these blobs on top of `parent` (objects only: no ref, no index, no working tree). */

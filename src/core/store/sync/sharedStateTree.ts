@@ -1,5 +1,10 @@
 // What a shared-state commit holds (docs/contract.md §13): a tree of handoffs.json and ledger.jsonl, each a regular
-// file, read with one `git cat-file --batch`; anything else on the ref is not AgentSync's state.
+// file, read with one `git cat-file --batch`; anything else on the ref is not AgentSync's state, and an object over its
+// cap is refused before it is read (sharedStateSizes.ts).
+import { ActionError } from '../../domain/errors';
+import type { SyncConfig } from '../../domain/configSchema';
+import { oversized } from './sharedStateSizes';
+import { ledgerProblem } from './sharedLedger';
 
 export const STATE_FILE = 'handoffs.json';
 export const LEDGER_FILE = 'ledger.jsonl';
@@ -69,4 +74,55 @@ export function notSharedState(object: BatchObject | null, tree: BatchObject | n
   }
   if (!hasState) return `its tree has no ${STATE_FILE}`;
   return null;
+}
+
+export interface SharedBlobs {
+  handoffs: Buffer | null;
+  ledger: string;
+}
+
+/** The names `git cat-file --batch(-check)` is asked for: the commit, its tree, handoffs.json, ledger.jsonl. */
+export function sharedStateQuery(commit: string): string {
+  return `${commit}\n${commit}^{tree}\n${commit}:${STATE_FILE}\n${commit}:${LEDGER_FILE}\n`;
+}
+
+/** `too_large` when an object of the commit (`--batch-check` output for sharedStateQuery) is over its cap. */
+export function checkSizes(batchCheck: string, config: SyncConfig, commit: string): void {
+  const over = oversized(batchCheck);
+  if (!over) return;
+  const { remote, ref } = config;
+  throw new ActionError(
+    'too_large',
+    `${ref} on the git remote "${remote}" (${commit}) holds ${over}; it was not read. Nothing was changed and nothing was ` +
+      `pushed. Restore the ref by pushing a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
+    { sync: { remote, ref, commit } },
+  );
+}
+
+/**
+ * The blobs in `git cat-file --batch` output for sharedStateQuery. Anything but a commit whose tree holds exactly the
+ * shared state's files is refused `store_invalid`: a code branch's commit or a blob is not an empty state, and a write
+ * on top of it would replace it.
+ */
+export function sharedBlobs(batch: Buffer, config: SyncConfig, commit: string): SharedBlobs {
+  const objects = parseBatch(batch);
+  const wrong = notSharedState(objects[0], objects[1], commit.length / 2);
+  if (wrong) throw notState(config, commit, wrong);
+  const ledger = objects[3]?.type === 'blob' ? objects[3].data.toString('utf8') : '';
+  const badLedger = ledgerProblem(ledger);
+  if (badLedger) throw notState(config, commit, badLedger);
+  return { handoffs: objects[2]?.type === 'blob' ? objects[2].data : null, ledger };
+}
+
+/** `store_invalid` for a ref that does not hold AgentSync's shared state; nothing was written or pushed. */
+export function notState(config: SyncConfig, commit: string, what: string): ActionError {
+  const { remote, ref } = config;
+  return new ActionError(
+    'store_invalid',
+    `${ref} on the git remote "${remote}" (${commit}) is not AgentSync's shared state: ${what}. Nothing was changed and ` +
+      'nothing was pushed. If something else uses that ref (a code branch), give AgentSync a ref of its own in ' +
+      '.agentsync.json (sync.ref, e.g. the default "refs/agentsync/state"); if it was overwritten, restore it by pushing ' +
+      `a good shared-state commit: git push --force ${remote} <good-commit>:${ref}.`,
+    { sync: { remote, ref, commit } },
+  );
 }

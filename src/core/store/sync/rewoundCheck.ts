@@ -1,0 +1,41 @@
+// The ref only moves forward (docs/contract.md §13): a fetched head must hold everything this clone last adopted.
+// Absent, or not descending from that commit, the remote lost writes this clone saw confirmed (the ref was deleted, or
+// forced back), and writing on it would give their ids again.
+import { ActionError } from '../../domain/errors';
+import type { SyncConfig } from '../../domain/configSchema';
+import { StoreSnapshot } from '../storeSnapshot';
+import type { SyncLocalState } from '../syncStateFile';
+import type { SharedStateRef } from './sharedStateRef';
+
+/** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
+export function adoptedHere(s: SyncLocalState, config: SyncConfig): boolean {
+  return !s.source || (s.source.remote === config.remote && s.source.ref === config.ref);
+}
+
+/** `remote_rewound`, nothing written, nothing pushed, when `head` does not hold the commit `last` adopted. */
+export function assertNotRewound(ref: SharedStateRef, config: SyncConfig, last: SyncLocalState, head: string | null): void {
+  if (!last.commit || head === last.commit || !adoptedHere(last, config)) return;
+  if (head && ref.descends(head, last.commit)) return;
+  const { remote } = config;
+  throw new ActionError(
+    'remote_rewound',
+    `${config.ref} on the git remote "${remote}" ${head ? `is at ${head}, which does not contain` : 'no longer exists; it held'} ` +
+      `${last.commit}, the shared state this clone last had: writes confirmed there would be lost and their ids given ` +
+      `again. Nothing was changed and nothing was pushed. Restore it by pushing that commit back (this clone has it): ` +
+      `git push --force ${remote} ${last.commit}:${config.ref}. To start over from what the remote has instead, delete ` +
+      ".agentsync/sync.json (this clone's records then join the remote's state as on a first contact).",
+    { sync: { remote, ref: config.ref, commit: head, last_commit: last.commit } },
+  );
+}
+
+/** The uids of the shared state this clone last adopted from this remote and ref (none when it cannot be read). */
+export function adoptedRecords(ref: SharedStateRef, config: SyncConfig, state: SyncLocalState): Set<string> {
+  if (!state.commit || !adoptedHere(state, config)) return new Set();
+  const blobs = ref.readIfState(state.commit);
+  if (!blobs?.handoffs) return new Set();
+  try {
+    return new Set(StoreSnapshot.parse(blobs.handoffs, false).handoffs.flatMap((h) => (h.uid ? [h.uid] : [])));
+  } catch {
+    return new Set();
+  }
+}
