@@ -45,7 +45,8 @@ function leasesAreDue(store: Buffer | null, agent: string, session: () => AgentS
 /**
  * Answers a tool hook from here when it can (`done`, with the answer to print, if any). post-tool-use goes on to the
  * full CLI only to renew a due lease; the CLI's hook verb then gives the radar's answer itself. The store is read
- * through the store's reader, once: the radar after a tool (Gemini CLI) and the lease check share the read.
+ * through the store's reader, once: the radar after a tool (Gemini CLI) and the lease check share the read, which is
+ * of the hooks' index while it is fresh (src/core/store/hookIndex.ts), of the store otherwise.
  */
 export function answeredHere(
   args: HookArgs,
@@ -55,7 +56,7 @@ export function answeredHere(
   if (args.event !== 'pre-tool-use' && args.event !== 'post-tool-use') return { done: false, answer: null };
   const root = workspaceOf(args, input);
   if (!root) return { done: true, answer: null };
-  const readStore = readOnce(storeOf(root));
+  const readStore = readOnce(storeOf(root), true);
   let answer: object | null = null;
   let found: AgentSession | null = null;
   const session = () => (found ??= hookSession(args.vendor, input, args.agent, root));
