@@ -14,14 +14,19 @@ import { readOnce, StoreReader } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import type { HookInput } from '../core/hooks/vendors/vendor';
 import { worktreeRelative } from '../core/git/worktreePaths';
+import { rememberWorktrees } from '../core/git/worktreeLocation';
 import type { AgentSession } from '../core/domain/agentSession';
 import { hookSession } from './hookSession';
 import type { CliIo } from './cliContext';
-import { outputFailed, safeWrite } from './safeOutput';
+import { outputFailed, safeWrite, writeStdoutOnce } from './safeOutput';
 
+/**
+ * The hook's input. Read from file descriptor 0, never through process.stdin, whose first use loads Node's streams:
+ * a cost paid around every tool call. A terminal is a character device, as /dev/null is: neither carries an input.
+ */
 function readStdinText(): string {
-  if (process.stdin.isTTY) return '';
   try {
+    if (fs.fstatSync(0).isCharacterDevice()) return '';
     return fs.readFileSync(0, 'utf8');
   } catch {
     return '';
@@ -70,6 +75,8 @@ export function answeredHere(
 }
 
 export function main(): void {
+  // One call, then exit: the workspace, the store's reader and the session each find the worktree; git's files are read once.
+  rememberWorktrees();
   const argv = process.argv.slice(2);
   const args = parseHookArgs(argv, process.env);
   // The network step ends before the agent's time limit, counted from this process's start (hookDeadline.ts).
@@ -81,7 +88,7 @@ export function main(): void {
     const here = answeredHere(args, input);
     if (here.done) {
       // Through the CLI's rule: an agent that closed the pipe ends the hook quietly, a full disk is said on stderr.
-      if (here.answer) safeWrite(process.stdout, JSON.stringify(here.answer) + '\n');
+      if (here.answer) writeStdoutOnce(JSON.stringify(here.answer) + '\n');
       return;
     }
   }
