@@ -14,8 +14,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { generatedHandoff } from '../test/integration/generatedHandoff.mjs';
 import { percentile, ROOT } from './benchSupport.mjs';
+import { finishedHandoff, fillStore } from './benchStores.mjs';
 
 const CLI = path.join(ROOT, 'bin', 'agentsync.js');
 const at = process.argv.indexOf('--rounds');
@@ -33,42 +33,6 @@ function cli(dir, args, input) {
   return r.stdout;
 }
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const uid = (n) => '01J' + Array.from({ length: 23 }, (_, k) => CROCKFORD[Math.floor(n / 32 ** (22 - k)) % 32]).join('');
-
-/** A queued handoff (codex → claude); `i` makes its id and uid unique. */
-function queuedHandoff(i) {
-  const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
-  const ymd = at.slice(0, 10).replace(/-/g, '');
-  return generatedHandoff(i, at, { handoff_id: `HO-${ymd}-${String(i + 1).padStart(4, '0')}`, uid: uid(i) });
-}
-
-/** Finished handoff `i` of the archive, 400 a day going back from 2024-12-31 (before every open one). */
-function finishedHandoff(i) {
-  const day = Date.UTC(2024, 11, 31) - Math.floor(i / 400) * 86_400_000;
-  const at = new Date(day + (i % 400) * 1000).toISOString();
-  const ymd = at.slice(0, 10).replace(/-/g, '');
-  const status = i % 10 === 9 ? 'escalated' : 'merged';
-  return generatedHandoff(i, at, { handoff_id: `HO-${ymd}-${String((i % 400) + 1).padStart(4, '0')}`, uid: uid(1_000_000 + i), status });
-}
-
-/** `archived` finished handoffs in the archive's month files; returns the highest id, the store's id_high_water. */
-function writeArchive(dir, archived) {
-  const months = new Map();
-  let highWater;
-  for (let i = 0; i < archived; i++) {
-    const h = finishedHandoff(i);
-    const month = `${h.handoff_id.slice(3, 7)}-${h.handoff_id.slice(7, 9)}`;
-    if (!months.has(month)) months.set(month, []);
-    months.get(month).push(JSON.stringify(h) + '\n');
-    if (!highWater || h.handoff_id > highWater) highWater = h.handoff_id;
-  }
-  const archiveDir = path.join(dir, '.agentsync', 'archive');
-  fs.mkdirSync(archiveDir, { recursive: true });
-  for (const [month, lines] of months) fs.writeFileSync(path.join(archiveDir, `${month}.jsonl`), lines.join(''));
-  return highWater;
-}
-
 /**
  * `agentsync init`, `extra` generated handoffs written as JSON and `archived` finished ones in the archive, then one
  * created by the CLI (which stamps the store).
@@ -76,11 +40,7 @@ function writeArchive(dir, archived) {
 function workspace(extra, archived = 0) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-start-bench-'));
   cli(dir, ['init']);
-  const file = path.join(dir, '.agentsync', 'handoffs.json');
-  const store = JSON.parse(fs.readFileSync(file, 'utf8'));
-  store.handoffs.push(...Array.from({ length: extra }, (_, i) => queuedHandoff(i)));
-  if (archived > 0) store.id_high_water = writeArchive(dir, archived);
-  fs.writeFileSync(file, JSON.stringify(store, null, 2) + '\n');
+  fillStore(path.join(dir, '.agentsync'), extra, archived);
   const created = cli(dir, ['--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'the handoff the bench claims']);
   if (archived > 0) {
     // The CLI reads the archive as written: `show` finds the newest archived handoff in its month's file.

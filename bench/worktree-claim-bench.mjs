@@ -1,20 +1,30 @@
 // The CLI's claim in a linked git worktree (docs/contract.md §14: finding the worktree and the clone's home reads
-// files only, so the CLI's cost goal, at most 2.0× `node -e 0`, holds there too). A clone with one committed
-// handoff and a linked worktree beside it; each measured run is `agentsync claim` then `agentsync release` of that
-// handoff, both run in the linked worktree (so every claim finds it queued and writes), against `node -e 0` twice,
-// paired by farm-bench (on PATH), A and B in turn. The same pair in the main checkout is printed beside it.
-// It first builds dist/ as `npm pack` ships it (`node esbuild.mjs --production`); --no-build times dist/ as it is.
-// Usage: node bench/worktree-claim-bench.mjs [--runs N] [--no-build]   (N: farm-bench's -n, default 21)
+// files only, so the CLI's cost goal, at most 2.0× `node -e 0`, holds there too). A clone whose committed store
+// holds OPEN queued handoffs (default 1,000, the last created by the CLI) and, with --archived N, N finished ones in
+// the archive's month files; a linked worktree beside it. Each measured run is `agentsync claim` then `agentsync
+// release` of one handoff, both in the linked worktree (so every claim finds it queued and writes), against
+// `node -e 0` twice, paired by farm-bench (on PATH), A and B in turn. The same pair in the main checkout is printed
+// after it. It first builds dist/ as `npm pack` ships it (`node esbuild.mjs --production`); --no-build times dist/
+// as it is. Usage: node bench/worktree-claim-bench.mjs [--runs N] [--open N] [--archived N] [--no-build]
+// (--runs: farm-bench's -n, default 21)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT } from './benchSupport.mjs';
+import { fillStore } from './benchStores.mjs';
 
 const CLI = path.join(ROOT, 'bin', 'agentsync.js');
-const at = process.argv.indexOf('--runs');
-const RUNS = at > 0 ? Number(process.argv[at + 1]) : 21;
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const RUNS = arg('--runs', 21);
+const OPEN = arg('--open', 1000);
+const ARCHIVED = arg('--archived', 0);
 if (!Number.isInteger(RUNS) || RUNS < 5 || RUNS > 100) throw new Error('--runs takes a whole number from 5 to 100');
+if (!Number.isInteger(OPEN) || OPEN < 1) throw new Error('--open takes a whole number >= 1');
+if (!Number.isInteger(ARCHIVED) || ARCHIVED < 0) throw new Error('--archived takes a whole number >= 0');
 if (!process.argv.includes('--no-build')) {
   const built = spawnSync(process.execPath, [path.join(ROOT, 'esbuild.mjs'), '--production'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`node esbuild.mjs --production exited ${built.status}`);
@@ -34,16 +44,20 @@ const linked = path.join(parent, 'agent-codex');
 fs.mkdirSync(main);
 run(main, 'git', ['init', '-q', '-b', 'main']);
 run(main, process.execPath, [CLI, 'init']);
+fillStore(path.join(main, '.agentsync'), OPEN - 1, ARCHIVED);
 const id = run(main, process.execPath, [CLI, 'create', '--from', 'claude', '--to', 'codex', '--summary', 'bench', '--quiet']);
 run(main, 'git', ['add', '-A']);
 run(main, 'git', ['commit', '-q', '-m', 'agentsync']);
 run(main, 'git', ['worktree', 'add', '-q', '-b', 'agent-codex', linked]);
 // The first run seeds the home and renders what a fresh clone lacks: not part of what an agent pays per call.
 run(linked, process.execPath, [CLI, 'list']);
+const kb = (file) => `${(fs.statSync(file).size / 1024).toFixed(0)} KB`;
+const sizes = `store: ${OPEN} open (${kb(path.join(main, '.agentsync', 'handoffs.json'))}), ${ARCHIVED} archived`;
+console.log(`${sizes}; dist/cli.js ${kb(path.join(ROOT, 'dist', 'cli.js'))}`);
 
 const node = process.execPath;
 const pair = (dir) =>
-  `sh -c 'cd "${dir}" && "${node}" "${CLI}" claim ${id} --agent codex >/dev/null && "${node}" "${CLI}" release ${id} --agent codex >/dev/null'`;
+  `cd "${dir}" && "${node}" "${CLI}" claim ${id} --agent codex >/dev/null && "${node}" "${CLI}" release ${id} --agent codex >/dev/null`;
 const floor = `sh -c '"${node}" -e 0 && "${node}" -e 0'`;
 
 for (const [where, dir] of [
@@ -51,7 +65,7 @@ for (const [where, dir] of [
   ['main checkout', main],
 ]) {
   console.log(`\n== claim + release in the ${where} (A) vs node -e 0 twice (B) ==`);
-  const args = ['-n', String(RUNS), '--warmup', '2', '--timeout', '600', '--vs', floor, '--', 'sh', '-c', pair(dir).slice(7, -1)];
+  const args = ['-n', String(RUNS), '--warmup', '2', '--timeout', '900', '--vs', floor, '--', 'sh', '-c', pair(dir)];
   const r = spawnSync('farm-bench', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   process.stdout.write(r.stdout);
   if (r.status !== 0) throw new Error(`farm-bench exited ${r.status}`);

@@ -14,14 +14,19 @@ import { readOnce, StoreReader } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import type { HookInput } from '../core/hooks/vendors/vendor';
 import { worktreeRelative } from '../core/git/worktreePaths';
+import { rememberWorktrees } from '../core/git/worktreeLocation';
 import type { AgentSession } from '../core/domain/agentSession';
 import { hookSession } from './hookSession';
 import type { CliIo } from './cliContext';
-import { outputFailed, safeWrite } from './safeOutput';
+import { outputFailed, safeWrite, writeStdoutOnce } from './safeOutput';
 
+/**
+ * The hook's input. Read from file descriptor 0, never through process.stdin, whose first use loads Node's streams:
+ * a cost paid around every tool call. A terminal is a character device, as /dev/null is: neither carries an input.
+ */
 function readStdinText(): string {
-  if (process.stdin.isTTY) return '';
   try {
+    if (fs.fstatSync(0).isCharacterDevice()) return '';
     return fs.readFileSync(0, 'utf8');
   } catch {
     return '';
@@ -45,7 +50,8 @@ function leasesAreDue(store: Buffer | null, agent: string, session: () => AgentS
 /**
  * Answers a tool hook from here when it can (`done`, with the answer to print, if any). post-tool-use goes on to the
  * full CLI only to renew a due lease; the CLI's hook verb then gives the radar's answer itself. The store is read
- * through the store's reader, once: the radar after a tool (Gemini CLI) and the lease check share the read.
+ * through the store's reader, once: the radar after a tool (Gemini CLI) and the lease check share the read, which is
+ * of the hooks' index while it is fresh (src/core/store/hookIndex.ts), of the store otherwise.
  */
 export function answeredHere(
   args: HookArgs,
@@ -55,7 +61,7 @@ export function answeredHere(
   if (args.event !== 'pre-tool-use' && args.event !== 'post-tool-use') return { done: false, answer: null };
   const root = workspaceOf(args, input);
   if (!root) return { done: true, answer: null };
-  const readStore = readOnce(storeOf(root));
+  const readStore = readOnce(storeOf(root), true);
   let answer: object | null = null;
   let found: AgentSession | null = null;
   const session = () => (found ??= hookSession(args.vendor, input, args.agent, root));
@@ -69,6 +75,8 @@ export function answeredHere(
 }
 
 export function main(): void {
+  // One call, then exit: the workspace, the store's reader and the session each find the worktree; git's files are read once.
+  rememberWorktrees();
   const argv = process.argv.slice(2);
   const args = parseHookArgs(argv, process.env);
   // The network step ends before the agent's time limit, counted from this process's start (hookDeadline.ts).
@@ -80,7 +88,7 @@ export function main(): void {
     const here = answeredHere(args, input);
     if (here.done) {
       // Through the CLI's rule: an agent that closed the pipe ends the hook quietly, a full disk is said on stderr.
-      if (here.answer) safeWrite(process.stdout, JSON.stringify(here.answer) + '\n');
+      if (here.answer) writeStdoutOnce(JSON.stringify(here.answer) + '\n');
       return;
     }
   }

@@ -1,5 +1,6 @@
 // Output that survives its reader (docs/agentsync-documentation.md, "CLI"): Node built-ins only, so the tool hooks'
 // small bundle (dist/hook.js) writes its answers through the same rule as the CLI.
+import * as fs from 'node:fs';
 import { oneLine } from './terminalText';
 
 /**
@@ -26,12 +27,28 @@ function onWriteError(stream: NodeJS.WriteStream, e: NodeJS.ErrnoException): voi
 }
 
 /** Writes to stdout or stderr under the rule above (the CLI's every line, and the tool hooks' answers). */
-export function safeWrite(stream: NodeJS.WriteStream, text: string): void {
+export function safeWrite(stream: NodeJS.WriteStream, text: string | Buffer): void {
   if (closed.has(stream)) return;
   if (stream.listenerCount('error') === 0) stream.on('error', (e: NodeJS.ErrnoException) => onWriteError(stream, e));
   try {
     stream.write(text);
   } catch (e) {
     onWriteError(stream, e as NodeJS.ErrnoException);
+  }
+}
+
+/**
+ * Writes `text` to standard output by its file descriptor, under the same rule, for a process that prints once and
+ * exits (a tool hook's answer): process.stdout's first use loads Node's streams, a cost paid around every tool call.
+ * A descriptor that would block (a non-blocking pipe that is full) hands the rest to process.stdout.
+ */
+export function writeStdoutOnce(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let at = 0;
+  try {
+    while (at < bytes.length) at += fs.writeSync(1, bytes, at);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') safeWrite(process.stdout, bytes.subarray(at));
+    else onWriteError(process.stdout, e as NodeJS.ErrnoException);
   }
 }

@@ -45,7 +45,11 @@ export const watchVerb: Verb = {
     // At start, before any request waits: derived files a crash or a hand left out of date are rebuilt.
     await ctx.dispatcher.store.repairAtStart(ctx.dispatcher.replayer);
     // Every worktree of the clone is answered, each in its own folder (docs/contract.md §14 item 3).
-    const processor = new CloneDropZones(ctx.layout, ctx.dispatcher, { rescanMs, logger: log, changes });
+    // Each other worktree's drop zone is watched as this folder's is, so its requests are answered as they arrive.
+    const changesFor = values.once
+      ? undefined
+      : (layout: typeof ctx.layout) => new AgentSyncFolderWatcher(layout, (e) => log.warn(`watcher: ${e.message}`));
+    const processor = new CloneDropZones(ctx.layout, ctx.dispatcher, { rescanMs, logger: log, changes, changesFor });
     if (values.verbose) {
       processor.onDidAnswer((a) =>
         ctx.io.err(

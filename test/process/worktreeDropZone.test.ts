@@ -94,6 +94,31 @@ describe('the drop zone of every worktree, answered by a watcher in the main wor
     }
   });
 
+  it('a linked worktree present when `agentsync watch` starts is watched: its request is answered long before the rescan', async () => {
+    const { repo, id } = clone();
+    const wt = path.join(tempWorkspace('wt-dropzone-watched'), 'agent-claude');
+    gitOk(repo, 'worktree', 'add', '-q', '-b', 'claude-work', wt);
+    fs.mkdirSync(path.join(wt, '.agentsync', 'requests'), { recursive: true });
+    // A rescan every 10 minutes: only a watch of the worktree's requests/ answers within this test.
+    const watcher = spawn(process.execPath, [CLI, 'watch', '--interval-ms', '600000'], { cwd: repo, env: env(), stdio: 'pipe' });
+    let out = '';
+    watcher.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    watcher.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!/watching/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 500)); // the first scan is done: what comes now only a watch sees
+      drop(wt, 'claim.json', { action: 'claimHandoff', request_id: 'watched-1', handoffId: id, agent: 'claude' });
+      let answer: Record<string, unknown> | null = null;
+      while (!(answer = response(wt, 'watched-1')) && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(answer, `no answer in the linked worktree: ${out}`);
+      assert.equal(answer.ok, true, JSON.stringify(answer));
+    } finally {
+      watcher.kill('SIGTERM');
+      await new Promise((r) => watcher.once('exit', r));
+    }
+  });
+
   it("a drop-zone request naming no session is taken as the agent's only live session in that worktree", () => {
     const { repo, id } = clone();
     const wt = path.join(tempWorkspace('wt-dropzone-session'), 'agent-claude');

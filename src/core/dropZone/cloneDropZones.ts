@@ -9,13 +9,25 @@ import { WorkspaceLayout } from '../workspace/workspaceLayout';
 import { DropZoneProcessor, type DropZoneAnswer, type DropZoneLogger, type DropZoneOptions, type DropZoneStats } from './dropZoneProcessor';
 import { Housekeeping } from './housekeeping';
 import type { RequestDispatcher } from '../requests/requestDispatcher';
+import type { FolderChangeSource } from '../workspace/agentSyncFolderWatcher';
+
+/** A folder's watcher this drop zone started, closed with it. */
+export type OwnedChanges = FolderChangeSource & { close(): void };
+
+export interface CloneDropZoneOptions extends DropZoneOptions {
+  /**
+   * A watcher for another worktree's folder, so that its requests are answered as they arrive (without one, only
+   * the periodic rescan finds them: up to rescanMs later). Closed when that worktree goes or the drop zone stops.
+   */
+  changesFor?: (layout: WorkspaceLayout) => OwnedChanges;
+}
 
 /** The drop zone's runtime paths, relative to a workspace folder (what an answer writes in a worktree). */
 const RUNTIME = ['.agentsync/request.json', '.agentsync/result.json', '.agentsync/requests/', '.agentsync/responses/'];
 
 export class CloneDropZones {
   private readonly own: DropZoneProcessor;
-  private readonly others = new Map<string, DropZoneProcessor>();
+  private readonly others = new Map<string, { processor: DropZoneProcessor; changes?: OwnedChanges }>();
   private readonly housekeeping: Housekeeping;
   private readonly listeners: ((a: DropZoneAnswer) => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -25,7 +37,7 @@ export class CloneDropZones {
   constructor(
     readonly layout: WorkspaceLayout,
     private readonly dispatcher: RequestDispatcher,
-    private readonly options: DropZoneOptions = {},
+    private readonly options: CloneDropZoneOptions = {},
   ) {
     this.logger = options.logger ?? { info: () => undefined, warn: () => undefined };
     this.housekeeping = new Housekeeping(dispatcher, this.logger, options.leaseSweepMs);
@@ -42,7 +54,7 @@ export class CloneDropZones {
   }
 
   get stats(): DropZoneStats {
-    const all = [this.own, ...this.others.values()].map((p) => p.stats);
+    const all = this.all().map((p) => p.stats);
     return {
       answered: all.reduce((n, s) => n + s.answered, 0),
       refused: all.reduce((n, s) => n + s.refused, 0),
@@ -55,7 +67,7 @@ export class CloneDropZones {
   async processOnce(): Promise<DropZoneStats> {
     this.housekeeping.pruneAudit();
     this.refresh();
-    await Promise.all([this.own, ...this.others.values()].map((p) => p.processOnce()));
+    await Promise.all(this.all().map((p) => p.processOnce()));
     await this.housekeeping.sweepTimeouts();
     return this.stats;
   }
@@ -64,7 +76,7 @@ export class CloneDropZones {
     if (this.running) return;
     this.running = true;
     this.refresh();
-    await Promise.all([this.own, ...this.others.values()].map((p) => p.start()));
+    await Promise.all(this.all().map((p) => p.start()));
     this.housekeeping.start();
     this.timer = setInterval(() => {
       this.refresh();
@@ -77,7 +89,12 @@ export class CloneDropZones {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.housekeeping.stop();
-    await Promise.all([this.own, ...this.others.values()].map((p) => p.stop()));
+    await Promise.all(this.all().map((p) => p.stop()));
+    for (const other of this.others.values()) other.changes?.close();
+  }
+
+  private all(): DropZoneProcessor[] {
+    return [this.own, ...[...this.others.values()].map((o) => o.processor)];
   }
 
   private processor(layout: WorkspaceLayout, options: DropZoneOptions): DropZoneProcessor {
@@ -106,14 +123,16 @@ export class CloneDropZones {
       if (wt.root === placement.location.worktreeRoot) continue; // this folder's own drop zone
       seen.add(folder);
       if (this.others.has(folder)) continue;
-      const p = this.processor(new WorkspaceLayout(folder), { ...this.options, changes: undefined });
-      this.others.set(folder, p);
+      const layout = new WorkspaceLayout(folder);
+      const changes = this.running ? this.options.changesFor?.(layout) : undefined;
+      const p = this.processor(layout, { ...this.options, changes });
+      this.others.set(folder, { processor: p, changes });
       if (this.running) void p.start();
     }
-    for (const [folder, p] of this.others) {
+    for (const [folder, o] of this.others) {
       if (seen.has(folder)) continue;
       this.others.delete(folder);
-      void p.stop();
+      void o.processor.stop().finally(() => o.changes?.close());
     }
   }
 }

@@ -143,8 +143,26 @@ function gitDirAt(root: string): { gitDir: string } | { problem: string } {
   return { gitDir: realOrResolved(target) };
 }
 
+/** Each folder's lookup, once made, in a process that asked for it (rememberWorktrees); null: every call looks. */
+let remembered: Map<string, WorktreeLookup | null> | null = null;
+
+/**
+ * From now on each folder is looked up once in this process. Only for a process that answers one call and exits (a
+ * tool hook, around every tool call of an agent: its steps would otherwise read the same `.git` files several times);
+ * a long-running one (the editor, `watch`, `mcp`) looks every time, so a worktree moved or repaired meanwhile is seen.
+ */
+export function rememberWorktrees(): void {
+  remembered ??= new Map();
+}
+
 /** Where the folder `start` sits in git, or null when no `.git` entry is at or above it. */
 export function findWorktree(start: string): WorktreeLookup | null {
+  if (!remembered) return lookUp(start);
+  if (!remembered.has(start)) remembered.set(start, lookUp(start));
+  return remembered.get(start) ?? null;
+}
+
+function lookUp(start: string): WorktreeLookup | null {
   const worktreeRoot = nearestGitEntry(start);
   if (worktreeRoot === null) return null;
   const found = gitDirAt(worktreeRoot);

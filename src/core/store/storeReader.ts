@@ -6,6 +6,7 @@
 // writer's temp file is never read. Readers that need the records checked use HandoffStore.read(); the tool hooks
 // scan the bytes (src/core/hooks/storeScan.ts). Node built-ins only: dist/hook.js reads through this.
 import * as fs from 'node:fs';
+import { freshHookIndex } from './hookIndex';
 import { seedHome } from './homeSeed';
 import { storeFileRefusal } from './storeLimits';
 import { WorkspaceLayout } from '../workspace/workspaceLayout';
@@ -54,6 +55,15 @@ export class StoreReader {
     }
   }
 
+  /**
+   * What the tool hooks scan (hooks/storeScan.ts): the hooks' index while it names the store as it is now
+   * (hookIndex.ts), a few live claims instead of every record; else the store's bytes, as bytes().
+   */
+  hookBytes(): Buffer | null {
+    if (this.layout.worktreeProblem) return null;
+    return freshHookIndex(this.layout.hookIndexFile, this.layout.handoffsFile) ?? this.bytes();
+  }
+
   /** The store's text, as bytes() (null: none, or not readable as the store). */
   text(): string | null {
     return this.bytes()?.toString('utf8') ?? null;
@@ -68,10 +78,13 @@ export class StoreReader {
   }
 }
 
-/** The store's bytes read at most once, however many steps ask (a tool hook's radar and lease check share a read). */
-export function readOnce(reader: StoreReader): () => Buffer | null {
+/**
+ * The store's bytes (or, `forHooks`, what the tool hooks scan: StoreReader.hookBytes) read at most once, however many
+ * steps ask (a tool hook's radar and lease check share a read).
+ */
+export function readOnce(reader: StoreReader, forHooks = false): () => Buffer | null {
   let read: { bytes: Buffer | null } | null = null;
-  return () => (read ??= { bytes: reader.bytes() }).bytes;
+  return () => (read ??= { bytes: forHooks ? reader.hookBytes() : reader.bytes() }).bytes;
 }
 
 /** What `init` creates for the store where there is none (workspaceInit.ts): this workspace's store file, empty. */

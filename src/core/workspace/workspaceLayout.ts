@@ -25,6 +25,8 @@ export class WorkspaceLayout {
   readonly lockFile: string;
   /** The keyed hash of the handoffs.json this user last wrote (and so validated); see storeStamp.ts. */
   readonly validatedStampFile: string;
+  /** What the tool hooks read of the record (store/hookIndex.ts): its live claims, naming the store they came from. */
+  readonly hookIndexFile: string;
   readonly trackerFile: string;
   readonly decisionsFile: string;
   readonly auditDir: string;
@@ -75,6 +77,7 @@ export class WorkspaceLayout {
     this.handoffsFile = path.join(this.recordDir, 'handoffs.json');
     this.lockFile = path.join(this.recordDir, 'handoffs.lock');
     this.validatedStampFile = path.join(this.recordDir, 'handoffs.validated');
+    this.hookIndexFile = path.join(this.recordDir, 'hook-index.json');
     this.trackerFile = path.join(committed, 'AgentTracker.md');
     this.decisionsFile = path.join(committed, 'decisions.md');
     const committedData = placement && !placement.mainWorkspace ? committed : path.join(committed, '.agentsync');
@@ -118,6 +121,7 @@ export class WorkspaceLayout {
   static readonly GITIGNORE_ENTRIES = [
     '.agentsync/state.json',
     '.agentsync/handoffs.validated',
+    '.agentsync/hook-index.json',
     '.agentsync/ledger.jsonl',
     '.agentsync/audit-journal.json',
     '.agentsync/reads.jsonl',

@@ -10,7 +10,8 @@ import { writeDerivedFiles } from '../derivedFiles';
 import type { LedgerFile } from '../ledgerFile';
 import { digestsOfChunks } from '../storeHash';
 import type { StoreSnapshot } from '../storeSnapshot';
-import { stampStore, type StatStamp } from '../storeStamp';
+import { stampStore } from '../storeStamp';
+import { writeHookIndex } from '../hookIndex';
 import { followRecord } from '../homeRecord';
 import type { StoreTransaction } from '../storeTransaction';
 import { bestEffort, type StoreLogger } from '../storeLogger';
@@ -49,8 +50,11 @@ export class CommitAftermath {
   /** The store now holds `tx` (renamed into place; `written`: the temp file's stat before the rename). */
   written(tx: StoreTransaction, hash: string, chunks: readonly Buffer[], written: fs.BigIntStats | null): void {
     this.file.wrote(tx.snapshot, hash);
-    const stat = writtenStat(this.layout.handoffsFile, written, chunks);
+    const key = writtenKey(this.layout.handoffsFile, written);
+    const digests = key ? digestsOfChunks(chunks) : null;
+    const stat = key && digests ? { stat: key, digests } : null;
     this.bestEffort('the validated-store stamp', () => stampStore(this.layout.validatedStampFile, hash, stat));
+    this.bestEffort("the hooks' index", () => writeHookIndex(this.layout.hookIndexFile, tx.snapshot.handoffs, key, hash));
     this.bestEffort("the main worktree's handoffs.json", () => followRecord(this.layout, chunks));
     this.bestEffort('the request ledger', () => this.ledger.append(tx.ledger));
     const loaded = this.file.takeFreshlyLoaded();
@@ -91,13 +95,12 @@ export class CommitAftermath {
 }
 
 /**
- * The store's stat and parts' digests for the stamp, once the file just renamed into place is known to be the one
- * written (`written`: the temp file's stat before the rename, which changes only its change time); null when the
- * file at the path is another (replaced meanwhile) or its parts were not hashed as such.
+ * The stat key of the store file just renamed into place, once it is known to be the one written (`written`: the temp
+ * file's stat before the rename, which changes only its change time); null when the file at the path is another
+ * (replaced meanwhile) or its stat is not known. The stamp and the hooks' index name the store by it.
  */
-function writtenStat(file: string, written: fs.BigIntStats | null, chunks: readonly Buffer[]): StatStamp | null {
-  const digests = digestsOfChunks(chunks);
-  if (!written || !digests) return null;
+function writtenKey(file: string, written: fs.BigIntStats | null): string | null {
+  if (!written) return null;
   let now: fs.BigIntStats;
   try {
     now = fs.lstatSync(file, { bigint: true });
@@ -105,5 +108,5 @@ function writtenStat(file: string, written: fs.BigIntStats | null, chunks: reado
     return null;
   }
   const same = now.dev === written.dev && now.ino === written.ino && now.size === written.size && now.mtimeNs === written.mtimeNs;
-  return same ? { stat: fileStatKey(now), digests } : null;
+  return same ? fileStatKey(now) : null;
 }
