@@ -2,7 +2,8 @@
 // process"): a linked worktree whose main checkout was deleted, whose admin folder git pruned, or whose admin folder
 // lost its `commondir` gets a clear refusal naming the path and what to run, exit 1, and nothing is written anywhere
 // (no second home is started). A symlinked .agentsync in a linked worktree is refused for reads too, and a watcher in
-// the main worktree writes nothing through it. Real git worktrees, the CLI as a process.
+// the main worktree writes nothing through it. A worktree on a branch from before AgentSync is flagged by `worktree
+// list` and in the session briefing, while it reads and writes the clone's record. Real git worktrees, the CLI as a process.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -109,5 +110,50 @@ describe('worktrees git can no longer place, and a redirected .agentsync (proces
     assert.deepEqual(snapshot(elsewhere), before, 'nothing written through the symlink');
     const record = JSON.parse(cli(main, '--json', 'show', id).out) as { data: { handoff: { status: string } } };
     assert.equal(record.data.handoff.status, 'queued', 'the request behind the symlink was not acted on');
+  });
+
+  it("a worktree on a branch from before AgentSync: flagged in `worktree list` and the briefing; it uses the clone's record", () => {
+    const { main, id } = clone();
+    const old = path.join(path.dirname(main), 'old');
+    gitOk(main, 'checkout', '-q', '--orphan', 'before');
+    gitOk(main, 'rm', '-rq', '--cached', '.');
+    gitOk(main, 'commit', '-q', '--allow-empty', '-m', 'before AgentSync');
+    gitOk(main, 'checkout', '-q', '-f', 'main');
+    gitOk(main, 'worktree', 'add', '-q', old, 'before');
+    assert.ok(!fs.existsSync(path.join(old, '.agentsync.json')));
+    const listed = cli(main, 'worktree', 'list');
+    const line = listed.out.split('\n').findIndex((l) => l.startsWith('old '));
+    assert.ok(line >= 0, listed.out);
+    assert.match(listed.out.split('\n')[line + 1], /no \.agentsync\.json in this checkout/);
+    const started = spawnSync(process.execPath, [CLI, 'request', '-'], {
+      cwd: old,
+      encoding: 'utf8',
+      env: ENV,
+      input: JSON.stringify({ action: 'startSession', agent: 'claude', goal: 'look around' }),
+    });
+    const answer = JSON.parse(started.stdout) as {
+      ok: boolean;
+      data: { briefing: { claimable: { handoff_id: string }[]; checkout_without_agentsync?: string } };
+    };
+    assert.equal(answer.ok, true, started.stdout + started.stderr);
+    assert.match(
+      answer.data.briefing.checkout_without_agentsync ?? '',
+      new RegExp(`${old} \\(old, on before\\) is on a branch from before AgentSync`),
+    );
+    assert.deepEqual(
+      answer.data.briefing.claimable.map((h) => h.handoff_id),
+      [id],
+      "the briefing is the clone's record",
+    );
+    const hook = spawnSync(process.execPath, [CLI, 'hook', 'session-start', '--agent', 'claude', '--format', 'claude'], {
+      cwd: old,
+      encoding: 'utf8',
+      env: ENV,
+      input: JSON.stringify({ cwd: old, hook_event_name: 'SessionStart' }),
+    });
+    assert.match(hook.stdout, /on a branch from before AgentSync/, hook.stdout + hook.stderr);
+    assert.equal(cli(old, 'claim', id, '--agent', 'claude').code, 0);
+    assert.match(cli(main, 'show', id).out, /in_progress/);
+    assert.equal(gitOk(old, 'status', '--porcelain', '--untracked-files=all'), '', 'nothing left in the old checkout');
   });
 });

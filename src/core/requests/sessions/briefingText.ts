@@ -122,6 +122,7 @@ function render(b: SessionBriefing, all: Section[], counts: number[]): string {
     if (counts[i] > 0) out.push(DATA_BEGIN, ...s.items.slice(0, counts[i]), DATA_END);
     if (counts[i] < s.items.length) out.push(`${s.items.length - counts[i]} more: \`${s.more}\``);
   });
+  if (b.checkout_without_agentsync) out.push('', `Note: ${b.checkout_without_agentsync}`);
   out.push('', 'Before you stop: complete claimed work with a report (completeHandoff), pass it over, return it, or release it.');
   return out.join('\n');
 }

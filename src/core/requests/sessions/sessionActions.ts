@@ -16,6 +16,7 @@ import { readMovedIds, toldPatch, untoldMoves } from '../../store/movedIds';
 import { checkWorkspaceRelative } from '../../domain/workspacePath';
 import { readGitInfo, type GitInfo } from '../../git/gitStatus';
 import { sessionBriefing } from './sessionBriefing';
+import { checkoutWithoutAgentSync } from '../../workspace/workspaceHome';
 import { HEALTH_CHECKS, type HealthReport } from './healthChecks';
 import { runHealthAction, runSessionEndChecks } from './consentedChecks';
 import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
@@ -114,6 +115,8 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values(), ctx.session);
   const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r), ctx.agent);
   if (moved.length) briefing.moved_ids = moved;
+  const oldCheckout = checkoutWithoutAgentSync(env.layout.placement);
+  if (oldCheckout) briefing.checkout_without_agentsync = oldCheckout;
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
 }
 
