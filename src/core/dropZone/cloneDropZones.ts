@@ -57,6 +57,7 @@ export class CloneDropZones {
     this.refresh();
     await Promise.all([this.own, ...this.others.values()].map((p) => p.processOnce()));
     await this.housekeeping.sweepTimeouts();
+    this.housekeeping.noticeGoneWorktrees();
     return this.stats;
   }
 
@@ -66,6 +67,7 @@ export class CloneDropZones {
     this.refresh();
     await Promise.all([this.own, ...this.others.values()].map((p) => p.start()));
     this.housekeeping.start();
+    this.housekeeping.noticeGoneWorktrees();
     this.timer = setInterval(() => {
       this.refresh();
       void this.housekeeping.sweepTimeouts();

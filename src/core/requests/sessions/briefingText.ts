@@ -91,6 +91,16 @@ function sections(b: SessionBriefing, revoked: readonly RevokedWrite[]): Section
       none: 'none',
       more: `agentsync list --status in_progress ${limit}`,
     },
+    ...(b.worktree_gone?.length
+      ? [
+          {
+            title: 'Held work whose worktree was removed (worktree_gone; still held, nothing was released)',
+            items: b.worktree_gone.map((g) => `- ${g.handoff_id}: ${foldAgentText(g.message, 400)}`),
+            none: 'none',
+            more: 'agentsync worktree list',
+          },
+        ]
+      : []),
     ...(b.moved_ids?.length
       ? [
           {

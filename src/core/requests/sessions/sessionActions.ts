@@ -16,6 +16,8 @@ import { readMovedIds, toldPatch, untoldMoves } from '../../store/movedIds';
 import { checkWorkspaceRelative } from '../../domain/workspacePath';
 import { readGitInfo, type GitInfo } from '../../git/gitStatus';
 import { sessionBriefing } from './sessionBriefing';
+import { goneWorktrees, worktreeGoneText } from '../../git/worktreeGone';
+import { originatorOf } from '../../domain/lifecycle';
 import { checkoutWithoutAgentSync } from '../../workspace/workspaceHome';
 import { HEALTH_CHECKS, type HealthReport } from './healthChecks';
 import { runHealthAction, runSessionEndChecks } from './consentedChecks';
@@ -115,6 +117,9 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values(), ctx.session);
   const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r), ctx.agent);
   if (moved.length) briefing.moved_ids = moved;
+  const gone = env.layout.placement ? goneWorktrees(env.layout.placement.location, tx.handoffs) : new Set<string>();
+  const mine = tx.handoffs.filter((h) => gone.has(h.handoff_id) && (h.claimed_by === ctx.agent || originatorOf(h) === ctx.agent));
+  if (mine.length) briefing.worktree_gone = mine.map((h) => ({ handoff_id: h.handoff_id, message: worktreeGoneText(h) }));
   const oldCheckout = checkoutWithoutAgentSync(env.layout.placement);
   if (oldCheckout) briefing.checkout_without_agentsync = oldCheckout;
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
