@@ -5,7 +5,6 @@ import { holderText, sessionWhere } from '../core/domain/agentSession';
 import type { Handoff } from '../core/domain/handoffSchema';
 import type { TagOutcome } from '../core/requests/actions/noteTags';
 import { visibleControls as v } from './terminalText';
-import { worktreeGoneText } from '../core/git/worktreeGone';
 
 export function handoffLine(h: Handoff): string {
   const to = h.to_agents.map(displayAgent).join(',') || '-';
@@ -19,8 +18,8 @@ export function storedFilesLine(given: readonly string[] | undefined, h: Handoff
   return `\nfiles stored as: ${h.files.map((f) => v(f)).join(', ')}`;
 }
 
-/** `worktreeGone`: its worktree was removed while it is held (core/git/worktreeGone.ts), said under its worktree line. */
-export function handoffDetails(h: Handoff, worktreeGone = false): string {
+/** `worktreeNotes`: what this clone knows of its worktree (worktree_gone, the merged offer), said under its worktree line. */
+export function handoffDetails(h: Handoff, worktreeNotes: readonly string[] = []): string {
   const lines = [
     `${h.handoff_id}  (uid ${h.uid}, rev ${h.rev ?? 0})`,
     `status:   ${h.status}${h.claimed_by ? ` — claimed by ${v(holderText(h))}` : ''}`,
@@ -31,7 +30,7 @@ export function handoffDetails(h: Handoff, worktreeGone = false): string {
   if (h.task_id) lines.push(`task:     ${v(h.task_id)}`);
   if (h.files.length) lines.push(`files:    ${h.files.map(v).join(', ')}`);
   if (h.worktree) lines.push(`worktree: ${v(h.worktree.name)} (branch ${v(h.worktree.branch)}, from ${h.worktree.commit.slice(0, 12)})`);
-  if (worktreeGone) lines.push(`          ${v(worktreeGoneText(h))}`);
+  for (const note of worktreeNotes) lines.push(`          ${v(note)}`);
   if (h.required_capabilities.length) lines.push(`needs:    ${h.required_capabilities.join(', ')}`);
   if (h.no_handoff_reason) lines.push(`skipped:  ${v(h.no_handoff_reason)}`);
   if (h.return_to || h.chain?.length)

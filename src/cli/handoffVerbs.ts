@@ -5,7 +5,9 @@ import { storeSeed } from '../core/store/storeReader';
 import { INSTRUCTION_FILES, VENDOR_IDS, VENDORS } from '../core/hooks/vendors';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/domain/handoffSchema';
-import { goneWorktrees } from '../core/git/worktreeGone';
+import { goneWorktrees, worktreeGoneText } from '../core/git/worktreeGone';
+import { mergedOffers } from '../core/git/mergedOffer';
+import { originatorOf } from '../core/domain/lifecycle';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine, storedFilesLine, tagLine } from './handoffFormat';
 import { agentOf, list, madeLine, one, quietOption, resultOf, rev, type Values } from './verbArgs';
@@ -38,8 +40,16 @@ const revOpt: Options = { 'expected-rev': { type: 'string' } };
 const goneIn = (ctx: CliContext, hs: readonly Handoff[]): Set<string> =>
   ctx.layout.placement ? goneWorktrees(ctx.layout.placement.location, hs) : new Set();
 
+/** show's notes on the handoff's worktree: worktree_gone, and the merged offer (docs/contract.md §14 item 5). */
+function worktreeNotes(ctx: CliContext, h: Handoff): string[] {
+  const placement = ctx.layout.placement;
+  if (!placement || !h.worktree) return [];
+  const gone = goneIn(ctx, [h]).size > 0 ? [worktreeGoneText(h)] : [];
+  return [...gone, ...mergedOffers(placement.location, [h], originatorOf).map((o) => o.message)];
+}
+
 const showHandoff = (ctx: CliContext) => (r: { data?: { handoff: Handoff } }) =>
-  handoffDetails(r.data!.handoff, goneIn(ctx, [r.data!.handoff]).size > 0);
+  handoffDetails(r.data!.handoff, worktreeNotes(ctx, r.data!.handoff));
 
 export const VERBS: Record<string, Verb> = {
   init: {

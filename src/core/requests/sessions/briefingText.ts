@@ -91,6 +91,16 @@ function sections(b: SessionBriefing, revoked: readonly RevokedWrite[]): Section
       none: 'none',
       more: `agentsync list --status in_progress ${limit}`,
     },
+    ...(b.merged_offers?.length
+      ? [
+          {
+            title: 'Your handoffs whose worktree branch reached the default branch (merged? record it; nothing was set)',
+            items: b.merged_offers.map((o) => `- ${o.handoff_id}: ${foldAgentText(o.message, 400)}`),
+            none: 'none',
+            more: 'agentsync worktree list',
+          },
+        ]
+      : []),
     ...(b.worktree_gone?.length
       ? [
           {

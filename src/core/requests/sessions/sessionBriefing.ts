@@ -56,6 +56,8 @@ export interface SessionBriefing {
    * line that says what and what to do. Absent when there are none.
    */
   worktree_gone?: { handoff_id: string; message: string }[];
+  /** Open handoffs this agent originated whose worktree branch reached the default branch (git/mergedOffer.ts). */
+  merged_offers?: { handoff_id: string; command: string; message: string }[];
   /** The session's worktree is on a branch from before AgentSync (workspace/workspaceHome.ts): what, and what to do. */
   checkout_without_agentsync?: string;
 }
