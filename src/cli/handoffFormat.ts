@@ -18,7 +18,8 @@ export function storedFilesLine(given: readonly string[] | undefined, h: Handoff
   return `\nfiles stored as: ${h.files.map((f) => v(f)).join(', ')}`;
 }
 
-export function handoffDetails(h: Handoff): string {
+/** `worktreeNotes`: what this clone knows of its worktree (worktree_gone, the merged offer), said under its worktree line. */
+export function handoffDetails(h: Handoff, worktreeNotes: readonly string[] = []): string {
   const lines = [
     `${h.handoff_id}  (uid ${h.uid}, rev ${h.rev ?? 0})`,
     `status:   ${h.status}${h.claimed_by ? ` — claimed by ${v(holderText(h))}` : ''}`,
@@ -29,6 +30,7 @@ export function handoffDetails(h: Handoff): string {
   if (h.task_id) lines.push(`task:     ${v(h.task_id)}`);
   if (h.files.length) lines.push(`files:    ${h.files.map(v).join(', ')}`);
   if (h.worktree) lines.push(`worktree: ${v(h.worktree.name)} (branch ${v(h.worktree.branch)}, from ${h.worktree.commit.slice(0, 12)})`);
+  for (const note of worktreeNotes) lines.push(`          ${v(note)}`);
   if (h.required_capabilities.length) lines.push(`needs:    ${h.required_capabilities.join(', ')}`);
   if (h.no_handoff_reason) lines.push(`skipped:  ${v(h.no_handoff_reason)}`);
   if (h.return_to || h.chain?.length)

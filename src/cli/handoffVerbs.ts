@@ -5,6 +5,9 @@ import { storeSeed } from '../core/store/storeReader';
 import { INSTRUCTION_FILES, VENDOR_IDS, VENDORS } from '../core/hooks/vendors';
 import { assertGitRepo, registerMergeDriver } from '../core/git/mergeDriverRegistration';
 import type { Handoff } from '../core/domain/handoffSchema';
+import { goneWorktrees, worktreeGoneText } from '../core/git/worktreeGone';
+import { mergedOffers } from '../core/git/mergedOffer';
+import { originatorOf } from '../core/domain/lifecycle';
 import { UsageError, type CliContext } from './cliContext';
 import { handoffDetails, handoffLine, storedFilesLine, tagLine } from './handoffFormat';
 import { agentOf, list, madeLine, one, quietOption, resultOf, rev, type Values } from './verbArgs';
@@ -33,7 +36,20 @@ export interface Verb {
 const agentOpt: Options = { agent: { type: 'string', short: 'a' } };
 const revOpt: Options = { 'expected-rev': { type: 'string' } };
 
-const showHandoff = (r: { data?: { handoff: Handoff } }) => handoffDetails(r.data!.handoff);
+/** Held handoffs whose worktree this clone made and no longer has (core/git/worktreeGone.ts); none outside git. */
+const goneIn = (ctx: CliContext, hs: readonly Handoff[]): Set<string> =>
+  ctx.layout.placement ? goneWorktrees(ctx.layout.placement.location, hs) : new Set();
+
+/** show's notes on the handoff's worktree: worktree_gone, and the merged offer (docs/contract.md §14 item 5). */
+function worktreeNotes(ctx: CliContext, h: Handoff): string[] {
+  const placement = ctx.layout.placement;
+  if (!placement || !h.worktree) return [];
+  const gone = goneIn(ctx, [h]).size > 0 ? [worktreeGoneText(h)] : [];
+  return [...gone, ...mergedOffers(placement.location, [h], originatorOf).map((o) => o.message)];
+}
+
+const showHandoff = (ctx: CliContext) => (r: { data?: { handoff: Handoff } }) =>
+  handoffDetails(r.data!.handoff, worktreeNotes(ctx, r.data!.handoff));
 
 export const VERBS: Record<string, Verb> = {
   init: {
@@ -153,7 +169,10 @@ export const VERBS: Record<string, Verb> = {
       const next = response.ok ? response.data!.next_cursor : undefined;
       const code = ctx.report(response, (r) => {
         const hs = r.data!.handoffs;
-        return hs.length ? hs.map(handoffLine).join('\n') : 'no handoffs match';
+        const gone = goneIn(ctx, hs);
+        return hs.length
+          ? hs.map((h) => handoffLine(h) + (gone.has(h.handoff_id) ? '  [worktree_gone]' : '')).join('\n')
+          : 'no handoffs match';
       });
       if (next && !ctx.json)
         ctx.io.err(`${String(response.data!.total)} match in all; the next page: the same command with --cursor ${next}`);
@@ -181,7 +200,7 @@ export const VERBS: Record<string, Verb> = {
         return ctx.report({ ...missing, request_id: response.request_id }, () => '');
       }
       const shown = { ...response, data: { handoff: h, archived: response.data!.archived === 1 } };
-      return ctx.report(shown, (r) => `${showHandoff(r)}${r.data.archived ? '\narchived: read-only, in .agentsync/archive/' : ''}`);
+      return ctx.report(shown, (r) => `${showHandoff(ctx)(r)}${r.data.archived ? '\narchived: read-only, in .agentsync/archive/' : ''}`);
     },
   },
   complete: {
@@ -217,7 +236,7 @@ export const VERBS: Record<string, Verb> = {
           reason: v.reason,
           expected_rev: rev(v),
         }),
-        showHandoff,
+        showHandoff(ctx),
       );
     },
   },

@@ -2,7 +2,6 @@
 // on a new branch named from the handoff and records the binding on the record (by uid, with the commit); `list` reads
 // every worktree of the clone from disk with its handoff and holder; `remove` refuses `worktree_held` while the bound
 // handoff is held. Not an action of the catalog: it runs git on this machine, which no request may make AgentSync do.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError, isActionError } from '../core/domain/errors';
 import type { Handoff } from '../core/domain/handoffSchema';
@@ -19,6 +18,7 @@ import { UsageError, type CliContext } from './cliContext';
 import type { Verb } from './handoffVerbs';
 import { oneLine } from './terminalText';
 import { addWorktreeFor } from './worktreeAdd';
+import { checkoutHasAgentSync } from '../core/workspace/workspaceHome';
 import { cliContext, placementOf, real, refuse } from './worktreeCommon';
 import type { Values } from './verbArgs';
 
@@ -48,7 +48,7 @@ function rowsOf(ctx: CliContext, handoffs: readonly Handoff[], now: Date): Workt
       name: w.name,
       path: w.root,
       branch: headBranch(gitDirOf(location.commonDir, w)),
-      agentsync: fs.existsSync(path.join(w.root, inRepository, '.agentsync.json')),
+      agentsync: checkoutHasAgentSync(w.root, inRepository),
       handoff: h?.handoff_id ?? null,
       status: h?.status ?? null,
       holder: h?.claimed_by ? displayAgent(h.claimed_by) + sessionWhere(h.claimed_session) : null,

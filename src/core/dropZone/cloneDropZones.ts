@@ -69,6 +69,7 @@ export class CloneDropZones {
     this.refresh();
     await Promise.all(this.all().map((p) => p.processOnce()));
     await this.housekeeping.sweepTimeouts();
+    this.housekeeping.noticeGoneWorktrees();
     return this.stats;
   }
 
@@ -78,6 +79,7 @@ export class CloneDropZones {
     this.refresh();
     await Promise.all(this.all().map((p) => p.start()));
     this.housekeeping.start();
+    this.housekeeping.noticeGoneWorktrees();
     this.timer = setInterval(() => {
       this.refresh();
       void this.housekeeping.sweepTimeouts();

@@ -23,7 +23,7 @@ function readText(file: string, max: number): string | null {
 }
 
 /** The commit a full ref name points to: its loose file in `commonDir`, else its line in packed-refs. */
-function resolveRef(commonDir: string, ref: string): string | null {
+export function resolveRef(commonDir: string, ref: string): string | null {
   if (!/^refs\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes('..')) return null;
   const loose = readText(path.join(commonDir, ...ref.split('/')), MAX_REF_BYTES)?.trim();
   if (loose && /^[0-9a-f]{40,64}$/.test(loose)) return loose;

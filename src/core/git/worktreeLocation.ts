@@ -137,8 +137,9 @@ function gitDirAt(root: string): { gitDir: string } | { problem: string } {
   if (!isDirectory(target))
     return {
       problem:
-        `${dotGit} points to ${target}, which does not exist: the worktree's main checkout was moved or deleted. ` +
-        'Run `git worktree repair` from the main checkout (or `git worktree prune` there if this worktree is no longer wanted)',
+        `${dotGit} points to ${target}, which does not exist: the worktree's main checkout was moved or deleted, or git ` +
+        'pruned this worktree. Run `git worktree repair` from the main checkout (or `git worktree prune` there if this ' +
+        'worktree is no longer wanted, then `git worktree add` to make it again)',
     };
   return { gitDir: realOrResolved(target) };
 }
@@ -169,6 +170,18 @@ function lookUp(start: string): WorktreeLookup | null {
   if ('problem' in found) return { ok: false, worktreeRoot, problem: found.problem };
   const { gitDir } = found;
   const commonText = readSmall(path.join(gitDir, 'commondir'), MAX_POINTER_BYTES);
+  // A `gitdir:` file leads to a whole git dir (a submodule's, with its objects) or to a linked worktree's admin folder,
+  // which has no objects and names its clone in `commondir`: without that file it belongs to no clone we can tell, and
+  // taking it for a clone of its own would start a second record.
+  if (commonText === null && !isDirectory(path.join(worktreeRoot, '.git')) && !isDirectory(path.join(gitDir, 'objects')))
+    return {
+      ok: false,
+      worktreeRoot,
+      problem:
+        `${gitDir} has no commondir file, so git cannot tell which clone the worktree ${worktreeRoot} belongs to. ` +
+        "Restore it (it holds the path of the clone's git dir, `../..` for a worktree git made) or, if this worktree is " +
+        'no longer wanted, delete it and run `git worktree prune` from the main checkout',
+    };
   const commonDir = commonText === null ? gitDir : realOrResolved(path.resolve(gitDir, commonText.trim()));
   if (!isDirectory(commonDir))
     return {

@@ -42,6 +42,7 @@ export interface HandoffStoreOptions {
 
 interface Pending extends BatchWork {
   fetchFirst?: boolean;
+  readOnly?: boolean;
   replayer?: Replayer;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
@@ -59,6 +60,8 @@ export interface TransactOptions {
    * applied first, in their order, by any batch that carries it. The caller hands it down: the store runs no request.
    */
   replayer?: Replayer;
+  /** The work only reads (a read joining a pulled record into the home): the batch writes nothing in a working tree. */
+  readOnly?: boolean;
 }
 
 export class HandoffStore {
@@ -182,7 +185,7 @@ export class HandoffStore {
     // Records a pull brought into the main worktree's committed store join the clone's home first (under the lock,
     // writing only the home, never a working tree), so a read after `git pull` sees them (homeRecord.ts).
     if (committedChanged(this.layout))
-      return this.transact(() => undefined).then(
+      return this.transact(() => undefined, { readOnly: true }).then(
         () => this.readNow(work),
         () => this.readNow(work),
       );
@@ -249,7 +252,10 @@ export class HandoffStore {
           batch.some((p) => p.fetchFirst),
           batch.find((p) => p.replayer)?.replayer ?? null,
         );
-      await this.local.enter(remote !== null);
+      await this.local.enter(
+        remote !== null,
+        batch.every((p) => p.readOnly),
+      );
     } catch (e) {
       for (const p of batch) p.reject(storageError(e, this.layout.lockFile));
       return;

@@ -51,6 +51,28 @@ export function configMissingMessage(placement: WorkspacePlacement): string {
   );
 }
 
+/** True when the worktree at `worktreeRoot` checks out the workspace's `.agentsync.json` (false: a branch from before AgentSync). */
+export function checkoutHasAgentSync(worktreeRoot: string, inRepository: string): boolean {
+  return fs.existsSync(path.join(worktreeRoot, inRepository, '.agentsync.json'));
+}
+
+/**
+ * What an agent starting in a linked worktree on a branch from before AgentSync is told (docs/contract.md §14 item 5):
+ * its checkout lacks `.agentsync.json` and the agent packs, while its reads and writes still use the clone's record.
+ * Null where the checkout has AgentSync, outside git, and in the main worktree or a bare clone's view of it.
+ */
+export function checkoutWithoutAgentSync(placement: WorkspacePlacement | null): string | null {
+  if (!placement) return null;
+  const { location, inRepository } = placement;
+  if (location.isMain || checkoutHasAgentSync(location.worktreeRoot, inRepository)) return null;
+  const branch = headOf(location.gitDir, location.commonDir).branch ?? 'a detached HEAD';
+  return (
+    `the worktree ${location.worktreeRoot} (${location.name}, on ${branch}) is on a branch from before AgentSync: its checkout ` +
+    "has no .agentsync.json and no agent packs (hooks, instructions). Its reads and writes still use the clone's one " +
+    `record. Merge the default branch into ${branch}, or make the worktree with \`agentsync worktree add\` from a commit that has AgentSync.`
+  );
+}
+
 function realOrResolved(p: string): string {
   try {
     return fs.realpathSync.native(p);

@@ -91,6 +91,26 @@ function sections(b: SessionBriefing, revoked: readonly RevokedWrite[]): Section
       none: 'none',
       more: `agentsync list --status in_progress ${limit}`,
     },
+    ...(b.merged_offers?.length
+      ? [
+          {
+            title: 'Your handoffs whose worktree branch reached the default branch (merged? record it; nothing was set)',
+            items: b.merged_offers.map((o) => `- ${o.handoff_id}: ${foldAgentText(o.message, 400)}`),
+            none: 'none',
+            more: 'agentsync worktree list',
+          },
+        ]
+      : []),
+    ...(b.worktree_gone?.length
+      ? [
+          {
+            title: 'Held work whose worktree was removed (worktree_gone; still held, nothing was released)',
+            items: b.worktree_gone.map((g) => `- ${g.handoff_id}: ${foldAgentText(g.message, 400)}`),
+            none: 'none',
+            more: 'agentsync worktree list',
+          },
+        ]
+      : []),
     ...(b.moved_ids?.length
       ? [
           {
@@ -122,6 +142,7 @@ function render(b: SessionBriefing, all: Section[], counts: number[]): string {
     if (counts[i] > 0) out.push(DATA_BEGIN, ...s.items.slice(0, counts[i]), DATA_END);
     if (counts[i] < s.items.length) out.push(`${s.items.length - counts[i]} more: \`${s.more}\``);
   });
+  if (b.checkout_without_agentsync) out.push('', `Note: ${b.checkout_without_agentsync}`);
   out.push('', 'Before you stop: complete claimed work with a report (completeHandoff), pass it over, return it, or release it.');
   return out.join('\n');
 }

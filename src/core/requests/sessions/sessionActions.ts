@@ -16,6 +16,10 @@ import { readMovedIds, toldPatch, untoldMoves } from '../../store/movedIds';
 import { checkWorkspaceRelative } from '../../domain/workspacePath';
 import { readGitInfo, type GitInfo } from '../../git/gitStatus';
 import { sessionBriefing } from './sessionBriefing';
+import { goneWorktrees, worktreeGoneText } from '../../git/worktreeGone';
+import { mergedOffers } from '../../git/mergedOffer';
+import { originatorOf } from '../../domain/lifecycle';
+import { checkoutWithoutAgentSync } from '../../workspace/workspaceHome';
 import { HEALTH_CHECKS, type HealthReport } from './healthChecks';
 import { runHealthAction, runSessionEndChecks } from './consentedChecks';
 import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
@@ -114,7 +118,34 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values(), ctx.session);
   const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r), ctx.agent);
   if (moved.length) briefing.moved_ids = moved;
+  const gone = env.layout.placement ? goneWorktrees(env.layout.placement.location, tx.handoffs) : new Set<string>();
+  const mine = tx.handoffs.filter((h) => gone.has(h.handoff_id) && (h.claimed_by === ctx.agent || originatorOf(h) === ctx.agent));
+  if (mine.length) briefing.worktree_gone = mine.map((h) => ({ handoff_id: h.handoff_id, message: worktreeGoneText(h) }));
+  const offers = briefingOffers(env, tx.handoffs, ctx.agent);
+  if (offers.length) briefing.merged_offers = offers;
+  const oldCheckout = checkoutWithoutAgentSync(env.layout.placement);
+  if (oldCheckout) briefing.checkout_without_agentsync = oldCheckout;
   return { agent: ctx.agent, goal, session, briefing, ...(existing ? { replaced: existing } : {}) };
+}
+
+/** The `merged` offers for the handoffs `agent` originated (docs/contract.md §14 item 5); a git that fails offers none. */
+function briefingOffers(
+  env: SessionEnv,
+  handoffs: readonly Handoff[],
+  agent: string,
+): { handoff_id: string; command: string; message: string }[] {
+  const placement = env.layout.placement;
+  if (!placement) return [];
+  try {
+    const mine = handoffs.filter((h) => originatorOf(h) === agent);
+    return mergedOffers(placement.location, mine, originatorOf).map(({ handoff_id, command, message }) => ({
+      handoff_id,
+      command,
+      message,
+    }));
+  } catch {
+    return [];
+  }
 }
 
 /** Hot files that may go into a handoff's files[] (git can report names the record schema refuses, e.g. with newlines). */

@@ -51,6 +51,15 @@ export interface SessionBriefing {
    * published handoff (`now_names`), and the one this clone knew by it is `moved_to`. Absent when there are none.
    */
   moved_ids?: { id: string; moved_to: string; uid: string; now_names: string | null; holder_uid: string | null }[];
+  /**
+   * Held handoffs this agent holds or originated whose worktree was removed by other means (git/worktreeGone.ts): the
+   * line that says what and what to do. Absent when there are none.
+   */
+  worktree_gone?: { handoff_id: string; message: string }[];
+  /** Open handoffs this agent originated whose worktree branch reached the default branch (git/mergedOffer.ts). */
+  merged_offers?: { handoff_id: string; command: string; message: string }[];
+  /** The session's worktree is on a branch from before AgentSync (workspace/workspaceHome.ts): what, and what to do. */
+  checkout_without_agentsync?: string;
 }
 
 function brief(h: Handoff): BriefHandoff {

@@ -24,8 +24,13 @@ export class CrashRepair {
     private readonly logger: StoreLogger,
   ) {}
 
-  /** Under the lock, before a batch reads the store. */
-  beforeBatch(): void {
+  /**
+   * Under the lock, before a batch reads the store. `readOnly`: every request of the batch is a read (a read taking
+   * the lock to join a pulled record into the home): in a clone the committed files live in the main worktree, where
+   * a read changes nothing (docs/contract.md §14, "Reads dirty nothing"), so their repair waits for the next write.
+   */
+  beforeBatch(readOnly = false): void {
+    if (readOnly && this.inWorkingTree()) return;
     if (!this.coldStarted) this.coldStart();
     this.recoverJournal();
     if (this.startCheckWanted) this.rebuildIfStale();
@@ -34,9 +39,11 @@ export class CrashRepair {
   /**
    * Checked without the lock (a read of state.json and the tracker), so a current workspace pays no lock: true when
    * the derived files are out of date and this user can write the folder; the next batch then rebuilds them. A store
-   * that cannot be read, or a read-only checkout, is left to the request to report.
+   * that cannot be read, or a read-only checkout, is left to the request to report. Outside git only.
    */
   outOfDateAtStart(): boolean {
+    // A start is no write: in a clone's main worktree the tracker waits for the next write (beforeBatch).
+    if (this.inWorkingTree()) return false;
     try {
       this.file.load();
       const hash = this.file.hash();
@@ -48,6 +55,11 @@ export class CrashRepair {
     }
     this.startCheckWanted = true;
     return true;
+  }
+
+  /** The derived and committed files are in a git working tree (the main worktree of a clone), not in the home. */
+  private inWorkingTree(): boolean {
+    return Boolean(this.layout.placement?.mainWorkspace);
   }
 
   /** First batch of this instance: remove dead writers' temp files, repair what a crash cut off. */

@@ -55,6 +55,8 @@ export class LocalAuthority implements StateAuthority {
   private readonly commit: StoreCommit;
   private readonly repair: CrashRepair;
   private missingDeadline = 0;
+  /** The batch under the lock now holds only reads (enter's `readOnly`): crash repair leaves the working tree alone. */
+  private readOnlyBatch = false;
   private readonly seedNoticeExtras?: (record: HandoffsFile) => string[];
 
   constructor(
@@ -86,14 +88,15 @@ export class LocalAuthority implements StateAuthority {
    * lock lives in the record's folder (the clone's home in git, docs/contract.md §14; .agentsync/ outside it); a
    * request in a folder not yet initialized creates it. Every batch: a worktree that cannot be used, a clone without
    * its configuration (config_missing), a symlinked .agentsync/ or audit/ (e.g. checked out from git) is refused
-   * before anything is written.
+   * before anything is written. `readOnly`: the batch holds only reads (crashRepair.ts, beforeBatch).
    */
-  async enter(remote: boolean): Promise<void> {
+  async enter(remote: boolean, readOnly = false): Promise<void> {
     assertPlacementUsable(this.layout, true);
     ensureSafeDirectory(this.layout.recordBase, this.layout.recordDir);
     assertSafeDirectory(this.layout.root, this.layout.dataDir);
     assertSafeDirectory(this.layout.committedRoot, this.layout.auditDir);
     await this.lock.acquire(remote);
+    this.readOnlyBatch = readOnly;
     this.missingDeadline = Date.now() + MISSING_STORE_WAIT_MS;
   }
 
@@ -113,7 +116,7 @@ export class LocalAuthority implements StateAuthority {
     for (;;) {
       await this.waitForSteadyStore();
       try {
-        this.repair.beforeBatch();
+        this.repair.beforeBatch(this.readOnlyBatch);
         this.joinFromMainWorktree();
         const snapshot = this.file.load();
         this.sayNotices();

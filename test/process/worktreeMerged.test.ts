@@ -1,0 +1,88 @@
+// The `merged` offer (docs/contract.md §14 item 5): when a handoff's worktree branch, moved on from the commit its
+// binding recorded, becomes reachable from the default branch (a merge or a fast-forward), the originator is offered
+// the move that records it, in the briefing, in `show` and by the sweep; nothing is set. A squash merge is not
+// detected. Real git worktrees and merges, the CLI as a process.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, GIT_ENV, gitOk, tempWorkspace } from './processHarness';
+
+const ENV: NodeJS.ProcessEnv = { ...GIT_ENV };
+for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI']) delete ENV[k];
+
+function cli(cwd: string, args: string[], input?: string): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: ENV, input });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function ok(cwd: string, ...args: string[]): string {
+  const r = cli(cwd, args);
+  assert.equal(r.code, 0, `agentsync ${args.join(' ')}: ${r.out}${r.err}`);
+  return r.out;
+}
+
+function offers(cwd: string, agent: string): { handoff_id: string; command: string }[] | undefined {
+  const r = cli(cwd, ['request', '-'], JSON.stringify({ action: 'startSession', agent, goal: 'look' }));
+  const answer = JSON.parse(r.out) as { ok: boolean; data: { briefing: { merged_offers?: { handoff_id: string; command: string }[] } } };
+  assert.equal(answer.ok, true, r.out + r.err);
+  return answer.data.briefing.merged_offers;
+}
+
+/** A clone; a handoff from codex to claude owning `claude-wt`, where claude claimed it, committed work and completed it. */
+function workDone(): { repo: string; wt: string; id: string } {
+  const repo = path.join(fs.realpathSync(tempWorkspace('wt-merged')), 'repo');
+  fs.mkdirSync(repo);
+  gitOk(repo, 'init', '-q', '-b', 'main');
+  ok(repo, 'init');
+  gitOk(repo, 'add', '-A');
+  gitOk(repo, 'commit', '-q', '-m', 'agentsync');
+  const id = ok(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'fix it', '--quiet').trim();
+  ok(repo, 'worktree', 'add', '../claude-wt', '--handoff', id);
+  const wt = path.join(path.dirname(repo), 'claude-wt');
+  ok(wt, 'claim', id, '--agent', 'claude');
+  fs.writeFileSync(path.join(wt, 'fix.txt'), 'fixed\n');
+  gitOk(wt, 'add', 'fix.txt');
+  gitOk(wt, 'commit', '-q', '-m', 'the fix');
+  ok(wt, 'complete', id, '--agent', 'claude');
+  return { repo, wt, id };
+}
+
+describe('the merged offer when a worktree branch reaches the default branch (process, real git)', function () {
+  this.timeout(180_000);
+
+  it('offered to the originator in the briefing, show and the sweep once merged; never set', () => {
+    const { repo, id } = workDone();
+    assert.equal(offers(repo, 'codex'), undefined, 'not before the merge');
+    assert.doesNotMatch(ok(repo, 'show', id), /merged: the branch/);
+    gitOk(repo, 'merge', '-q', '--no-ff', '-m', 'merge the fix', `agentsync/${id}`);
+    const offered = offers(repo, 'codex');
+    assert.deepEqual(
+      offered?.map((o) => o.handoff_id),
+      [id],
+    );
+    assert.match(offered[0].command, new RegExp(`agentsync approve ${id} --agent codex`));
+    assert.equal(offers(repo, 'claude'), undefined, 'only the originator is offered it');
+    assert.match(ok(repo, 'show', id), new RegExp(`merged: the branch agentsync/${id} of ${id} \\(at [0-9a-f]{12}\\) reached main`));
+    const hook = cli(
+      repo,
+      ['hook', 'session-start', '--agent', 'codex', '--format', 'codex'],
+      JSON.stringify({ cwd: repo, hook_event_name: 'SessionStart' }),
+    );
+    assert.match(hook.out, /reached main/, hook.out + hook.err);
+    const watched = cli(repo, ['watch', '--once', '--verbose']);
+    assert.match(watched.err, new RegExp(`merged: the branch agentsync/${id}`), watched.err);
+    assert.equal(
+      (JSON.parse(ok(repo, '--json', 'show', id)) as { data: { handoff: { status: string } } }).data.handoff.status,
+      'ready_for_review',
+    );
+  });
+
+  it('a squash merge is not detected (the docs say so)', () => {
+    const { repo, id } = workDone();
+    gitOk(repo, 'merge', '-q', '--squash', `agentsync/${id}`);
+    gitOk(repo, 'commit', '-q', '-m', 'squashed fix');
+    assert.ok(fs.existsSync(path.join(repo, 'fix.txt')));
+    assert.equal(offers(repo, 'codex'), undefined);
+  });
+});
