@@ -6,11 +6,13 @@ import { assertAuthority } from '../../domain/lifecycle';
 import { leaseUntil } from './claimHandoff';
 import { leaseHalfUsed } from '../../hooks/leaseRenewal';
 import { checkRevision, requireHandoff } from './findHandoff';
+import { assertNotWithdrawn } from '../../domain/withdrawal';
 import type { Handoff, Todo } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
 export function heartbeat(tx: StoreTransaction, ctx: ActionContext, p: { ref: string }): { handoff: Handoff; renewed: boolean } {
   const h = requireHandoff(tx, p.ref);
+  assertNotWithdrawn(h);
   if (h.status !== 'in_progress') {
     throw new ActionError('not_claimable', `${h.handoff_id} is ${h.status}; only an in-progress handoff has a lease to renew.`, {
       handoff_id: h.handoff_id,
