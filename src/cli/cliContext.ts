@@ -9,6 +9,7 @@ import { WorkspaceLayout } from '../core/workspace/workspaceLayout';
 import { safeWrite as write } from './safeOutput';
 import { testClock } from './testClock';
 import { terminalSafe, oneLine } from './terminalText';
+import { withdrawalText, type WithdrawalNotice } from '../core/hooks/withdrawNotices';
 
 export { outputFailed } from './safeOutput';
 
@@ -42,6 +43,12 @@ function provisionalLine(response: RequestResponse): string {
     '\nprovisional: made offline (sync offline "local"); the remote has not confirmed it and may revoke it. ' +
     '`agentsync sync` confirms it or says it was revoked.'
   );
+}
+
+/** A withdrawn pass the answer tells its receiver (docs/contract.md §6, "Withdraw"), for stderr; '' when none. */
+function withdrawnLines(response: RequestResponse): string {
+  const told = (response.data as { withdrawn?: WithdrawalNotice[] } | undefined)?.withdrawn;
+  return Array.isArray(told) && told.length ? withdrawalText(told) : '';
 }
 
 export class CliContext {
@@ -87,6 +94,8 @@ export class CliContext {
   report<R extends RequestResponse>(response: R, human: (r: R) => string): number {
     if (this.json) this.io.out(JSON.stringify(response));
     else if (response.ok) {
+      const withdrawn = withdrawnLines(response);
+      if (withdrawn) this.io.err(withdrawn);
       const text = human(response);
       const note = provisionalLine(response);
       // --quiet prints a bare id for a script to capture: the note goes to stderr there.

@@ -7,6 +7,7 @@ import { trackerMergeVerb } from './trackerMergeVerb';
 import { hookVerb } from './hookVerb';
 import { assignVerb, passVerb, returnVerb } from './delegationVerbs';
 import { policyVerb } from './policyVerb';
+import { agentsVerb } from './agentsVerb';
 import { adoptVerb } from './adoptVerb';
 import { worktreeVerb } from './worktreeVerb';
 
@@ -20,6 +21,7 @@ export const EXTRA_VERBS: Record<string, Verb> = {
   return: returnVerb,
   assign: assignVerb,
   policy: policyVerb,
+  agents: agentsVerb,
   adopt: adoptVerb,
   worktree: worktreeVerb,
 };

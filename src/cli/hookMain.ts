@@ -10,6 +10,7 @@ import { leasesDue } from '../core/hooks/leaseRenewal';
 import { hookNetworkDeadline } from '../core/hooks/hookDeadline';
 import { NETWORK_DEADLINE_ENV } from '../core/domain/networkDeadline';
 import { radarAnswer } from '../core/hooks/preToolHook';
+import { withdrawalAnswer } from '../core/hooks/withdrawNotices';
 import { readOnce, StoreReader } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import type { HookInput } from '../core/hooks/vendors/vendor';
@@ -61,7 +62,8 @@ export function answeredHere(
   if (args.event !== 'pre-tool-use' && args.event !== 'post-tool-use') return { done: false, answer: null };
   const root = workspaceOf(args, input);
   if (!root) return { done: true, answer: null };
-  const readStore = readOnce(storeOf(root), true);
+  const reader = storeOf(root);
+  const readStore = readOnce(reader, true);
   let answer: object | null = null;
   let found: AgentSession | null = null;
   const session = () => (found ??= hookSession(args.vendor, input, args.agent, root));
@@ -70,8 +72,19 @@ export function answeredHere(
   } catch (e) {
     safeWrite(process.stderr, `agentsync hook ${args.event}: the conflict radar failed: ${(e as Error).message}\n`);
   }
-  if (args.event === 'pre-tool-use') return { done: true, answer };
-  return { done: !leasesAreDue(readStore(), args.agent, session), answer };
+  // A withdrawn pass is told to its receiver here when the radar has nothing to say (withdrawNotices.ts); a hook that
+  // goes on to the full CLI tells it there instead, so it is marked told only by the process that answers.
+  const told = (): object | null => {
+    try {
+      return withdrawalAnswer(args.event, args.vendor, args.agent, readStore, session, reader.home);
+    } catch (e) {
+      safeWrite(process.stderr, `agentsync hook ${args.event}: telling a withdrawn pass failed: ${(e as Error).message}\n`);
+      return null;
+    }
+  };
+  if (args.event === 'pre-tool-use') return { done: true, answer: answer ?? told() };
+  const done = !leasesAreDue(readStore(), args.agent, session);
+  return { done, answer: done ? (answer ?? told()) : answer };
 }
 
 export function main(): void {

@@ -10,6 +10,7 @@ import { HOOK_EVENTS, parseHookArgs, parseHookInput, type HookArgs } from '../co
 import { readOnce } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import { radarAnswer } from '../core/hooks/preToolHook';
+import { withdrawalAnswer, withdrawalText, type WithdrawalNotice } from '../core/hooks/withdrawNotices';
 import { hookSession } from './hookSession';
 import { worktreeRelative } from '../core/git/worktreePaths';
 import type { AgentSession } from '../core/domain/agentSession';
@@ -38,8 +39,10 @@ async function sessionStart(ctx: CliContext, args: HookArgs, session: AgentSessi
     goal: `Session started (${args.vendor.id} hook)`,
     ...sessionParam(session),
   });
+  const withdrawn = (r.data as { withdrawn?: WithdrawalNotice[] } | undefined)?.withdrawn ?? [];
   const text = r.ok
-    ? briefingText((r.data as { briefing: SessionBriefing }).briefing, revokedWrites(r.data?.sync_revoked))
+    ? briefingText((r.data as { briefing: SessionBriefing }).briefing, revokedWrites(r.data?.sync_revoked)) +
+      (withdrawn.length ? `\n\n${withdrawalText(withdrawn)}` : '')
     : `AgentSync: startSession was refused (${r.reason}): ${r.message}. Read AGENTS.md for how to use AgentSync here.`;
   ctx.io.out(JSON.stringify(args.vendor.context(text)));
 }
@@ -64,10 +67,11 @@ async function postToolUse(ctx: CliContext, args: HookArgs, input: HookInput, se
 }
 
 function toolRadar(ctx: CliContext, args: HookArgs, input: HookInput, session: AgentSession, readStore = readOnce(ctx.storeReader)): void {
-  const answer = radarAnswer(args.event, args.vendor, input, args.agent, ctx.layout.root, Date.now(), readStore, {
-    session: () => session,
-    relative: worktreeRelative,
-  });
+  const answer =
+    radarAnswer(args.event, args.vendor, input, args.agent, ctx.layout.root, Date.now(), readStore, {
+      session: () => session,
+      relative: worktreeRelative,
+    }) ?? withdrawalAnswer(args.event, args.vendor, args.agent, readStore, () => session, ctx.layout);
   if (answer) ctx.io.out(JSON.stringify(answer));
 }
 

@@ -45,6 +45,7 @@ const AGENTSYNC_REASONS = [
   'invalid_config',
   'config_missing',
   'worktree_held',
+  'withdrawn',
   'drop_zone_off',
   'remote_unreachable',
   'remote_auth',

@@ -5,8 +5,9 @@ import { SESSION_ID_PATTERN } from './agentSession';
 import { phaseSchema, workRequestSchema } from './workRequest';
 import { workspaceRelativePath } from './workspacePath';
 
-export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated'] as const;
-export const TERMINAL_STATUSES = ['merged', 'escalated'] as const;
+export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated', 'withdrawn'] as const;
+/** Nothing leaves them (docs/contract.md §4); `withdrawn` is a pass its originator took back (withdrawPass). */
+export const TERMINAL_STATUSES = ['merged', 'escalated', 'withdrawn'] as const;
 export const OWNER_MODES = ['single', 'shared', 'auto'] as const;
 
 export const LIMITS = {
@@ -218,19 +219,25 @@ export const handoffSchema = z
   });
 
 /**
- * The store versions this build reads (docs/contract.md §3): 1, and 2 once a record carries a field AgentSync 0.4.0 does
- * not know (`claimed_session`, `worktree`). A file is written as 2 only while one does (storeVersionFor), so a clone of 0.4.0
- * reads every other file as before.
+ * The store versions this build reads (docs/contract.md §3): 1; 2 once a record carries a field AgentSync 0.4.0 does
+ * not know (`claimed_session`, `worktree`); 3 once a record is `withdrawn`, a status no earlier build knows. A file is
+ * written at the lowest version its records need (storeVersionFor), so an older clone reads every other file as before.
  */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 3;
+export type StoreVersion = 1 | 2 | 3;
 
-/** The version a store holding `handoffs` is written as: 2 when a record carries `claimed_session` or `worktree`, else 1. */
-export function storeVersionFor(handoffs: readonly { claimed_session?: unknown; worktree?: unknown }[]): 1 | 2 {
-  return handoffs.some((h) => h.claimed_session || h.worktree) ? 2 : 1;
+/** The version a store holding `handoffs` is written as: 3 with a withdrawn record, 2 with `claimed_session` or `worktree`, else 1. */
+export function storeVersionFor(handoffs: readonly { status?: unknown; claimed_session?: unknown; worktree?: unknown }[]): StoreVersion {
+  let version: StoreVersion = 1;
+  for (const h of handoffs) {
+    if (h.status === 'withdrawn') return 3;
+    if (h.claimed_session || h.worktree) version = 2;
+  }
+  return version;
 }
 
 export const handoffsFileSchema = z.strictObject({
-  version: z.union([z.literal(1), z.literal(2)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   /** The highest handoff_id ever moved to the archive: new ids are allocated above it, so an id is never reused. */
   id_high_water: handoffIdSchema.optional(),
   handoffs: z.array(handoffSchema),

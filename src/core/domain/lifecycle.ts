@@ -40,6 +40,8 @@ export const TRANSITIONS: Readonly<Record<HandoffStatus, readonly Move[]>> = {
   approved: [{ to: 'merged', authority: 'originator', verb: 'merge' }, OPEN_TO_ESCALATED],
   merged: [],
   escalated: [],
+  // Reached only by withdrawPass, from any open status of passed work (domain/withdrawal.ts), never by a plain transition.
+  withdrawn: [],
 };
 
 /** Whether a move named `verb` can start from `status`; who may make it is checked when it is made (assertAuthority). */

@@ -3,8 +3,8 @@
 // AgentSync writes (src/core/store/storeFormat.ts: 2-space JSON, one record per block indented by four spaces, no raw
 // line break inside a string) a record is cut out by its braces; a file in any other layout is parsed whole.
 
-// Store versions 1 and 2 (docs/contract.md §3) share the layout; their heads differ in the digit alone.
-const HEADS = [Buffer.from('{\n  "version": 1,\n'), Buffer.from('{\n  "version": 2,\n')];
+// Store versions 1 to 3 (docs/contract.md §3) share the layout; their heads differ in the digit alone.
+const HEADS = [1, 2, 3].map((v) => Buffer.from(`{\n  "version": ${v},\n`));
 const HEAD = HEADS[0];
 const TAIL = Buffer.from('\n  ]\n}\n');
 const RECORD_OPEN = Buffer.from('\n    {\n');

@@ -17,6 +17,7 @@ import { offlineReplayer, tellRevocations } from './offlineWrites';
 import { parseRequestText, takeIn, type Accepted } from './requestIntake';
 import { earlierRequest, ledger } from './requestLedger';
 import { requestSession, type RequestCaller } from './requestSession';
+import { tellWithdrawals } from './withdrawTelling';
 
 export { MAX_REQUEST_BYTES, MAX_REQUEST_DEPTH } from './requestIntake';
 /** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
@@ -182,6 +183,7 @@ export class RequestDispatcher {
         if (tx.config.sync && spec.tellsRevoked) {
           response.data = tellRevocations(tx, response.data, this.store.layout.syncStateFile, actx.agent, spec.tellsRevoked);
         }
+        response.data = tellWithdrawals(tx.handoffs, response.data, actx, this.store.layout);
       } catch (e) {
         step.rollback();
         if (!isActionError(e)) throw e;

@@ -10,6 +10,7 @@ import {
   ownerModeSchema,
   sessionIdSchema,
   statusSchema,
+  STATUSES,
   todoSchema,
 } from '../domain/handoffSchema';
 import { phaseSchema, workRequestSchema } from '../domain/workRequest';
@@ -98,7 +99,7 @@ export const paramSchemas = {
     z.strictObject({
       ...envelope(),
       ...handoffRef(),
-      status: z.union([statusSchema, z.array(statusSchema).max(7)]).optional(),
+      status: z.union([statusSchema, z.array(statusSchema).max(STATUSES.length)]).optional(),
       open: z.boolean().optional(),
       /** A page of at most `limit` handoffs, in creation order (by uid); `next_cursor` in the answer continues it. */
       limit: z.number().int().positive().max(100_000).optional(),
@@ -121,6 +122,12 @@ export const paramSchemas = {
   completeHandoff: () => withHandoffRef({ agent: agentParam(), result: resultParam().optional(), ...expectedRev() }),
   updateTodos: () => withHandoffRef({ agent: agentParam(), todos: z.array(todoSchema).max(LIMITS.todos), ...expectedRev() }),
   heartbeat: () => withHandoffRef({ agent: agentParam() }),
+  withdrawPass: () =>
+    withHandoffRef({
+      agent: agentParam(),
+      reason: z.string().trim().min(1, 'reason must say why the pass is withdrawn (the receiver is told)').max(LIMITS.reason),
+      ...expectedRev(),
+    }),
   clearConflicts: () => withHandoffRef({ agent: agentParam(), ...expectedRev() }),
   expireLeases: () => z.strictObject({ ...envelope() }),
   passOver: () =>

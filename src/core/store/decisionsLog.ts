@@ -1,4 +1,4 @@
-// decisions.md: one line when a handoff reaches merged or escalated (docs/contract.md §2), with the agent, task_id,
+// decisions.md: one line when a handoff reaches merged, escalated or withdrawn (docs/contract.md §2), with the agent, task_id,
 // outcome and notes. The columns of docs/agentsync-documentation.md ("Audit log and decisions") come first, in their order, so
 // readers of the six-column lines still work; task_id and notes follow.
 import * as fs from 'node:fs';

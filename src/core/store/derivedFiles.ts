@@ -7,7 +7,7 @@ import { mergeState, readStateFile, summarizeHandoffs } from './stateFile';
 import { renderTrackerFile, type TrackerSectionProof } from './trackerFile';
 import { contentHash } from './storeStamp';
 import { fileStatKeyOf } from '../disk/fileStatKey';
-import type { Handoff } from '../domain/handoffSchema';
+import { isTerminal, type Handoff } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 import type { DerivedWriteOptions } from './derivedWriteOptions';
@@ -118,11 +118,11 @@ export function writeDerivedFiles(layout: WorkspaceLayout, tx: StoreTransaction,
 }
 
 /**
- * Appends the decisions.md lines a crash cut off: every merged/escalated handoff whose id has no line yet,
+ * Appends the decisions.md lines a crash cut off: every finished (merged, escalated, withdrawn) handoff whose id has no line yet,
  * dated by its terminal history entry. Run once per store instance (cold start), under the lock.
  */
 export function appendMissingDecisions(layout: WorkspaceLayout, handoffs: readonly Handoff[]): number {
-  const terminal = handoffs.filter((h) => h.status === 'merged' || h.status === 'escalated');
+  const terminal = handoffs.filter((h) => isTerminal(h.status));
   if (terminal.length === 0) return 0;
   const { recorded, empty } = recordedDecisions(layout.decisionsFile, new Set(terminal.map((h) => h.handoff_id)));
   let missing = terminal.filter((h) => !recorded.has(h.handoff_id));

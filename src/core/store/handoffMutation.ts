@@ -1,7 +1,7 @@
 // The single place a record changes: new history entry, updated_at, rev, audit line, decisions line.
 import type { AuditEntry } from './auditLog';
 import type { AgentSession } from '../domain/agentSession';
-import { LIMITS, type Handoff, type HandoffStatus } from '../domain/handoffSchema';
+import { isTerminal, LIMITS, type Handoff, type HandoffStatus } from '../domain/handoffSchema';
 import type { StoreTransaction } from './storeTransaction';
 
 export interface ActionContext {
@@ -78,7 +78,8 @@ export function applyStatusChange(
   };
   tx.replace(next);
   tx.audit.push(auditEntry(ctx, next, h.status, to, reason, ts));
-  if (to === 'merged' || to === 'escalated') tx.decisions.push({ handoff: next, agent: ctx.agent, timestamp: ts });
+  // One decisions.md line per finished handoff (docs/contract.md §4): merged, escalated, withdrawn.
+  if (isTerminal(to)) tx.decisions.push({ handoff: next, agent: ctx.agent, timestamp: ts });
   return next;
 }
 

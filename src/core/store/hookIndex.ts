@@ -1,5 +1,6 @@
 // The tool hooks' index (docs/contract.md §14, "The hooks' index"): what `agentsync hook pre-tool-use` and
-// `post-tool-use` need of the record (the live claims: holder, session, lease, files, summary), kept beside it in the
+// `post-tool-use` need of the record (the live claims: holder, session, lease, files, summary; and withdrawn passes,
+// told to their receivers), kept beside it in the
 // record's folder so that a hook does not read a store of thousands of records around every tool call. Every write
 // writes it under the store's lock, right after the store's rename, naming the store it was derived from: the store
 // file's stat key (disk/fileStatKey.ts) and its hash (storeHash.ts). A hook uses it only while the store's stat key is
@@ -32,7 +33,8 @@ const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 
 /** The index of `handoffs`, derived from the store file whose stat key is `storeStat` and whose hash is `storeHash`. */
 export function hookIndexBytes(handoffs: readonly Handoff[], storeStat: string, storeHash: string): Buffer {
-  const live = handoffs.filter((h) => h.status === 'in_progress').map(hookFieldsOf);
+  // Withdrawn passes go in whole: a receiver's hook tells them (hooks/withdrawNotices.ts); they are few and terminal.
+  const live = handoffs.flatMap((h) => (h.status === 'in_progress' ? [hookFieldsOf(h)] : h.status === 'withdrawn' ? [h] : []));
   const head = `{\n  "version": 1,\n  "derived_from": ${JSON.stringify(`${storeStat} ${storeHash}`)},\n  "handoffs": [`;
   return Buffer.from(live.length ? `${head}\n${live.map(recordText).join(',\n')}\n  ]\n}\n` : `${head}]\n}\n`);
 }

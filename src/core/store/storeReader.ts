@@ -29,6 +29,11 @@ export class StoreReader {
     return this.layout.handoffsFile;
   }
 
+  /** Where the record's runtime files live (the clone's home, docs/contract.md §14) and the folder they are checked from. */
+  get home(): { recordDir: string; recordBase: string } {
+    return { recordDir: this.layout.recordDir, recordBase: this.layout.recordBase };
+  }
+
   /** True when the workspace has a store file (readable or not); a clone's home is seeded on its first read. */
   exists(): boolean {
     return fs.existsSync(this.layout.handoffsFile) || this.seeded();

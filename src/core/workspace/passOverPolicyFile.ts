@@ -70,7 +70,7 @@ function objectAt(parent: Record<string, unknown>, key: string, path: string): R
   return v;
 }
 
-function readRaw(configPath: string): { text: string | null; raw: Record<string, unknown>; indent: string | number } {
+export function readRaw(configPath: string): { text: string | null; raw: Record<string, unknown>; indent: string | number } {
   assertRegularOrMissing(configPath);
   if (!fs.existsSync(configPath)) return { text: null, raw: {}, indent: 2 };
   if (fs.statSync(configPath).size > MAX_CONFIG_BYTES) refuse(`.agentsync.json is over ${MAX_CONFIG_BYTES} bytes`, '(file)');
@@ -84,8 +84,11 @@ function readRaw(configPath: string): { text: string | null; raw: Record<string,
   return { text, raw, indent: lead === undefined ? 2 : lead.startsWith('\t') ? '\t' : lead.length };
 }
 
-/** Checks the edited file as the loader would and writes it atomically, unless the file changed meanwhile. */
-function commit(
+/**
+ * Checks the edited file as the loader would and writes it atomically, unless the file changed meanwhile. Refused when
+ * a restrictive section (the pass-over policies, the agent list: `agentsync agents`) would no longer be usable.
+ */
+export function commit(
   configPath: string,
   before: string | null,
   raw: Record<string, unknown>,
@@ -94,12 +97,13 @@ function commit(
 ): string | null {
   const text = JSON.stringify(raw, null, indent) + '\n';
   const loaded = parseConfigText(text);
-  const broken = loaded.config.brokenSections?.passOver;
-  if (broken) {
+  for (const key of ['agentCapabilities', 'passOver'] as const) {
+    const broken = loaded.config.brokenSections?.[key];
+    if (!broken) continue;
     const reason = broken.code === 'E031' ? 'PREFERENCE_CONFLICT' : 'CONFIG_INVALID';
     throw new ActionError(reason, `.agentsync.json would be refused: ${broken.message}. Nothing was written; the file is unchanged.`, {
       code: broken.code,
-      key: 'passOver',
+      key,
       path: broken.path,
     });
   }

@@ -22,6 +22,7 @@ export type CommandId =
   | 'agentsync.returnToOriginator'
   | 'agentsync.assignHandoff'
   | 'agentsync.passOver'
+  | 'agentsync.withdrawPass'
   | 'agentsync.escalateHandoff'
   | 'agentsync.skipHandoff'
   | 'agentsync.snoozeHandoff'

@@ -16,6 +16,7 @@ export const STATUS_ICONS: Record<HandoffStatus, StatusIcon> = {
   approved: { codicon: 'pass', color: 'charts.green' },
   merged: { codicon: 'git-merge', color: 'charts.green' },
   escalated: { codicon: 'flame', color: 'charts.red' },
+  withdrawn: { codicon: 'circle-slash', color: 'disabledForeground' },
 };
 
 export function statusLabel(status: HandoffStatus): string {

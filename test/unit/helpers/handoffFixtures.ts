@@ -76,6 +76,7 @@ const PATHS: Record<HandoffStatus, HandoffStatus[]> = {
   approved: ['queued', 'in_progress', 'ready_for_review', 'approved'],
   merged: ['queued', 'in_progress', 'ready_for_review', 'approved', 'merged'],
   escalated: ['queued', 'in_progress', 'escalated'],
+  withdrawn: ['queued', 'in_progress', 'withdrawn'],
 };
 
 /** A codex → claude record in `status`, claimed by claude once it has been in progress. */

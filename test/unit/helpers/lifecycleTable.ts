@@ -2,7 +2,16 @@
 // code against the contract rather than against itself.
 import type { HandoffStatus } from '../../../src/core/domain/handoffSchema';
 
-export const ALL_STATUSES: HandoffStatus[] = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated'];
+export const ALL_STATUSES: HandoffStatus[] = [
+  'queued',
+  'in_progress',
+  'blocked',
+  'ready_for_review',
+  'approved',
+  'merged',
+  'escalated',
+  'withdrawn',
+];
 
 export const LEGAL: Record<HandoffStatus, HandoffStatus[]> = {
   queued: ['in_progress', 'blocked', 'escalated'],
@@ -12,6 +21,8 @@ export const LEGAL: Record<HandoffStatus, HandoffStatus[]> = {
   approved: ['merged', 'escalated'],
   merged: [],
   escalated: [],
+  // Only passed work is withdrawn, and only by withdrawPass (docs/contract.md §4): no transition of these records reaches it.
+  withdrawn: [],
 };
 
 export type Authority = 'owner' | 'originator' | 'involved';

@@ -5,6 +5,7 @@ import { assertAuthority } from '../../domain/lifecycle';
 import { holderText, isHolder, recordsSession } from '../../domain/agentSession';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
 import { checkRevision, requireHandoff } from './findHandoff';
+import { assertNotWithdrawn } from '../../domain/withdrawal';
 import { storeVersionFor, type Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
@@ -25,6 +26,7 @@ export function claimHandoff(
   p: { ref: string; expected_rev?: number; reason?: string },
 ): { handoff: Handoff; notice?: string } {
   const h = requireHandoff(tx, p.ref);
+  assertNotWithdrawn(h);
   if (h.status === 'in_progress') {
     if (h.claimed_by === ctx.agent && isHolder(h, ctx.agent, ctx.session)) {
       // Re-claim by the holder: nothing changes, but an accepted action still leaves its audit line (docs/contract.md §9).

@@ -6,6 +6,7 @@ import { assertAuthority, findMove, legalTargets } from '../../domain/lifecycle'
 import { ActionError } from '../../domain/errors';
 import { assertHolder } from '../../domain/agentSession';
 import { checkRevision, requireHandoff } from './findHandoff';
+import { assertNotWithdrawn } from '../../domain/withdrawal';
 import { createReturnHandoff } from './returnToOriginator';
 import { applyOnReturn, type NotifyMarker } from './returnPolicy';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
@@ -17,6 +18,8 @@ export function completeHandoff(
   p: { ref: string; result?: CompletionResult; expected_rev?: number; note?: string | null },
 ): { handoff: Handoff; returned?: Handoff | null; notify?: NotifyMarker | null } {
   const h = requireHandoff(tx, p.ref);
+  // A report of a withdrawn pass is refused as what it is (docs/contract.md §6, "Withdraw"): no return is made.
+  assertNotWithdrawn(h);
   // Work nobody holds yet (returnHandoff and a pass back to return_to come here too): say the step that is missing.
   if (h.status === 'queued')
     throw new ActionError(

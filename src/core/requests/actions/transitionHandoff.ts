@@ -4,6 +4,8 @@ import { applyStatusChange, boundedReason, type ActionContext } from '../../stor
 import { assertAuthority, findMove } from '../../domain/lifecycle';
 import { assertHolder } from '../../domain/agentSession';
 import { claimHandoff } from './claimHandoff';
+import { assertNotWithdrawn, isPassedWork, receiversOf } from '../../domain/withdrawal';
+import { withdrawPass } from './withdrawPass';
 import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff, HandoffStatus } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -17,6 +19,11 @@ export interface TransitionInput {
 
 export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff } {
   const h = requireHandoff(tx, p.ref);
+  // The receiver of a withdrawn pass is told so (docs/contract.md §6, "Withdraw"); anyone else meets the final status.
+  if (receiversOf(h).includes(ctx.agent)) assertNotWithdrawn(h);
+  // Withdrawing passed work is withdrawPass's move, with its rules; for any other handoff it is no legal move (findMove).
+  if (p.to === 'withdrawn' && isPassedWork(h))
+    return withdrawPass(tx, ctx, { ref: p.ref, reason: p.reason ?? 'withdrawn', expected_rev: p.expected_rev });
   // Claiming through a transition keeps claim semantics (first writer wins, idempotent for the holder).
   if (p.to === 'in_progress' && (h.status === 'queued' || h.status === 'in_progress')) return claimHandoff(tx, ctx, p);
 

@@ -18,6 +18,7 @@ import { endSession, health, startSession, status } from './sessions';
 import { snoozeHandoff } from './snoozeHandoff';
 import { transitionHandoff } from './transitionHandoff';
 import { updateTodos } from './updateTodos';
+import { withdrawPass } from './withdrawPass';
 
 /** In this order: the MCP tool list, the "Actions:" of a refusal, the docs' tables. */
 export const CATALOG = {
@@ -28,6 +29,7 @@ export const CATALOG = {
   completeHandoff,
   passOver,
   returnHandoff,
+  withdrawPass,
   assignHandoff,
   expireLeases,
   heartbeat,

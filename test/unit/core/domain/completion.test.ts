@@ -214,6 +214,7 @@ describe('decisions.md and state.json (docs/contract.md §2)', () => {
       approved: 0,
       merged: 1,
       escalated: 1,
+      withdrawn: 0,
     });
     assert.equal(state.sessionActive, true, '0.3 session fields are kept');
     assert.deepEqual(state.activeSession, { id: 's1' });

@@ -216,13 +216,15 @@ describe('lifecycle: the transition matrix (docs/contract.md §4)', () => {
   describe('claimHandoff from every status', () => {
     for (const from of ALL_STATUSES) {
       if (from === 'queued' || from === 'in_progress') continue; // claim.test.ts
-      it(`${from}: not_claimable with the status, nothing changes`, async () => {
+      // A withdrawn pass says so (docs/contract.md §6, "Withdraw"); every other status is not claimable.
+      const expected = from === 'withdrawn' ? 'withdrawn' : 'not_claimable';
+      it(`${from}: ${expected}${from === 'withdrawn' ? '' : ' with the status'}, nothing changes`, async () => {
         const ws = new TestWorkspace({ handoffs: [handoffIn(from)] });
         const bytes = ws.storeBytes();
         const res = await ws.dispatch({ action: 'claimHandoff', handoffId: ID, agent: 'claude' });
         assert.equal(res.ok, false);
-        assert.equal(res.reason, 'not_claimable');
-        assert.equal(res.status, from);
+        assert.equal(res.reason, expected);
+        if (from !== 'withdrawn') assert.equal(res.status, from);
         assert.deepEqual(ws.storeBytes(), bytes);
       });
     }
@@ -247,7 +249,7 @@ describe('lifecycle: the transition matrix (docs/contract.md §4)', () => {
     });
 
     for (const from of ALL_STATUSES) {
-      if (from === 'in_progress') continue;
+      if (from === 'in_progress' || from === 'withdrawn') continue; // a report of a withdrawn pass: withdrawPass.test.ts
       it(`${from}: illegal_transition to ready_for_review, nothing changes`, async () => {
         const ws = new TestWorkspace({ handoffs: [handoffIn(from)] });
         const bytes = ws.storeBytes();

@@ -98,6 +98,7 @@ describe('dashboard model', () => {
       approved: [],
       merged: [],
       escalated: [],
+      withdrawn: [],
     };
     for (const status of STATUSES) assert.deepEqual(cardActions(h(1, { status }), 'claude', null), expected[status], status);
     const held = h(1, { status: 'in_progress', claimed_by: 'claude' });
