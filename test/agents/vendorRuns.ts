@@ -16,6 +16,12 @@ export interface Launch {
 }
 
 export interface VendorRun {
+  /** What its test in the vendor table (vendors.test.ts) shows beyond the common checks. */
+  title: string;
+  /** The command as messages name it. */
+  command: string;
+  /** Runs of the table test besides the plain one: a title and the variables it adds. */
+  variants?: { title: string; env: Record<string, string> }[];
   /** Its shell tool running `command`. */
   shell(command: string): Step;
   /** Its file-writing tool creating `file` (absolute, inside `cwd`, the folder the agent runs in). */
@@ -54,7 +60,10 @@ const CODEX_MODEL = {
 
 const rel = (cwd: string, file: string) => path.relative(cwd, file).split(path.sep).join('/');
 
+// Claude Code 2.1: CLAUDE.md and .claude/settings.json.
 const claude: VendorRun = {
+  title: 'CLAUDE.md and .claude/settings.json; warned before Write',
+  command: 'claude -p',
   shell: (command) => ({ tool: 'Bash', args: { command, description: 'run it' } }),
   write: (_cwd, file, content) => ({ tool: 'Write', args: { file_path: file, content } }),
   // Claude Code writes only a file it has read.
@@ -72,6 +81,8 @@ const claude: VendorRun = {
 // Codex: the project trusted in config.toml and the hooks approved (headless: --dangerously-bypass-hook-trust); the
 // model known to a catalog of one entry, so Codex offers it apply_patch, its file-writing tool.
 const codex: VendorRun = {
+  title: 'trusted project, hooks approved: AGENTS.md and .codex/hooks.json; warned before apply_patch',
+  command: 'codex exec',
   // exec_command hands a command still running after yield_time_ms (10 s by default) back as a live process to poll;
   // the scripted model does not poll, so it asks for the whole wait.
   shell: (cmd) => ({ tool: 'exec_command', args: { cmd, yield_time_ms: 120_000 } }),
@@ -110,7 +121,14 @@ const codex: VendorRun = {
   },
 };
 
+// Copilot CLI 1.0 runs .claude/settings.json as well as its own .github/hooks/agentsync.json, so its test also shows
+// that every event acts once, as copilot (one session, the stop gate blocks once, no hook acts as claude), also when
+// AGENTSYNC_AGENT names copilot: both packs then name the same agent, and the Claude pack must still step aside, or the
+// session restarts and the stop gate's marker is spent by the second run.
 const copilot: VendorRun = {
+  title: 'both packs present: acts once as copilot; warned before edit',
+  command: 'copilot -p',
+  variants: [{ title: 'AGENTSYNC_AGENT=copilot', env: { AGENTSYNC_AGENT: 'copilot' } }],
   shell: (command) => ({ tool: 'bash', args: { command, description: 'run it' } }),
   write: (_cwd, file, content) => ({ tool: 'create', args: { path: file, file_text: content } }),
   edit: (_cwd, file, from, to) => [{ tool: 'edit', args: { path: file, old_str: from, new_str: to } }],
@@ -127,7 +145,11 @@ const copilot: VendorRun = {
   }),
 };
 
+// Gemini CLI 0.61, in a trusted folder: BeforeTool reads no context, so the radar's warning for write_file comes with
+// the tool's result (AfterTool); AfterAgent blocks the stop.
 const gemini: VendorRun = {
+  title: 'GEMINI.md and .gemini/settings.json; warned with the result of write_file',
+  command: 'gemini -p',
   shell: (command) => ({ tool: 'run_shell_command', args: { command, description: 'run it' } }),
   write: (_cwd, file, content) => ({ tool: 'write_file', args: { file_path: file, content } }),
   edit: (_cwd, file, from, to) => [
@@ -145,7 +167,11 @@ const gemini: VendorRun = {
   },
 };
 
+// opencode 1.18: AGENTS.md and the plugin AgentSync writes (.opencode/plugins/agentsync.js): the briefing in the system
+// prompt, the radar's warning in front of the edit's result.
 const opencode: VendorRun = {
+  title: 'AGENTS.md and the plugin; warned in front of the result of write',
+  command: 'opencode run',
   shell: (command) => ({ tool: 'bash', args: { command, description: 'run it' } }),
   write: (_cwd, file, content) => ({ tool: 'write', args: { filePath: file, content } }),
   edit: (_cwd, file, from, to) => [{ tool: 'write', args: { filePath: file, content: fs.readFileSync(file, 'utf8').replace(from, to) } }],
