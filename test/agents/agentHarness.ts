@@ -222,6 +222,6 @@ export async function startWatch(ws: string): Promise<{ stop: () => Promise<void
 }
 
 /** The environment an agent runs in: nothing from this process (no real model, key or account), plus `extra`. */
-export function agentEnv(s: Scene, extra: Record<string, string>): NodeJS.ProcessEnv {
+export function agentEnv(s: Pick<Scene, 'pathVar' | 'home'>, extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: s.pathVar, HOME: s.home, LANG: 'C.UTF-8', TERM: 'dumb', TMPDIR: os.tmpdir(), NO_COLOR: '1', ...extra };
 }

@@ -23,6 +23,8 @@ export const codex: Vendor = {
   instructionFiles: ['AGENTS.md'],
   startCommand: 'codex',
   pack: { kind: 'json', file: '.codex/hooks.json', base: {}, entries: claudeStyleEntries('codex') },
+  // Codex 0.169 sets CODEX_THREAD_ID (and CODEX_SESSION_ID, the same id) for its shell tool's commands, equal to its
+  // hooks' session_id; hooks get only the input's session_id (test/agents/worktreeSessions.test.ts checks it).
   sessionEnv: ['CODEX_THREAD_ID'],
   beforeHooksRun:
     'Codex: hooks are on by default ([features] hooks = true; the old codex_hooks key is deprecated). Trust the project ' +

@@ -22,7 +22,16 @@ import { originatorOf } from '../../domain/lifecycle';
 import { checkoutWithoutAgentSync } from '../../workspace/workspaceHome';
 import { HEALTH_CHECKS, type HealthReport } from './healthChecks';
 import { runHealthAction, runSessionEndChecks } from './consentedChecks';
-import { activeSessionsOf, lastSessionOf, sessionFields, type LastSessionRecord, type SessionRecord } from './sessionState';
+import {
+  activeSessionsOf,
+  lastSessionOf,
+  sessionFields,
+  withoutWorktreeSession,
+  withWorktreeSession,
+  worktreeSessionsOf,
+  type LastSessionRecord,
+  type SessionRecord,
+} from './sessionState';
 import {
   appendSuggestedNext,
   inProgressLine,
@@ -105,10 +114,12 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
     run: () => {
       const state = readStateFile(env.layout.stateFile);
       const now = activeSessionsOf(state).set(ctx.agent, session);
+      const here = session.agentSession ? { agent: ctx.agent, ...session.agentSession, startedAt } : null;
+      const agentSessions = here ? withWorktreeSession(worktreeSessionsOf(state), here) : worktreeSessionsOf(state);
       writeStateSummary(
         env.layout,
         tx.handoffs,
-        { ...sessionFields(now), lastUpdated: startedAt, ...toldPatch(state, ctx.agent) },
+        { ...sessionFields(now), agentSessions, lastUpdated: startedAt, ...toldPatch(state, ctx.agent) },
         {},
         state,
       );
@@ -259,9 +270,18 @@ export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf
   tx.afterCommit.push({
     what: '.agentsync/state.json',
     run: () => {
-      const now = activeSessionsOf(readStateFile(prep.layout.stateFile));
+      const state = readStateFile(prep.layout.stateFile);
+      const now = activeSessionsOf(state);
       now.delete(ctx.agent);
-      writeStateSummary(prep.layout, tx.handoffs, { ...sessionFields(now), lastSession, health, hotFiles: hot, lastUpdated: endedAt });
+      const agentSessions = withoutWorktreeSession(worktreeSessionsOf(state), ctx.agent, ctx.session ?? null);
+      writeStateSummary(prep.layout, tx.handoffs, {
+        ...sessionFields(now),
+        agentSessions,
+        lastSession,
+        health,
+        hotFiles: hot,
+        lastUpdated: endedAt,
+      });
     },
   });
   if (!handoff) tx.audit.push(auditEntry(ctx, null, null, null, session ? 'session ended' : 'session ended (none was active)', endedAt));

@@ -1,5 +1,6 @@
 // Session fields of .agentsync/state.json. AgentSync 0.3 kept one `activeSession`; several agents may now work at
-// once, so `activeSessions` maps agent → session, and `activeSession` (0.3's field) is the most recently started one.
+// once, so `activeSessions` maps agent → session, and `activeSession` (0.3's field) is the most recently started one;
+// `agentSessions` keeps the agent's session id per worktree, so two sessions of one agent are told apart.
 import { normalizeAgentId } from '../../domain/agentId';
 
 export interface SessionRecord {
@@ -88,8 +89,57 @@ export function lastSessionOf(state: Record<string, unknown>): LastSessionRecord
   return isObject(state.lastSession) ? (state.lastSession as unknown as LastSessionRecord) : null;
 }
 
+/**
+ * An agent's session started in a worktree (state.json `agentSessions`). `activeSessions` keeps one session per agent,
+ * but two sessions of one agent in two worktrees both live (docs/contract.md §14 item 4a), so their ids are kept here,
+ * the latest one per (agent, worktree): a later start in the same worktree supersedes the earlier, as a session that
+ * ended without saying so would otherwise stay forever.
+ */
+export interface WorktreeSession {
+  agent: string;
+  id: string;
+  worktree: string;
+  startedAt: string;
+}
+
+/** The agent sessions in a state.json, those of `activeSessions` (written before `agentSessions` was) included. */
+export function worktreeSessionsOf(state: Record<string, unknown>): WorktreeSession[] {
+  const out: WorktreeSession[] = [];
+  const add = (w: WorktreeSession) => {
+    if (!out.some((o) => o.agent === w.agent && o.worktree === w.worktree)) out.push(w);
+  };
+  for (const v of Array.isArray(state.agentSessions) ? (state.agentSessions as unknown[]) : []) {
+    if (!isObject(v)) continue;
+    const agent = normalizeAgentId(str(v.agent) ?? '');
+    const id = str(v.id);
+    const worktree = str(v.worktree);
+    if (agent && id && worktree) add({ agent, id, worktree, startedAt: str(v.startedAt) ?? '' });
+  }
+  for (const s of activeSessionsOf(state).values()) if (s.agentSession) add({ agent: s.agent, ...s.agentSession, startedAt: s.startedAt });
+  return out;
+}
+
+/** `list` with `started` in place of the earlier session of its agent in its worktree. */
+export function withWorktreeSession(list: readonly WorktreeSession[], started: WorktreeSession): WorktreeSession[] {
+  return [...list.filter((w) => w.agent !== started.agent || w.worktree !== started.worktree), started];
+}
+
+/**
+ * `list` without the ended session: its id in its worktree; with no id, every session of `agent` in that worktree; from
+ * a surface that knows no worktree (null), every session of `agent`, as `activeSessions` drops the agent's.
+ */
+export function withoutWorktreeSession(
+  list: readonly WorktreeSession[],
+  agent: string,
+  ended: { id: string | null; worktree: string } | null,
+): WorktreeSession[] {
+  if (!ended) return list.filter((w) => w.agent !== agent);
+  return list.filter((w) => w.agent !== agent || w.worktree !== ended.worktree || (ended.id !== null && w.id !== ended.id));
+}
+
 /** The agent's session ids of `agent`'s live sessions started in `worktree` (state.json). */
 export function liveSessionIds(state: Record<string, unknown>, agent: string, worktree: string): string[] {
-  const s = activeSessionsOf(state).get(agent);
-  return s?.agentSession && s.agentSession.worktree === worktree ? [s.agentSession.id] : [];
+  return worktreeSessionsOf(state)
+    .filter((w) => w.agent === agent && w.worktree === worktree)
+    .map((w) => w.id);
 }
