@@ -4,6 +4,8 @@ import { AGENT_ID_PATTERN } from './agentId';
 import { SESSION_ID_PATTERN } from './agentSession';
 import { phaseSchema, workRequestSchema } from './workRequest';
 import { workspaceRelativePath } from './workspacePath';
+import { passGroupSchema } from './passGroup';
+import { recordVersion } from './storeVersion';
 
 export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated'] as const;
 export const TERMINAL_STATUSES = ['merged', 'escalated'] as const;
@@ -189,6 +191,8 @@ export const handoffSchema = z
     /** On work returned under notify_on_return: whose editor shows a notification, and this handoff (docs/agentsync-documentation.md). */
     notify: z.strictObject({ agent: agentIdSchema, handoff: handoffIdSchema }).nullable().optional(),
     conflicts: z.array(conflictSchema).max(LIMITS.conflicts).optional(),
+    /** One pass to several agents (docs/contract.md §6, "Fan-out and join"): the group a child or the joined return belongs to. */
+    group: passGroupSchema.optional(),
     /** Ids the record had before a git merge renumbered it, oldest first (docs/contract.md §3). */
     previous_ids: z.array(handoffIdSchema).max(LIMITS.previousIds).optional(),
   })
@@ -218,19 +222,29 @@ export const handoffSchema = z
   });
 
 /**
- * The store versions this build reads (docs/contract.md §3): 1, and 2 once a record carries a field AgentSync 0.4.0 does
- * not know (`claimed_session`, `worktree`). A file is written as 2 only while one does (storeVersionFor), so a clone of 0.4.0
- * reads every other file as before.
+ * The store versions this build reads (docs/contract.md §3): 1, 2 once a record carries a field AgentSync 0.4.0 does
+ * not know (`claimed_session`, `worktree`), 3 once one carries a field the build before this one does not know (a pass
+ * group, a receiver's permissions: storeVersion.ts). A file is written as the lowest version that holds its records
+ * (storeVersionFor), so an older clone reads every other file as before.
  */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 3;
+export type StoreVersion = 1 | 2 | 3;
 
-/** The version a store holding `handoffs` is written as: 2 when a record carries `claimed_session` or `worktree`, else 1. */
-export function storeVersionFor(handoffs: readonly { claimed_session?: unknown; worktree?: unknown }[]): 1 | 2 {
-  return handoffs.some((h) => h.claimed_session || h.worktree) ? 2 : 1;
+/** The version a store holding `handoffs` is written as: the highest any of its records needs (storeVersion.ts). */
+export function storeVersionFor(
+  handoffs: readonly Partial<Pick<Handoff, 'claimed_session' | 'worktree' | 'group' | 'policy'>>[],
+): StoreVersion {
+  let version: StoreVersion = 1;
+  for (const h of handoffs) {
+    const needs = recordVersion(h);
+    if (needs === 3) return 3;
+    if (needs > version) version = needs;
+  }
+  return version;
 }
 
 export const handoffsFileSchema = z.strictObject({
-  version: z.union([z.literal(1), z.literal(2)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   /** The highest handoff_id ever moved to the archive: new ids are allocated above it, so an id is never reused. */
   id_high_water: handoffIdSchema.optional(),
   handoffs: z.array(handoffSchema),

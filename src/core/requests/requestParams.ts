@@ -128,7 +128,8 @@ export const paramSchemas = {
       ...envelope(),
       ...handoffRef(),
       agent: agentParam(),
-      to: z.string().max(64).optional(),
+      // One receiver, or 2-5 for a fan-out (docs/contract.md §6, "Fan-out and join"); the count is checked by the core.
+      to: z.union([z.string().max(64), z.array(z.string().max(64)).max(10)]).optional(),
       reason: z.string().max(LIMITS.reason).optional(),
       summary: z.string().max(LIMITS.summary).optional(),
       message: z.string().max(LIMITS.notes).optional(),

@@ -1,7 +1,7 @@
 // The byte layout AgentSync writes handoffs.json in: 2-space JSON, one record per block indented by four spaces, so a
 // file it wrote splits back into its records without parsing (the per-record caches of storeSnapshot.ts, storeHash.ts
 // and incrementalValidation.ts rely on it). A file in any other layout is still read; it is only not split.
-import type { Handoff } from '../domain/handoffSchema';
+import type { Handoff, StoreVersion } from '../domain/handoffSchema';
 
 export const SEPARATOR = Buffer.from(',\n');
 export const TAIL = Buffer.from('\n  ]\n}\n');
@@ -9,12 +9,12 @@ export const TAIL = Buffer.from('\n  ]\n}\n');
 const BOUNDARY = Buffer.from('\n    },\n    {\n');
 const RECORD_START = Buffer.from('    {\n');
 const RECORD_END = Buffer.from('\n    }');
-const HEAD_PATTERN = /^\{\n {2}"version": ([12]),\n(?: {2}"id_high_water": "(HO-\d{8}-\d{3,6})",\n)? {2}"handoffs": \[\n/;
+const HEAD_PATTERN = /^\{\n {2}"version": ([123]),\n(?: {2}"id_high_water": "(HO-\d{8}-\d{3,6})",\n)? {2}"handoffs": \[\n/;
 
 const heads = new Map<string, Buffer>();
 
 /** The bytes before the first record; `id_high_water` is written only once the archive has taken a record. */
-export function headFor(highWater: string | undefined, version: 1 | 2 = 1): Buffer {
+export function headFor(highWater: string | undefined, version: StoreVersion = 1): Buffer {
   const key = `${version}${highWater ?? ''}`;
   let head = heads.get(key);
   if (!head) {
@@ -44,8 +44,9 @@ export function highWaterOf(head: Buffer): string | undefined {
 }
 
 /** The store version in a file's head (the first part splitStoreBytes returns); 1 when it cannot be read there. */
-export function versionOf(head: Buffer): 1 | 2 {
-  return HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[1] === '2' ? 2 : 1;
+export function versionOf(head: Buffer): StoreVersion {
+  const v = HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[1];
+  return v === '3' ? 3 : v === '2' ? 2 : 1;
 }
 
 /**

@@ -4,6 +4,7 @@ import { applyStatusChange, boundedReason, type ActionContext } from '../../stor
 import { assertAuthority, findMove } from '../../domain/lifecycle';
 import { assertHolder } from '../../domain/agentSession';
 import { claimHandoff } from './claimHandoff';
+import { joinGroupIfDone } from './groupJoin';
 import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff, HandoffStatus } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -15,7 +16,14 @@ export interface TransitionInput {
   expected_rev?: number;
 }
 
-export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff } {
+export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff; returned?: Handoff } {
+  const out = move(tx, ctx, p);
+  // Escalating a fan-out child ends it: its group may join now (groupJoin.ts).
+  const joined = out.handoff.group ? joinGroupIfDone(tx, ctx, out.handoff) : null;
+  return joined ? { ...out, returned: joined } : out;
+}
+
+function move(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff } {
   const h = requireHandoff(tx, p.ref);
   // Claiming through a transition keeps claim semantics (first writer wins, idempotent for the holder).
   if (p.to === 'in_progress' && (h.status === 'queued' || h.status === 'in_progress')) return claimHandoff(tx, ctx, p);

@@ -60,6 +60,16 @@ function sections(b: SessionBriefing, revoked: readonly RevokedWrite[]): Section
           },
         ]
       : []),
+    ...(b.held_joins?.length
+      ? [
+          {
+            title: 'Parallel passes held for a human (no joined return until then)',
+            items: b.held_joins,
+            none: 'none',
+            more: 'agentsync list --status blocked',
+          },
+        ]
+      : []),
     { title: 'Your open handoffs', items: b.open.map(line), none: 'none', more: `agentsync list --open --agent ${b.agent} ${limit}` },
     {
       title: 'Claimable by you (claimHandoff before working on one)',

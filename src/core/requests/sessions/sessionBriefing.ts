@@ -4,6 +4,7 @@
 import { isHolder, type AgentSession } from '../../domain/agentSession';
 import * as fs from 'node:fs';
 import { leaseExpired } from '../../domain/handoffAttention';
+import { heldJoins } from './delegationBriefing';
 import { isTerminal, type Handoff } from '../../domain/handoffSchema';
 import { hotFilesFor } from '../../domain/hotFiles';
 import { originatorOf } from '../../domain/lifecycle';
@@ -51,6 +52,8 @@ export interface SessionBriefing {
    * published handoff (`now_names`), and the one this clone knew by it is `moved_to`. Absent when there are none.
    */
   moved_ids?: { id: string; moved_to: string; uid: string; now_names: string | null; holder_uid: string | null }[];
+  /** Its fan-outs whose join a blocked child holds for a human (delegationBriefing.ts); absent when none. */
+  held_joins?: string[];
 }
 
 function brief(h: Handoff): BriefHandoff {
@@ -140,7 +143,9 @@ export function sessionBriefing(
       if (hotFiles.length < BRIEFING_LIMITS.hotFiles) hotFiles.push({ file, handoff_id: x.handoff_id, agent: x.agent });
   }
   const cap = (list: Handoff[]) => list.slice(0, BRIEFING_LIMITS.handoffs).map(brief);
+  const held = heldJoins(handoffs, agent);
   return {
+    ...(held.length ? { held_joins: held.slice(0, BRIEFING_LIMITS.handoffs) } : {}),
     agent,
     open: cap(open),
     claimable: cap(claimable),

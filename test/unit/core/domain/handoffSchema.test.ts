@@ -192,11 +192,12 @@ describe('handoffs.json schema (docs/contract.md §3)', () => {
       }
     });
 
-    it('a store of a later version (docs/contract.md §3): store_too_new, saying to upgrade; versions 1 and 2 are read', () => {
+    it('a store of a later version (docs/contract.md §3): store_too_new, saying to upgrade; versions 1, 2 and 3 are read', () => {
       assert.throws(
-        () => StoreSnapshot.parse('{"version":3,"handoffs":[]}'),
+        () => StoreSnapshot.parse('{"version":4,"handoffs":[]}'),
         (e: Error & { reason?: string }) => e.reason === 'store_too_new' && /Upgrade AgentSync/.test(e.message),
       );
+      assert.equal(StoreSnapshot.parse('{"version":3,"handoffs":[]}').handoffs.length, 0);
       assert.equal(StoreSnapshot.parse('{"version":2,"handoffs":[]}').handoffs.length, 0);
       assert.equal(StoreSnapshot.parse('{"version":1,"handoffs":[]}').handoffs.length, 0);
     });

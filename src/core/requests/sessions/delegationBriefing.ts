@@ -1,0 +1,19 @@
+// What a briefing says about delegation beyond the lists of handoffs (docs/contract.md §6): fan-outs whose join a
+// blocked child holds for a human. Lines are built from records other agents wrote, so they are shown as data.
+import { foldAgentText } from '../../domain/agentText';
+import type { Handoff } from '../../domain/handoffSchema';
+
+/** For `agent`'s fan-outs not joined yet: each child blocked (STOP / CLARIFY) that holds the join until a human acts. */
+export function heldJoins(handoffs: readonly Handoff[], agent: string): string[] {
+  const joined = new Set(handoffs.filter((h) => h.group?.join).map((h) => h.group!.id));
+  const lines: string[] = [];
+  for (const h of handoffs) {
+    if (!h.group || h.group.join || joined.has(h.group.id) || h.return_to !== agent || h.status !== 'blocked') continue;
+    const why = h.state_history[h.state_history.length - 1]?.reason ?? 'blocked';
+    lines.push(
+      `- ${h.handoff_id} (${foldAgentText(h.to_agents[0] ?? '?', 64)}, one of ${h.group.size} parallel passes) is blocked: ` +
+        `${foldAgentText(why, 200)}; its group's joined return waits until a human unblocks or escalates it`,
+    );
+  }
+  return lines;
+}
