@@ -5,6 +5,7 @@ import { SESSION_ID_PATTERN } from './agentSession';
 import { phaseSchema, workRequestSchema } from './workRequest';
 import { workspaceRelativePath } from './workspacePath';
 import { passGroupSchema } from './passGroup';
+import { outputSchemaSchema } from './outputSchema';
 import { recordVersion } from './storeVersion';
 
 export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated'] as const;
@@ -118,6 +119,24 @@ export const passOverPolicySchema = z.strictObject({
   max_chain_depth: z.number().int().min(1).max(20).optional(),
   notify_on_return: z.union([z.boolean(), z.enum(['always', 'only_issues', 'never'])]).optional(),
   can_receive_passes: z.boolean().optional(),
+  // What a receiver may do, and what its report must look like (docs/contract.md §6, "What a receiver may do"). Not
+  // among the built-in values: a pass stores them only when a layer sets them (store version 3, storeVersion.ts).
+  can_modify_files: z.boolean().optional(),
+  can_run_tools: z.boolean().optional(),
+  max_compute_time_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 3_600_000)
+    .optional(),
+  max_context_size_bytes: z
+    .number()
+    .int()
+    .positive()
+    .max(4 * 1024 * 1024)
+    .optional(),
+  validate_output: z.boolean().optional(),
+  output_schema: outputSchemaSchema.optional(),
 });
 
 export const sessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'a session id is 1-128 letters, digits or ._:@/+=-');

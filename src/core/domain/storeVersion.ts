@@ -2,16 +2,10 @@
 // written only as the next version, so a clone that has not upgraded is told (store_too_new) instead of misreading.
 //   2: `claimed_session`, `worktree` (AgentSync 0.4.0 does not know them);
 //   3: a pass `group` (fan-out) and a policy key of a receiver's permissions or its output check.
+import { RECEIVER_KEYS } from './receiverKeys';
 
 /** Policy keys added with version 3: a stored `policy` carrying one needs it. */
-export const V3_POLICY_KEYS = [
-  'can_modify_files',
-  'can_run_tools',
-  'max_compute_time_ms',
-  'max_context_size_bytes',
-  'validate_output',
-  'output_schema',
-] as const;
+export const V3_POLICY_KEYS = RECEIVER_KEYS;
 
 export function recordVersion(h: { claimed_session?: unknown; worktree?: unknown; group?: unknown; policy?: object | null }): 1 | 2 | 3 {
   if (h.group || (h.policy && V3_POLICY_KEYS.some((k) => k in h.policy!))) return 3;
