@@ -15,6 +15,7 @@ import {
 import { phaseSchema, workRequestSchema } from '../domain/workRequest';
 import { inputWorkspacePath } from '../domain/workspacePath';
 import { passOverPolicySchema } from '../domain/configSchema';
+import { workContextSchema } from '../domain/workContext';
 
 /** `build()` on the first call, the same value after: how every schema here is made. */
 export function lazy<T>(build: () => T): () => T {
@@ -139,6 +140,8 @@ export const paramSchemas = {
       override: passOverPolicySchema.optional(),
       phase: phaseSchema.nullable().optional(),
       request: workRequestSchema.optional(),
+      /** The work context (docs/contract.md §6): stored beside the record, shown to the receiver as data. */
+      context: workContextSchema.optional(),
       // Used when the pass goes back to the work's return_to, which makes it the return (docs/contract.md §6).
       result: resultParam().optional(),
       ...expectedRev(),

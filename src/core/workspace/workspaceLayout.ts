@@ -23,6 +23,8 @@ export class WorkspaceLayout {
   readonly dataDir: string;
   readonly handoffsFile: string;
   readonly lockFile: string;
+  /** The work contexts of passes, one `<uid>.json` each, beside the record and never in it (docs/contract.md §6). */
+  readonly contextDir: string;
   /** The keyed hash of the handoffs.json this user last wrote (and so validated); see storeStamp.ts. */
   readonly validatedStampFile: string;
   readonly trackerFile: string;
@@ -74,6 +76,7 @@ export class WorkspaceLayout {
     this.configFileAt = placement ? placement.configFile : path.join(this.root, '.agentsync.json');
     this.handoffsFile = path.join(this.recordDir, 'handoffs.json');
     this.lockFile = path.join(this.recordDir, 'handoffs.lock');
+    this.contextDir = path.join(this.recordDir, 'context');
     this.validatedStampFile = path.join(this.recordDir, 'handoffs.validated');
     this.trackerFile = path.join(committed, 'AgentTracker.md');
     this.decisionsFile = path.join(committed, 'decisions.md');

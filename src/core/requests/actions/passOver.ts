@@ -15,6 +15,8 @@ import type { StoreTransaction } from '../../store/storeTransaction';
 import type { PassOverInput, PassOverOutput } from './passOverTypes';
 import { fanOut } from './fanOut';
 import { formatNotice } from './formatNotice';
+import { storeContext } from './passContext';
+import { checkContext, CONTEXT_LIMITS } from '../../domain/workContext';
 import { phaseOf, storedRequest } from '../../domain/workRequest';
 
 export type { PassOverInput, PassOverOutput } from './passOverTypes';
@@ -126,6 +128,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
       source: keySource(sources, 'can_receive_passes'),
     });
 
+  if (p.context) checkContext(p.context, policy.max_context_size_bytes ?? CONTEXT_LIMITS.defaultBytes);
   const returnRequired = p.return_required ?? true;
   const opening = { status: 'queued' as const, agent: from, reason: boundedReason(`passed over: ${reason}`) };
   const record = newHandoffRecord(tx, ctx, opening, {
@@ -152,6 +155,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   });
   const notice = formatNotice(tx, record);
   tx.insert(record);
+  if (p.context && p.layout && record.uid) storeContext(tx, p.layout, record.uid, p.context);
   tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), record.created_at));
   return notice ? { handoff: record, notice } : { handoff: record };
 }

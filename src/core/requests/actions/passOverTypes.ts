@@ -5,6 +5,8 @@ import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { PassGroup } from '../../domain/passGroup';
 import type { Phase, WorkRequest } from '../../domain/workRequest';
 import type { NotifyMarker } from './returnPolicy';
+import type { WorkContext } from '../../domain/workContext';
+import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
 
 export interface PassOverInput {
   /** One receiver, or 2-5 for a fan-out (fanOut.ts). */
@@ -25,6 +27,10 @@ export interface PassOverInput {
   request?: WorkRequest;
   /** Fields of a handoff note that carries the pass as a tag (noteTags.ts): the note's task, branch, commit, priority. */
   noteFields?: Pick<Handoff, 'task_id' | 'branch' | 'commit' | 'priority'>;
+  /** The work the passer had (files, messages, tool results), stored beside the record (passContext.ts). */
+  context?: WorkContext;
+  /** Where the context is stored: the workspace's layout, given by the catalog entry's prepare. */
+  layout?: WorkspaceLayout;
   /** Set by fanOut.ts on each child of a fan-out (never a request parameter). */
   group?: PassGroup;
 }

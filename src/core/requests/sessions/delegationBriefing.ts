@@ -1,7 +1,8 @@
 // What a briefing says about delegation beyond the lists of handoffs (docs/contract.md §6): fan-outs whose join a
-// blocked child holds for a human. Lines are built from records other agents wrote, so they are shown as data.
+// blocked child holds for a human, and the work contexts of passes to the agent. Lines are built from records other agents wrote, so they are shown as data.
 import { foldAgentText } from '../../domain/agentText';
-import type { Handoff } from '../../domain/handoffSchema';
+import { isTerminal, type Handoff } from '../../domain/handoffSchema';
+import { contextSummary, type WorkContext } from '../../domain/workContext';
 
 /** For `agent`'s fan-outs not joined yet: each child blocked (STOP / CLARIFY) that holds the join until a human acts. */
 export function heldJoins(handoffs: readonly Handoff[], agent: string): string[] {
@@ -14,6 +15,19 @@ export function heldJoins(handoffs: readonly Handoff[], agent: string): string[]
       `- ${h.handoff_id} (${foldAgentText(h.to_agents[0] ?? '?', 64)}, one of ${h.group.size} parallel passes) is blocked: ` +
         `${foldAgentText(why, 200)}; its group's joined return waits until a human unblocks or escalates it`,
     );
+  }
+  return lines;
+}
+
+/** The work context of each open pass to `agent` (passContext.ts), summarized: another agent's data, at most 10 passes. */
+export function passContexts(handoffs: readonly Handoff[], agent: string, read: (uid: string) => WorkContext | null): string[] {
+  const lines: string[] = [];
+  for (const h of handoffs) {
+    if (lines.length >= 10 || !h.uid || !h.return_to || isTerminal(h.status) || !h.to_agents.includes(agent)) continue;
+    const context = read(h.uid);
+    if (!context) continue;
+    const parts = contextSummary(context).map((l) => foldAgentText(l, 200));
+    lines.push(`- ${h.handoff_id} from ${foldAgentText(h.from_agent, 64)}: ${parts.join(' | ')}`);
   }
   return lines;
 }

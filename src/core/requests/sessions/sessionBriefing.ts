@@ -54,6 +54,8 @@ export interface SessionBriefing {
   moved_ids?: { id: string; moved_to: string; uid: string; now_names: string | null; holder_uid: string | null }[];
   /** Its fan-outs whose join a blocked child holds for a human (delegationBriefing.ts); absent when none. */
   held_joins?: string[];
+  /** The work contexts passes to it carry, summarized (delegationBriefing.ts); `agentsync show <id>` has each whole. */
+  pass_contexts?: string[];
 }
 
 function brief(h: Handoff): BriefHandoff {
