@@ -70,6 +70,16 @@ function sections(b: SessionBriefing, revoked: readonly RevokedWrite[]): Section
           },
         ]
       : []),
+    ...(b.pass_limits?.length
+      ? [
+          {
+            title: 'What passes to you let you do (enforced by your pre-tool hook)',
+            items: b.pass_limits,
+            none: 'none',
+            more: 'agentsync show <handoff-id>',
+          },
+        ]
+      : []),
     ...(b.pass_contexts?.length
       ? [
           {

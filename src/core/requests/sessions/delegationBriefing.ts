@@ -31,3 +31,28 @@ export function passContexts(handoffs: readonly Handoff[], agent: string, read: 
   }
   return lines;
 }
+
+/** What each pass to `agent` lets it do, when its policy limits it (docs/contract.md §6, "What a receiver may do"). */
+export function passLimits(handoffs: readonly Handoff[], agent: string): string[] {
+  const lines: string[] = [];
+  for (const h of handoffs) {
+    const p = h.policy;
+    if (!p || isTerminal(h.status) || !h.return_to || !h.to_agents.includes(agent)) continue;
+    const limits = [
+      ...(p.can_run_tools === false
+        ? ['can_run_tools: false (only AgentSync itself: its MCP tools, `agentsync …`, .agentsync/requests/)']
+        : []),
+      ...(p.can_modify_files === false
+        ? ['can_modify_files: false (read-only: no file writes, no shell commands but `agentsync …` and read-only ones)']
+        : []),
+      ...(p.max_compute_time_ms ? [`max_compute_time_ms: ${p.max_compute_time_ms} (the lease of a claim)`] : []),
+      ...(p.validate_output && p.output_schema
+        ? ["validate_output: the report's findings must fit its output_schema (agentsync show --json)"]
+        : []),
+    ];
+    if (limits.length)
+      lines.push(`- ${h.handoff_id}: ${limits.join('; ')}; your pre-tool hook refuses the rest with E013 PERMISSION_DENIED`);
+    if (lines.length >= 10) break;
+  }
+  return lines;
+}

@@ -4,7 +4,7 @@
 import { isHolder, type AgentSession } from '../../domain/agentSession';
 import * as fs from 'node:fs';
 import { leaseExpired } from '../../domain/handoffAttention';
-import { heldJoins } from './delegationBriefing';
+import { heldJoins, passLimits } from './delegationBriefing';
 import { isTerminal, type Handoff } from '../../domain/handoffSchema';
 import { hotFilesFor } from '../../domain/hotFiles';
 import { originatorOf } from '../../domain/lifecycle';
@@ -56,6 +56,8 @@ export interface SessionBriefing {
   held_joins?: string[];
   /** The work contexts passes to it carry, summarized (delegationBriefing.ts); `agentsync show <id>` has each whole. */
   pass_contexts?: string[];
+  /** What passes to it let it do, when their policy limits it (delegationBriefing.ts). */
+  pass_limits?: string[];
 }
 
 function brief(h: Handoff): BriefHandoff {
@@ -146,7 +148,9 @@ export function sessionBriefing(
   }
   const cap = (list: Handoff[]) => list.slice(0, BRIEFING_LIMITS.handoffs).map(brief);
   const held = heldJoins(handoffs, agent);
+  const limits = passLimits(handoffs, agent);
   return {
+    ...(limits.length ? { pass_limits: limits } : {}),
     ...(held.length ? { held_joins: held.slice(0, BRIEFING_LIMITS.handoffs) } : {}),
     agent,
     open: cap(open),
