@@ -7,14 +7,17 @@ import { agentOf, list, madeLine, one, quietOption, resultOf, rev } from './verb
 
 export const passVerb: Verb = {
   usage:
-    '[<handoff-id>] --agent <id> (--to <agent> | --message "[pass_over: <agent>] ...") [--reason <text>] [--summary <text>] [--notes <text>] ' +
+    '[<handoff-id>] --agent <id> (--to <agent>[,<agent>...] | --message "[pass_over: <agent>] ...") [--reason <text>] [--summary <text>] [--notes <text>] ' +
     '[--files <f1,f2>] [--no-return] [--quiet]',
   summary:
     'pass work to another agent, who returns it to you (passOver); with a handoff id the work continues that handoff, without one it is new',
-  details: ['--quiet prints only the id of the handoff made, e.g. id=$(agentsync pass … --quiet)'],
+  details: [
+    '--quiet prints only the id of the handoff made, e.g. id=$(agentsync pass … --quiet)',
+    '--to scout,plan,build (2-5 agents) fans the work out: one handoff each, and ONE joined return when the last has ended',
+  ],
   options: {
     agent: { type: 'string', short: 'a' },
-    to: { type: 'string' },
+    to: { type: 'string', multiple: true },
     reason: { type: 'string' },
     summary: { type: 'string' },
     notes: { type: 'string' },
@@ -28,12 +31,13 @@ export const passVerb: Verb = {
       throw new UsageError('--to <agent> or --message "[pass_over: <agent>] ..." is required');
     const id = pos[0]; // at most one: the usage's [<handoff-id>] (cli/main.ts refuses more)
     const files = list(v.files);
+    const to = list(v.to);
     return ctx.report(
       await ctx.dispatcher.dispatch({
         action: 'passOver',
         agent: agentOf(v),
         ...(id !== undefined ? { handoffId: id } : {}),
-        ...(v.to !== undefined ? { to: v.to } : {}),
+        ...(to !== undefined ? { to: to.length === 1 ? to[0] : to } : {}),
         ...(v.reason !== undefined ? { reason: v.reason } : {}),
         ...(v.summary !== undefined ? { summary: v.summary } : {}),
         ...(v.notes !== undefined ? { notes: v.notes } : {}),
@@ -43,7 +47,12 @@ export const passVerb: Verb = {
       }),
       (r) => {
         const h = r.data!.handoff;
-        return madeLine(v, h.handoff_id, () => `passed ${handoffLine(h)}${storedFilesLine(files, h)}`);
+        const all = r.data!.handoffs ?? [h];
+        const notice = r.data!.notice ? `\nnote: ${r.data!.notice}` : '';
+        // A fan-out: one line per child (--quiet: their ids, one a line).
+        if (all.length > 1)
+          return v.quiet ? all.map((c) => c.handoff_id).join('\n') : all.map((c) => `passed ${handoffLine(c)}`).join('\n') + notice;
+        return madeLine(v, h.handoff_id, () => `passed ${handoffLine(h)}${storedFilesLine(files, h)}${notice}`);
       },
     );
   },
@@ -73,7 +82,11 @@ export const returnVerb: Verb = {
       }),
       (r) => {
         const returned = r.data!.returned;
-        return [`returned ${handoffLine(r.data!.handoff)}`, ...(returned ? [`back to ${handoffLine(returned)}`] : [])].join('\n');
+        const group = r.data!.handoff.group;
+        // A fan-out child comes back with its group: say so rather than nothing (docs/contract.md §6, "Fan-out and join").
+        const waits =
+          !returned && group ? [`its group of ${group.size} joins back to ${r.data!.handoff.return_to} when the last one has ended`] : [];
+        return [`returned ${handoffLine(r.data!.handoff)}`, ...(returned ? [`back to ${handoffLine(returned)}`] : waits)].join('\n');
       },
     );
   },

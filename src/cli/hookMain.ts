@@ -11,6 +11,7 @@ import { hookNetworkDeadline } from '../core/hooks/hookDeadline';
 import { NETWORK_DEADLINE_ENV } from '../core/domain/networkDeadline';
 import { radarAnswer } from '../core/hooks/preToolHook';
 import { withdrawalAnswer } from '../core/hooks/withdrawNotices';
+import { permissionAnswer } from '../core/hooks/passPermissions';
 import { readOnce, StoreReader } from '../core/store/storeReader';
 import { findWorkspaceRoot } from '../core/store/workspaceRoot';
 import type { HookInput } from '../core/hooks/vendors/vendor';
@@ -67,6 +68,9 @@ export function answeredHere(
   let answer: object | null = null;
   let found: AgentSession | null = null;
   const session = () => (found ??= hookSession(args.vendor, input, args.agent, root));
+  // A held pass that limits its receiver (can_modify_files / can_run_tools false) refuses first (passPermissions.ts).
+  const denied = permissionAnswer(args.event, args.vendor, input, args.agent, readStore, args.vendor.sessionId(input) || null);
+  if (denied) return { done: true, answer: denied };
   try {
     answer = radarAnswer(args.event, args.vendor, input, args.agent, root, Date.now(), readStore, { session, relative: worktreeRelative });
   } catch (e) {

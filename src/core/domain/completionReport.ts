@@ -2,6 +2,7 @@
 // missing or misshapen fields are E021 INVALID_WORK_OUTPUT (docs/agentsync-documentation.md, "The completion report").
 // Checked wherever a report arrives: completeHandoff, returnHandoff, and a pass back to the work's return_to.
 import type { z } from 'zod';
+import { outputProblems } from './outputSchema';
 import { delegationError } from './delegationErrors';
 import type { ActionError } from './errors';
 import { describeIssues, LIMITS, type CompletionResult, type Handoff } from './handoffSchema';
@@ -73,9 +74,11 @@ export function checkReport(result: CompletionResult | undefined, h: Handoff): v
       `result.phase is "${result.phase}", but ${h.handoff_id} is a ${h.phase} handoff; report on the ${h.phase} phase.`,
     );
   }
-  const phase = h.phase ?? result.phase;
   // A blocked report may say only why it is blocked; whatever findings it does carry are checked like any other.
-  if (!phase || (result.status === 'blocked' && Object.keys(result.findings).length === 0)) return;
+  if (result.status === 'blocked' && Object.keys(result.findings).length === 0) return;
+  checkOutputSchema(result, h);
+  const phase = h.phase ?? result.phase;
+  if (!phase) return;
   const problems = findingsProblems(phase, result.findings);
   if (problems.length) {
     throw invalidOutput(
@@ -84,6 +87,19 @@ export function checkReport(result: CompletionResult | undefined, h: Handoff): v
       { phase },
     );
   }
+}
+
+/** validate_output with an output_schema (outputSchema.ts): the findings must fit the schema stored on the pass. */
+function checkOutputSchema(result: CompletionResult, h: Handoff): void {
+  const schema = h.policy?.validate_output ? h.policy.output_schema : undefined;
+  if (!schema) return;
+  const problems = outputProblems(schema, result.findings);
+  if (problems.length)
+    throw invalidOutput(
+      'result.findings',
+      `result.findings does not match the output_schema of ${h.handoff_id} (validate_output): ${problems.join('; ')}.`,
+      { problems },
+    );
 }
 
 function invalidOutput(field: string, message: string, details: Record<string, unknown> = {}): ActionError {

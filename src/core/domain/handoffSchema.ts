@@ -4,6 +4,9 @@ import { AGENT_ID_PATTERN } from './agentId';
 import { SESSION_ID_PATTERN } from './agentSession';
 import { phaseSchema, workRequestSchema } from './workRequest';
 import { workspaceRelativePath } from './workspacePath';
+import { passGroupSchema } from './passGroup';
+import { outputSchemaSchema } from './outputSchema';
+import { recordVersion } from './storeVersion';
 
 export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated', 'withdrawn'] as const;
 /** Nothing leaves them (docs/contract.md §4); `withdrawn` is a pass its originator took back (withdrawPass). */
@@ -117,6 +120,24 @@ export const passOverPolicySchema = z.strictObject({
   max_chain_depth: z.number().int().min(1).max(20).optional(),
   notify_on_return: z.union([z.boolean(), z.enum(['always', 'only_issues', 'never'])]).optional(),
   can_receive_passes: z.boolean().optional(),
+  // What a receiver may do, and what its report must look like (docs/contract.md §6, "What a receiver may do"). Not
+  // among the built-in values: a pass stores them only when a layer sets them (store version 3, storeVersion.ts).
+  can_modify_files: z.boolean().optional(),
+  can_run_tools: z.boolean().optional(),
+  max_compute_time_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 3_600_000)
+    .optional(),
+  max_context_size_bytes: z
+    .number()
+    .int()
+    .positive()
+    .max(4 * 1024 * 1024)
+    .optional(),
+  validate_output: z.boolean().optional(),
+  output_schema: outputSchemaSchema.optional(),
 });
 
 export const sessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'a session id is 1-128 letters, digits or ._:@/+=-');
@@ -190,6 +211,8 @@ export const handoffSchema = z
     /** On work returned under notify_on_return: whose editor shows a notification, and this handoff (docs/agentsync-documentation.md). */
     notify: z.strictObject({ agent: agentIdSchema, handoff: handoffIdSchema }).nullable().optional(),
     conflicts: z.array(conflictSchema).max(LIMITS.conflicts).optional(),
+    /** One pass to several agents (docs/contract.md §6, "Fan-out and join"): the group a child or the joined return belongs to. */
+    group: passGroupSchema.optional(),
     /** Ids the record had before a git merge renumbered it, oldest first (docs/contract.md §3). */
     previous_ids: z.array(handoffIdSchema).max(LIMITS.previousIds).optional(),
   })
@@ -219,19 +242,23 @@ export const handoffSchema = z
   });
 
 /**
- * The store versions this build reads (docs/contract.md §3): 1; 2 once a record carries a field AgentSync 0.4.0 does
- * not know (`claimed_session`, `worktree`); 3 once a record is `withdrawn`, a status no earlier build knows. A file is
- * written at the lowest version its records need (storeVersionFor), so an older clone reads every other file as before.
+ * The store versions this build reads (docs/contract.md §3): 1, 2 once a record carries a field AgentSync 0.4.0 does
+ * not know (`claimed_session`, `worktree`), 3 once one carries a field or status the build before this one does not know
+ * (a pass group, a receiver's permissions, the status `withdrawn`: storeVersion.ts). A file is written as the lowest version that holds its records
+ * (storeVersionFor), so an older clone reads every other file as before.
  */
 export const STORE_VERSION = 3;
 export type StoreVersion = 1 | 2 | 3;
 
-/** The version a store holding `handoffs` is written as: 3 with a withdrawn record, 2 with `claimed_session` or `worktree`, else 1. */
-export function storeVersionFor(handoffs: readonly { status?: unknown; claimed_session?: unknown; worktree?: unknown }[]): StoreVersion {
+/** The version a store holding `handoffs` is written as: the highest any of its records needs (storeVersion.ts). */
+export function storeVersionFor(
+  handoffs: readonly Partial<Pick<Handoff, 'status' | 'claimed_session' | 'worktree' | 'group' | 'policy'>>[],
+): StoreVersion {
   let version: StoreVersion = 1;
   for (const h of handoffs) {
-    if (h.status === 'withdrawn') return 3;
-    if (h.claimed_session || h.worktree) version = 2;
+    const needs = recordVersion(h);
+    if (needs === 3) return 3;
+    if (needs > version) version = needs;
   }
   return version;
 }

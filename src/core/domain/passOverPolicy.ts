@@ -2,9 +2,12 @@
 // inline override > pair > subagent > defaults > built-in, except that an override may not loosen a restriction.
 import { assertSectionUsable, type AgentSyncConfig, type PassOverPolicy } from './configSchema';
 import { ActionError } from './errors';
+import { RECEIVER_KEYS, type ReceiverKey } from './receiverKeys';
 
-export type EffectivePolicy = Required<PassOverPolicy>;
-export type PolicyKey = keyof EffectivePolicy;
+export { RECEIVER_KEYS };
+
+export type EffectivePolicy = Required<Omit<PassOverPolicy, ReceiverKey>> & Pick<PassOverPolicy, ReceiverKey>;
+export type PolicyKey = Exclude<keyof EffectivePolicy, ReceiverKey>;
 
 export const BUILT_IN_POLICY: EffectivePolicy = {
   enabled: true,
@@ -37,23 +40,36 @@ export function resolveConfiguredPolicy(config: AgentSyncConfig, from: string, t
   const policy: EffectivePolicy = { ...BUILT_IN_POLICY };
   const sources = Object.fromEntries(POLICY_KEYS.map((k) => [k, 'built-in'])) as Record<PolicyKey, string>;
   for (const [source, layer] of layers) {
-    for (const k of POLICY_KEYS) {
+    for (const k of [...POLICY_KEYS, ...RECEIVER_KEYS]) {
       if (layer?.[k] === undefined) continue;
       (policy as Record<string, unknown>)[k] = layer[k];
-      sources[k] = source;
+      (sources as Record<string, string>)[k] = source;
     }
   }
   return { policy, sources };
 }
 
 /** Where a key's value came from, as a user finds it: `passOver.pairs.alice->audit.enabled`, `override.enabled`. */
-export function keySource(sources: Record<PolicyKey, string>, key: PolicyKey): string {
-  return sources[key] === 'built-in' ? `the built-in ${key}` : `${sources[key]}.${key}`;
+export function keySource(sources: Record<PolicyKey, string>, key: PolicyKey | ReceiverKey): string {
+  const from = (sources as Record<string, string | undefined>)[key] ?? 'built-in';
+  return from === 'built-in' ? `the built-in ${key}` : `${from}.${key}`;
 }
 
 /** True when `value` for `key` allows more than `configured` does: the keys whose job is to restrict agents. */
-function loosens(key: PolicyKey, value: unknown, configured: EffectivePolicy): boolean {
+function loosens(key: PolicyKey | ReceiverKey, value: unknown, configured: EffectivePolicy): boolean {
   switch (key) {
+    case 'can_modify_files':
+    case 'can_run_tools':
+      return value === true && configured[key] === false;
+    case 'validate_output':
+      return value === false && configured.validate_output === true;
+    case 'output_schema':
+      return configured.output_schema !== undefined && JSON.stringify(value) !== JSON.stringify(configured.output_schema);
+    case 'max_compute_time_ms':
+    case 'max_context_size_bytes': {
+      const limit = configured[key];
+      return typeof value === 'number' && limit !== undefined && value > limit;
+    }
     case 'enabled':
     case 'can_receive_passes':
       return value === true && configured[key] === false;
@@ -78,7 +94,7 @@ export function resolvePassOverPolicy(config: AgentSyncConfig, from: string, to:
 export function resolveWithOverride(config: AgentSyncConfig, from: string, to: string, override: PassOverPolicy = {}): ResolvedPolicy {
   const { policy, sources } = resolveConfiguredPolicy(config, from, to);
   const effective: EffectivePolicy = { ...policy };
-  for (const k of POLICY_KEYS) {
+  for (const k of [...POLICY_KEYS, ...RECEIVER_KEYS]) {
     const value = override[k];
     if (value === undefined) continue;
     if (loosens(k, value, policy)) {
@@ -91,7 +107,7 @@ export function resolveWithOverride(config: AgentSyncConfig, from: string, to: s
       );
     }
     (effective as Record<string, unknown>)[k] = value;
-    sources[k] = 'override';
+    (sources as Record<string, string>)[k] = 'override';
   }
   return { policy: effective, sources };
 }

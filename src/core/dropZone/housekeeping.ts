@@ -86,7 +86,9 @@ export class Housekeeping {
     this.sweeping = true;
     const swept = await this.dispatcher.sweepTimeouts('dropzone').finally(() => (this.sweeping = false));
     if (swept?.timed_out.length) {
-      const pairs = swept.timed_out.map((h, i) => `${h.handoff_id} → ${swept.returned[i].handoff_id} for ${h.return_to}`);
+      const pairs = swept.timed_out.map(
+        (h, i) => `${h.handoff_id} → ${swept.returned[i]?.handoff_id ?? "its group's join, later"} for ${h.return_to}`,
+      );
       this.logger.info(`timed out, handed back: ${pairs.join(', ')}`);
     }
   }

@@ -16,6 +16,7 @@ import {
 import { phaseSchema, workRequestSchema } from '../domain/workRequest';
 import { inputWorkspacePath } from '../domain/workspacePath';
 import { passOverPolicySchema } from '../domain/configSchema';
+import { workContextSchema } from '../domain/workContext';
 
 /** `build()` on the first call, the same value after: how every schema here is made. */
 export function lazy<T>(build: () => T): () => T {
@@ -135,7 +136,8 @@ export const paramSchemas = {
       ...envelope(),
       ...handoffRef(),
       agent: agentParam(),
-      to: z.string().max(64).optional(),
+      // One receiver, or 2-5 for a fan-out (docs/contract.md §6, "Fan-out and join"); the count is checked by the core.
+      to: z.union([z.string().max(64), z.array(z.string().max(64)).max(10)]).optional(),
       reason: z.string().max(LIMITS.reason).optional(),
       summary: z.string().max(LIMITS.summary).optional(),
       message: z.string().max(LIMITS.notes).optional(),
@@ -145,6 +147,8 @@ export const paramSchemas = {
       override: passOverPolicySchema.optional(),
       phase: phaseSchema.nullable().optional(),
       request: workRequestSchema.optional(),
+      /** The work context (docs/contract.md §6): stored beside the record, shown to the receiver as data. */
+      context: workContextSchema.optional(),
       // Used when the pass goes back to the work's return_to, which makes it the return (docs/contract.md §6).
       result: resultParam().optional(),
       ...expectedRev(),

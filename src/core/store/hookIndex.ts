@@ -25,6 +25,8 @@ const HOOK_FIELDS = [
   'lease_expires_at',
   'files',
   'summary',
+  // a receiver's permissions, which the pre-tool hook enforces (hooks/passPermissions.ts)
+  'policy',
 ] as const;
 
 const DERIVED_FROM = /^\{\n {2}"version": 1,\n {2}"derived_from": "(\d+:\d+:\d+:\d+:\d+) ([0-9a-f]{64})",\n/;

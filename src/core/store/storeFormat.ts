@@ -45,8 +45,8 @@ export function highWaterOf(head: Buffer): string | undefined {
 
 /** The store version in a file's head (the first part splitStoreBytes returns); 1 when it cannot be read there. */
 export function versionOf(head: Buffer): StoreVersion {
-  const digit = HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[1];
-  return digit === '3' ? 3 : digit === '2' ? 2 : 1;
+  const v = HEAD_PATTERN.exec(head.subarray(0, 120).toString('latin1'))?.[1];
+  return v === '3' ? 3 : v === '2' ? 2 : 1;
 }
 
 /**

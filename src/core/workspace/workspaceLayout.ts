@@ -23,6 +23,8 @@ export class WorkspaceLayout {
   readonly dataDir: string;
   readonly handoffsFile: string;
   readonly lockFile: string;
+  /** The work contexts of passes, one `<uid>.json` each, beside the record and never in it (docs/contract.md §6). */
+  readonly contextDir: string;
   /** The keyed hash of the handoffs.json this user last wrote (and so validated); see storeStamp.ts. */
   readonly validatedStampFile: string;
   /** What the tool hooks read of the record (store/hookIndex.ts): its live claims, naming the store they came from. */
@@ -76,6 +78,7 @@ export class WorkspaceLayout {
     this.configFileAt = placement ? placement.configFile : path.join(this.root, '.agentsync.json');
     this.handoffsFile = path.join(this.recordDir, 'handoffs.json');
     this.lockFile = path.join(this.recordDir, 'handoffs.lock');
+    this.contextDir = path.join(this.recordDir, 'context');
     this.validatedStampFile = path.join(this.recordDir, 'handoffs.validated');
     this.hookIndexFile = path.join(this.recordDir, 'hook-index.json');
     this.trackerFile = path.join(committed, 'AgentTracker.md');

@@ -3,6 +3,7 @@
 // on (manifest/commandCatalog.ts and manifest/treeItemContext.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { groupFlag } from '../../core/domain/passGroup';
 import { chainLines } from '../../core/domain/handoffChains';
 import { ATTENTION_GROUP_LABELS, type AttentionGroup } from '../../core/domain/handoffAttention';
 import type { Handoff, HandoffStatus } from '../../core/domain/handoffSchema';
@@ -47,7 +48,13 @@ export function handoffLabel(h: Handoff): string {
 export function handoffDescription(node: HandoffNode): string {
   const h = node.handoff;
   const conflicts = h.conflicts?.length ?? 0;
-  const flags = [...(node.stale ? ['stale'] : []), ...(conflicts ? [`${conflicts} merge conflict${conflicts === 1 ? '' : 's'}`] : [])];
+  // A fan-out's children sit side by side under the work they came from; the mark says they are one group.
+  const group = groupFlag(h, node.index.handoffs);
+  const flags = [
+    ...(group ? [group] : []),
+    ...(node.stale ? ['stale'] : []),
+    ...(conflicts ? [`${conflicts} merge conflict${conflicts === 1 ? '' : 's'}`] : []),
+  ];
   return [...flags, h.summary.split('\n')[0]].join(' · ');
 }
 

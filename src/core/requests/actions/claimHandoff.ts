@@ -17,7 +17,9 @@ export function leaseUntil(tx: StoreTransaction, from: Date, h: Handoff, holder:
   const ms = h.return_to
     ? (h.policy?.timeout_ms ?? resolvePassOverPolicy(tx.config, h.return_to, holder).timeout_ms)
     : tx.config.leaseMinutes * 60_000;
-  return new Date(from.getTime() + ms).toISOString();
+  // max_compute_time_ms caps the lease of a pass (docs/contract.md §6, "What a receiver may do").
+  const cap = h.policy?.max_compute_time_ms;
+  return new Date(from.getTime() + (cap && cap < ms ? cap : ms)).toISOString();
 }
 
 export function claimHandoff(

@@ -8,6 +8,7 @@ import { assertHolder } from '../../domain/agentSession';
 import { checkRevision, requireHandoff } from './findHandoff';
 import { assertNotWithdrawn } from '../../domain/withdrawal';
 import { createReturnHandoff } from './returnToOriginator';
+import { joinGroupIfDone } from './groupJoin';
 import { applyOnReturn, type NotifyMarker } from './returnPolicy';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -40,6 +41,8 @@ export function completeHandoff(
     : 'completed';
   const handoff = applyStatusChange(tx, ctx, h, to, reason, { result: p.result ?? h.result ?? null, lease_expires_at: null });
   if (stops || !handoff.return_to) return { handoff };
+  // A child of a fan-out comes back with its group, once, when the last of them has ended (groupJoin.ts).
+  if (handoff.group) return { handoff, returned: joinGroupIfDone(tx, ctx, handoff), notify: null };
   const returned = createReturnHandoff(tx, ctx, handoff, p.note ?? null);
   const applied = returned.policy ? applyOnReturn(tx, ctx, handoff, returned.policy) : null;
   return { handoff: applied ?? handoff, returned, notify: returned.notify ?? null };

@@ -11,7 +11,10 @@ import { timeOutPasses } from './timeOutPasses';
 import type { Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
-export function expireLeases(tx: StoreTransaction, ctx: ActionContext): { released: Handoff[]; timed_out: Handoff[]; returned: Handoff[] } {
+export function expireLeases(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+): { released: Handoff[]; timed_out: Handoff[]; returned: (Handoff | null)[] } {
   const timeouts = timeOutPasses(tx, ctx);
   if (!tx.config.releaseExpiredLeases) return { released: [], ...timeouts };
   const now = tx.now();

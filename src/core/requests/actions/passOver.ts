@@ -1,6 +1,6 @@
 // passOver: agent A hands work to B, with return to A and loop prevention (docs/contract.md §6).
 import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
-import { assertSectionUsable, knownAgents, type PassOverPolicy } from '../../domain/configSchema';
+import { assertSectionUsable, knownAgents } from '../../domain/configSchema';
 import { delegationError } from '../../domain/delegationErrors';
 import { ActionError } from '../../domain/errors';
 import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
@@ -9,40 +9,17 @@ import { parsePassOverTag } from '../../domain/handoffTags';
 import { keySource, resolveWithOverride } from '../../domain/passOverPolicy';
 import { requireHandoff } from './findHandoff';
 import { returnHandoff } from './returnHandoff';
-import type { NotifyMarker } from './returnPolicy';
-import { isTerminal, LIMITS, type CompletionResult, type Handoff } from '../../domain/handoffSchema';
+import { isTerminal, LIMITS } from '../../domain/handoffSchema';
 import { assertAuthority } from '../../domain/lifecycle';
 import type { StoreTransaction } from '../../store/storeTransaction';
-import { phaseOf, storedRequest, type Phase, type WorkRequest } from '../../domain/workRequest';
+import type { PassOverInput, PassOverOutput } from './passOverTypes';
+import { fanOut } from './fanOut';
+import { formatNotice } from './formatNotice';
+import { storeContext } from './passContext';
+import { checkContext, CONTEXT_LIMITS } from '../../domain/workContext';
+import { phaseOf, storedRequest } from '../../domain/workRequest';
 
-export interface PassOverInput {
-  to?: string;
-  reason?: string;
-  summary?: string;
-  message?: string;
-  handoffId?: string;
-  files?: string[];
-  notes?: string;
-  return_required?: boolean;
-  override?: PassOverPolicy;
-  /** The completion report, used when the pass goes back to the work's return_to (that pass is the return). */
-  result?: CompletionResult;
-  expected_rev?: number;
-  /** The request side (docs/contract.md §6): the phase and what the receiver is asked to do. */
-  phase?: Phase | null;
-  request?: WorkRequest;
-  /** Fields of a handoff note that carries the pass as a tag (noteTags.ts): the note's task, branch, commit, priority. */
-  noteFields?: Pick<Handoff, 'task_id' | 'branch' | 'commit' | 'priority'>;
-}
-
-export interface PassOverOutput {
-  handoff: Handoff;
-  /** Set when the pass went back to the work's return_to: the completed work and the handoff carrying it back. */
-  returned?: Handoff | null;
-  completed?: Handoff;
-  /** Set with `returned`: the notify_on_return marker for the agent the work came back to, or null. */
-  notify?: NotifyMarker | null;
-}
+export type { PassOverInput, PassOverOutput } from './passOverTypes';
 
 /** Checks a proposed chain (agents so far, then the receiver) against the loop rules. */
 export function checkChain(chain: readonly string[], maxDepth: number): void {
@@ -68,6 +45,7 @@ export function checkChain(chain: readonly string[], maxDepth: number): void {
 }
 
 export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverInput): PassOverOutput {
+  if (Array.isArray(p.to)) return fanOut(tx, ctx, { ...p, to: p.to }, passOver);
   const tag = p.message ? parsePassOverTag(p.message) : null;
   if (p.message && !tag && !p.to) {
     throw new ActionError(
@@ -150,6 +128,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
       source: keySource(sources, 'can_receive_passes'),
     });
 
+  if (p.context) checkContext(p.context, policy.max_context_size_bytes ?? CONTEXT_LIMITS.defaultBytes);
   const returnRequired = p.return_required ?? true;
   const opening = { status: 'queued' as const, agent: from, reason: boundedReason(`passed over: ${reason}`) };
   const record = newHandoffRecord(tx, ctx, opening, {
@@ -172,8 +151,11 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     ...(p.noteFields?.priority ? { priority: p.noteFields.priority } : {}),
     ...(phase ? { phase } : {}),
     ...(request ? { request } : {}),
+    ...(p.group ? { group: p.group } : {}),
   });
+  const notice = formatNotice(tx, record);
   tx.insert(record);
+  if (p.context && p.layout && record.uid) storeContext(tx, p.layout, record.uid, p.context);
   tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), record.created_at));
-  return { handoff: record };
+  return notice ? { handoff: record, notice } : { handoff: record };
 }

@@ -89,7 +89,7 @@ function insertReturn(tx: StoreTransaction, ctx: ActionContext, done: Handoff, s
  * Work that comes back to an agent still holding the handoff it passed it from ends that agent's wait: the held
  * handoff's lease starts again, so the agent has its full timeout to act on what came back (passTimeouts.ts).
  */
-function renewWaitingHolder(tx: StoreTransaction, ctx: ActionContext, done: Handoff): void {
+export function renewWaitingHolder(tx: StoreTransaction, ctx: ActionContext, done: Handoff): void {
   const held = done.parent_uid ? tx.find(done.parent_uid) : undefined;
   if (!held || held.status !== 'in_progress' || !held.claimed_by || held.claimed_by !== done.return_to || !held.lease_expires_at) return;
   let until: string;

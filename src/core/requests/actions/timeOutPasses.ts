@@ -7,14 +7,15 @@ import { DELEGATION_CODES } from '../../domain/delegationErrors';
 import { applyStatusChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import { dueTimeouts, type DueTimeout } from '../../domain/passTimeouts';
 import { createTimeoutReturn } from './returnToOriginator';
+import { joinGroupIfDone } from './groupJoin';
 import type { Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
 export interface TimedOut {
   /** The passed handoffs, now escalated. */
   timed_out: Handoff[];
-  /** The handoffs that carry each back to its origin, in the same order. */
-  returned: Handoff[];
+  /** The handoffs that carry each back to its origin, in the same order; null for a fan-out child whose group has not joined yet. */
+  returned: (Handoff | null)[];
 }
 
 export function timeOutPasses(tx: StoreTransaction, ctx: ActionContext): TimedOut {
@@ -26,6 +27,22 @@ export function timeOutPasses(tx: StoreTransaction, ctx: ActionContext): TimedOu
     const h = due.handoff;
     if (tx.find(h.uid ?? h.handoff_id) !== h) continue;
     const text = explain(due, h);
+    if (h.group) {
+      // A fan-out child is named in its group's one joined return (groupJoin.ts), not handed back alone.
+      const ended = applyStatusChange(
+        tx,
+        system,
+        h,
+        'escalated',
+        boundedReason(`${text.label}: ${text.why}; named in the join of its group`),
+        {
+          lease_expires_at: null,
+        },
+      );
+      out.timed_out.push(ended);
+      out.returned.push(joinGroupIfDone(tx, system, ended));
+      continue;
+    }
     const back = createTimeoutReturn(tx, system, h, {
       summary: `Timed out (${text.label}): ${text.short}: ${h.summary}`,
       notes:

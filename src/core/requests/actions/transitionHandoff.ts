@@ -6,6 +6,7 @@ import { assertHolder } from '../../domain/agentSession';
 import { claimHandoff } from './claimHandoff';
 import { assertNotWithdrawn, isPassedWork, receiversOf } from '../../domain/withdrawal';
 import { withdrawPass } from './withdrawPass';
+import { joinGroupIfDone } from './groupJoin';
 import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff, HandoffStatus } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -17,7 +18,14 @@ export interface TransitionInput {
   expected_rev?: number;
 }
 
-export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff } {
+export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff; returned?: Handoff } {
+  const out = move(tx, ctx, p);
+  // Escalating a fan-out child ends it: its group may join now (groupJoin.ts).
+  const joined = out.handoff.group ? joinGroupIfDone(tx, ctx, out.handoff) : null;
+  return joined ? { ...out, returned: joined } : out;
+}
+
+function move(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff } {
   const h = requireHandoff(tx, p.ref);
   // The receiver of a withdrawn pass is told so (docs/contract.md §6, "Withdraw"); anyone else meets the final status.
   if (receiversOf(h).includes(ctx.agent)) assertNotWithdrawn(h);

@@ -7,6 +7,7 @@ import { assertMayWithdraw, assertNotWithdrawn, isPassedWork, receiversOf } from
 import { isTerminal, storeVersionFor, type Handoff } from '../../domain/handoffSchema';
 import { legalTargets } from '../../domain/lifecycle';
 import { checkRevision, requireHandoff } from './findHandoff';
+import { joinGroupIfDone } from './groupJoin';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
 export interface WithdrawOutput {
@@ -15,6 +16,8 @@ export interface WithdrawOutput {
   told: string[];
   /** Set when this withdrawal first makes the store version 3 (docs/contract.md §3). */
   notice?: string;
+  /** The fan-out's joined return, when this child was the last of its group to end (groupJoin.ts). */
+  returned?: Handoff;
 }
 
 export function withdrawPass(
@@ -44,7 +47,14 @@ export function withdrawPass(
   const firstWithdrawal = storeVersionFor(tx.handoffs) < 3;
   // claimed_by and claimed_session stay: they say whose work was taken back, and who is told (receiversOf).
   const handoff = applyStatusChange(tx, ctx, h, 'withdrawn', boundedReason(p.reason), { lease_expires_at: null });
-  return { handoff, told: receiversOf(handoff), ...(firstWithdrawal ? { notice: WITHDRAWN_FORMAT_NOTICE } : {}) };
+  // A withdrawn fan-out child has ended: its group joins now if it was the last (docs/contract.md §6).
+  const returned = handoff.group ? joinGroupIfDone(tx, ctx, handoff) : null;
+  return {
+    handoff,
+    told: receiversOf(handoff),
+    ...(firstWithdrawal ? { notice: WITHDRAWN_FORMAT_NOTICE } : {}),
+    ...(returned ? { returned } : {}),
+  };
 }
 
 const WITHDRAWN_FORMAT_NOTICE =

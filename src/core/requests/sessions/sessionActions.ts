@@ -3,6 +3,8 @@
 // then AgentTracker.md's session sections and state.json, so every writer of those files holds the same lock.
 // Those two files are written only after the store is (tx.afterCommit): a batch that fails or loses its lock
 // leaves them as they were, and they never describe a handoff the store does not have.
+import { readContext } from '../actions/passContext';
+import { passContexts } from './delegationBriefing';
 import { createHandoff } from '../actions/createHandoff';
 import type { TagOutcome } from '../actions/noteTags';
 import { requireHandoff } from '../actions/findHandoff';
@@ -127,6 +129,8 @@ export function startSession(tx: StoreTransaction, ctx: ActionContext, p: Params
   });
   tx.audit.push(auditEntry(ctx, from, null, null, existing ? 'session restarted' : 'session started', startedAt));
   const briefing = sessionBriefing(tx.handoffs, tx.config, ctx.agent, now, env.layout.decisionsFile, sessions.values(), ctx.session);
+  const contexts = passContexts(tx.handoffs, ctx.agent, (uid) => readContext(env.layout, uid));
+  if (contexts.length) briefing.pass_contexts = contexts;
   const moved = untoldMoves(readMovedIds(env.layout), (r) => tx.findAnywhere(r), ctx.agent);
   if (moved.length) briefing.moved_ids = moved;
   const gone = env.layout.placement ? goneWorktrees(env.layout.placement.location, tx.handoffs) : new Set<string>();

@@ -4,6 +4,7 @@
 import { isHolder, type AgentSession } from '../../domain/agentSession';
 import * as fs from 'node:fs';
 import { leaseExpired } from '../../domain/handoffAttention';
+import { heldJoins, passLimits } from './delegationBriefing';
 import { isTerminal, type Handoff } from '../../domain/handoffSchema';
 import { hotFilesFor } from '../../domain/hotFiles';
 import { originatorOf } from '../../domain/lifecycle';
@@ -60,6 +61,12 @@ export interface SessionBriefing {
   merged_offers?: { handoff_id: string; command: string; message: string }[];
   /** The session's worktree is on a branch from before AgentSync (workspace/workspaceHome.ts): what, and what to do. */
   checkout_without_agentsync?: string;
+  /** Its fan-outs whose join a blocked child holds for a human (delegationBriefing.ts); absent when none. */
+  held_joins?: string[];
+  /** The work contexts passes to it carry, summarized (delegationBriefing.ts); `agentsync show <id>` has each whole. */
+  pass_contexts?: string[];
+  /** What passes to it let it do, when their policy limits it (delegationBriefing.ts). */
+  pass_limits?: string[];
 }
 
 function brief(h: Handoff): BriefHandoff {
@@ -149,7 +156,11 @@ export function sessionBriefing(
       if (hotFiles.length < BRIEFING_LIMITS.hotFiles) hotFiles.push({ file, handoff_id: x.handoff_id, agent: x.agent });
   }
   const cap = (list: Handoff[]) => list.slice(0, BRIEFING_LIMITS.handoffs).map(brief);
+  const held = heldJoins(handoffs, agent);
+  const limits = passLimits(handoffs, agent);
   return {
+    ...(limits.length ? { pass_limits: limits } : {}),
+    ...(held.length ? { held_joins: held.slice(0, BRIEFING_LIMITS.handoffs) } : {}),
     agent,
     open: cap(open),
     claimable: cap(claimable),

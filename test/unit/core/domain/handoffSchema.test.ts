@@ -192,7 +192,7 @@ describe('handoffs.json schema (docs/contract.md §3)', () => {
       }
     });
 
-    it('a store of a later version (docs/contract.md §3): store_too_new, saying to upgrade; versions 1 to 3 are read', () => {
+    it('a store of a later version (docs/contract.md §3): store_too_new, saying to upgrade; versions 1, 2 and 3 are read', () => {
       assert.throws(
         () => StoreSnapshot.parse('{"version":4,"handoffs":[]}'),
         (e: Error & { reason?: string }) => e.reason === 'store_too_new' && /Upgrade AgentSync/.test(e.message),

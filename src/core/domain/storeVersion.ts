@@ -1,0 +1,25 @@
+// Which store version a record needs (docs/contract.md §3, docs/upgrading.md): a field an older AgentSync refuses is
+// written only as the next version, so a clone that has not upgraded is told (store_too_new) instead of misreading.
+//   2: `claimed_session`, `worktree` (AgentSync 0.4.0 does not know them);
+//   3: a pass `group` (fan-out), a policy key of a receiver's permissions or its output check, the status `withdrawn`.
+import { RECEIVER_KEYS } from './receiverKeys';
+
+/** Policy keys added with version 3: a stored `policy` carrying one needs it. */
+export const V3_POLICY_KEYS = RECEIVER_KEYS;
+
+export function recordVersion(h: {
+  status?: unknown;
+  claimed_session?: unknown;
+  worktree?: unknown;
+  group?: unknown;
+  policy?: object | null;
+}): 1 | 2 | 3 {
+  if (h.status === 'withdrawn' || h.group || (h.policy && V3_POLICY_KEYS.some((k) => k in h.policy!))) return 3;
+  return h.claimed_session || h.worktree ? 2 : 1;
+}
+
+/** Said once, by the request that first writes a version-3 field. */
+export const V3_FORMAT_NOTICE =
+  'handoffs.json is now written as store version 3: this pass records a field (a pass group, or a receiver permission or ' +
+  'output check in its policy) that earlier AgentSync builds cannot read. Upgrade AgentSync in every clone of this ' +
+  'repository (docs/upgrading.md).';
