@@ -81,16 +81,9 @@ function checkTarget(target: string, commonDir: string): void {
     throw new ActionError('invalid_request', `${existing} is a file, so ${target} cannot be made; nothing was created.`);
 }
 
-/** Makes the worktree at `rawPath` on a new branch for the handoff `ref` and records the binding (`context` acts). */
-export async function addHandoffWorktree(
-  store: HandoffStore,
-  layout: WorkspaceLayout,
-  rawPath: string,
-  ref: string,
-  agentFlag: string | undefined,
-  context: ActionContext,
-): Promise<HandoffWorktree> {
-  const { location, inRepository } = clonePlacement(layout);
+/** The handoff `ref` when it may get a worktree of its own (asked before a path is); a refusal that says why not. */
+export async function handoffForWorktree(store: HandoffStore, layout: WorkspaceLayout, ref: string): Promise<Handoff> {
+  const { location } = clonePlacement(layout);
   const h = await store.transactRead((tx) => tx.find(ref));
   if (!h) throw new ActionError('not_found', `no handoff ${ref} in the record (\`agentsync list\`); nothing was created.`);
   if (isTerminal(h.status))
@@ -101,6 +94,20 @@ export async function addHandoffWorktree(
       `${h.handoff_id} already owns worktree ${h.worktree.name} (branch ${h.worktree.branch}); nothing was created. ` +
         '`agentsync worktree list` shows where it is.',
     );
+  return h;
+}
+
+/** Makes the worktree at `rawPath` on a new branch for the handoff `ref` and records the binding (`context` acts). */
+export async function addHandoffWorktree(
+  store: HandoffStore,
+  layout: WorkspaceLayout,
+  rawPath: string,
+  ref: string,
+  agentFlag: string | undefined,
+  context: ActionContext,
+): Promise<HandoffWorktree> {
+  const { location, inRepository } = clonePlacement(layout);
+  const h = await handoffForWorktree(store, layout, ref);
   const target = path.resolve(rawPath);
   checkTarget(target, location.commonDir);
   const commit = headCommit(location.worktreeRoot);
@@ -124,7 +131,10 @@ export async function addHandoffWorktree(
   const made = addWorktree(location.worktreeRoot, target, branch, commit);
   if (!made.ok) {
     undoAddWorktree(location.worktreeRoot, target, branch);
-    throw new ActionError('invalid_request', `git could not make the worktree: ${made.out.replace(/\s+/g, ' ').trim()}; nothing was created.`);
+    throw new ActionError(
+      'invalid_request',
+      `git could not make the worktree: ${made.out.replace(/\s+/g, ' ').trim()}; nothing was created.`,
+    );
   }
   const name = cloneWorktrees(location).find((w) => w.root === real(target))?.name;
   let bound: Handoff;
