@@ -36,6 +36,7 @@ import { DASHBOARD_VIEW_ID, HANDOFFS_VIEW_ID } from './vscode/manifest/viewContr
 import { markInitializeStepDone } from './vscode/setup/walkthroughProgress';
 import { INTRO_MESSAGE } from './vscode/tree/viewContext';
 import { NewWorkNotifier } from './vscode/notices/newWorkNotifier';
+import { newWindow } from './vscode/commands/worktreeCommand';
 
 /** The integration suite's handles on the running extension; exported only to the suite (see vscode/testSeam.ts). */
 export interface AgentSyncApi {
@@ -66,6 +67,8 @@ export interface AgentSyncApi {
   activationMs: number;
   /** A separate Handoffs tree over any folder (the scale test's large store); the caller disposes it. */
   treeProbe(root: string, me: string): TreeProbe;
+  /** How "Open in New Worktree" opens its window (the suite replaces `execute` to see the call). */
+  newWindow: typeof newWindow;
 }
 
 let hosts: DropZoneHosts | undefined;
@@ -222,6 +225,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     contextKeys: () => ({ ...contextKeys }),
     activationMs,
     treeProbe: probe,
+    newWindow,
   });
 }
 

@@ -1,133 +1,20 @@
-// `agentsync worktree add <path> --handoff <id> [--agent <a>]` (docs/contract.md §14 item 5): every check first, so a
-// refusal creates nothing; then the worktree on a new branch, then the binding on the record. A binding that cannot be
-// recorded (the store refuses the write) takes the worktree and its branch back out: nothing half made is left.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { ActionError } from '../core/domain/errors';
-import { isTerminal, storeVersionFor } from '../core/domain/handoffSchema';
-import { worktreeBranchFor } from '../core/domain/worktreeBinding';
+// `agentsync worktree add <path> --handoff <id> [--agent <a>]` (docs/contract.md §14 item 5): the core
+// (core/store/handoffWorktree.ts, shared with the editor's "Open in New Worktree") makes and binds the worktree; this
+// file prints what was made.
+import { addHandoffWorktree } from '../core/store/handoffWorktree';
 import { okResponse } from '../core/domain/responseEnvelope';
-import { cloneWorktrees } from '../core/git/cloneWorktrees';
-import { addWorktree, branchState, commitHasFile, headCommit, undoAddWorktree } from '../core/git/worktreeCommands';
-import { applyFieldChange } from '../core/store/handoffMutation';
-import { vendorOf } from '../core/hooks/vendors';
 import type { CliContext } from './cliContext';
-import { oneLine } from './terminalText';
-import { cliContext, placementOf, real } from './worktreeCommon';
-
-/** A path as one shell word: quoted unless it is plain. */
-function shellWord(p: string): string {
-  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The line that starts `agent` in `dir`: its vendor's command when AgentSync knows it, else a generic one. */
-export function startLine(dir: string, agent: string | null): string {
-  const vendor = agent ? vendorOf(agent) : null;
-  if (vendor) return `cd ${shellWord(dir)} && ${vendor.startCommand}`;
-  return `cd ${shellWord(dir)}, then start ${agent ?? 'the agent'} there`;
-}
-
-/** Refuses a target git must not get: an existing file or non-empty folder, or a place inside the clone's git dir. */
-function checkTarget(target: string, commonDir: string): void {
-  const st = fs.lstatSync(target, { throwIfNoEntry: false });
-  if (st && !(st.isDirectory() && fs.readdirSync(target).length === 0))
-    throw new ActionError('invalid_request', `${target} already exists and is not an empty folder; nothing was created. Give a new path.`);
-  let existing = target;
-  while (!fs.existsSync(existing)) existing = path.dirname(existing);
-  const at = real(existing);
-  const git = real(commonDir);
-  if (at === git || at.startsWith(git + path.sep))
-    throw new ActionError(
-      'invalid_request',
-      `${target} is inside the clone's git folder ${git}; nothing was created. Give a path outside it.`,
-    );
-  if (!fs.statSync(at).isDirectory())
-    throw new ActionError('invalid_request', `${existing} is a file, so ${target} cannot be made; nothing was created.`);
-}
+import { cliContext } from './worktreeCommon';
 
 export async function addWorktreeFor(ctx: CliContext, rawPath: string, ref: string, agentFlag: string | undefined): Promise<number> {
-  const placement = placementOf(ctx);
-  const { location, inRepository } = placement;
-  const h = await ctx.dispatcher.store.transactRead((tx) => tx.find(ref));
-  if (!h) throw new ActionError('not_found', `no handoff ${ref} in the record (\`agentsync list\`); nothing was created.`);
-  if (isTerminal(h.status))
-    throw new ActionError('invalid_request', `${h.handoff_id} is ${h.status}: finished work gets no worktree; nothing was created.`);
-  if (h.worktree && cloneWorktrees(location).some((w) => w.name === h.worktree!.name))
-    throw new ActionError(
-      'invalid_request',
-      `${h.handoff_id} already owns worktree ${h.worktree.name} (branch ${h.worktree.branch}); nothing was created. ` +
-        '`agentsync worktree list` shows where it is.',
-    );
-  const target = path.resolve(rawPath);
-  checkTarget(target, location.commonDir);
-  const commit = headCommit(location.worktreeRoot);
-  const config = inRepository ? `${inRepository}/.agentsync.json` : '.agentsync.json';
-  if (!commit || !commitHasFile(location.worktreeRoot, commit, config))
-    throw new ActionError(
-      'invalid_request',
-      `HEAD of ${location.worktreeRoot} (${commit ? commit.slice(0, 12) : 'no commit yet'}) has no ${config}: a worktree made from it ` +
-        'would have no AgentSync, and its agent no packs; nothing was created. Commit AgentSync (`agentsync init`, then commit) ' +
-        'or check out a branch that has it, then retry.',
-    );
-  const branch = worktreeBranchFor(h.handoff_id);
-  const state = branchState(location.worktreeRoot, branch);
-  if (state !== 'free')
-    throw new ActionError(
-      'invalid_request',
-      state === 'exists'
-        ? `branch ${branch} already exists; nothing was created. Remove it (\`git branch -d ${branch}\`) or check it out yourself.`
-        : `${branch} is not a valid branch name for git; nothing was created.`,
-    );
-  const made = addWorktree(location.worktreeRoot, target, branch, commit);
-  if (!made.ok) {
-    undoAddWorktree(location.worktreeRoot, target, branch);
-    throw new ActionError('invalid_request', `git could not make the worktree: ${oneLine(made.out)}; nothing was created.`);
-  }
-  const name = cloneWorktrees(location).find((w) => w.root === real(target))?.name;
-  let bound;
-  let firstV2 = false;
-  try {
-    if (!name) throw new ActionError('internal_error', `git made ${target}, but it is not among the clone's worktrees.`);
-    bound = await ctx.dispatcher.store.transact((tx) => {
-      const now = h.uid ? tx.find(h.uid) : tx.find(h.handoff_id);
-      if (!now) throw new ActionError('not_found', `${h.handoff_id} left the record while its worktree was made.`);
-      // The first binding turns the store into version 2, which AgentSync 0.4.0 cannot read (docs/contract.md §3).
-      firstV2 = storeVersionFor(tx.handoffs) === 1;
-      return applyFieldChange(
-        tx,
-        cliContext('bindWorktree'),
-        now,
-        { worktree: { name, branch, commit } },
-        `owns worktree ${name} (${branch})`,
-      );
-    });
-  } catch (e) {
-    undoAddWorktree(location.worktreeRoot, target, branch);
-    throw e;
-  }
-  const agent = agentFlag ?? bound.claimed_by ?? (bound.to_agents.length === 1 ? bound.to_agents[0] : null);
-  const start = startLine(real(target), agent);
-  const notice = firstV2 ? FORMAT_NOTICE : null;
+  const made = await addHandoffWorktree(ctx.dispatcher.store, ctx.layout, rawPath, ref, agentFlag, cliContext('bindWorktree'));
+  const { handoff, worktree, start, notice } = made;
   if (notice && !ctx.json) ctx.io.err(`agentsync: ${notice}`);
-  if (ctx.json)
-    ctx.io.out(
-      JSON.stringify(
-        okResponse('worktree', {
-          handoff: bound,
-          worktree: { name, path: real(target), branch, commit },
-          start,
-          ...(notice ? { notice } : {}),
-        }),
-      ),
-    );
+  if (ctx.json) ctx.io.out(JSON.stringify(okResponse('worktree', { handoff, worktree, start, ...(notice ? { notice } : {}) })));
   else
     ctx.io.out(
-      `created worktree ${name} at ${real(target)} on branch ${branch} (from ${commit.slice(0, 12)}) for ${bound.handoff_id}\n` +
-        `start the agent there:\n  ${start}`,
+      `created worktree ${worktree.name} at ${worktree.path} on branch ${worktree.branch} (from ${worktree.commit.slice(0, 12)}) ` +
+        `for ${handoff.handoff_id}\nstart the agent there:\n  ${start}`,
     );
   return 0;
 }
-
-const FORMAT_NOTICE =
-  'handoffs.json is now written as store version 2: this handoff records its worktree (worktree), a field AgentSync 0.4.0 ' +
-  'cannot read. Upgrade AgentSync in every clone of this repository (docs/upgrading.md).';

@@ -14,6 +14,7 @@ import { addHandoffNote } from './commands/handoffNoteFlow';
 import { showHistory } from './commands/historyDocument';
 import { listHandoffs } from './commands/listHandoffsCommand';
 import { moveCommandHandlers } from './commands/moveCommands';
+import { openInNewWorktree } from './commands/worktreeCommand';
 import { init, openTracker, refresh, showStale } from './commands/workspaceCommands';
 
 /** What the handlers are given: the commands' deps and the window's parts some commands act on. */
@@ -41,6 +42,7 @@ export function commandTable(c: RegistrarContext): CommandEntry[] {
     ['agentsync.listHandoffs', () => listHandoffs(deps)],
     ['agentsync.openRecord', (arg) => openRecord(deps, arg)],
     ['agentsync.showHistory', (arg) => showHistory(deps, arg)],
+    ['agentsync.openInNewWorktree', (arg) => openInNewWorktree(deps, arg)],
     ['agentsync.openTracker', () => openTracker(deps)],
     ['agentsync.refresh', () => Promise.resolve(refresh(deps, c.badge, c.tree))],
     [SHOW_STALE_COMMAND, () => showStale(deps, c.badge)],

@@ -194,10 +194,10 @@ export async function runWithAnswers<T = unknown>(
 // ---- Files: the drop zone, the config, screenshots. ----------------------------------------------------------
 
 /** Writes a request like a careful agent: a temp name outside requests/, then a rename in. */
-export function dropRequest(name: string, request: object): void {
-  const tmp = path.join(workspaceRoot(), '.agentsync', `.${name}.${process.pid}.tmp`);
+export function dropRequest(name: string, request: object, root = workspaceRoot()): void {
+  const tmp = path.join(root, '.agentsync', `.${name}.${process.pid}.tmp`);
   fs.writeFileSync(tmp, JSON.stringify(request));
-  fs.renameSync(tmp, path.join(workspaceRoot(), '.agentsync/requests', name));
+  fs.renameSync(tmp, path.join(root, '.agentsync/requests', name));
 }
 
 /** Resolves when the file exists: an fs.watch on its folder, with a slow poll as a safety net. */

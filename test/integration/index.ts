@@ -32,6 +32,8 @@ const UNINITIALIZED = ['uninitialized'];
 const SESSION = ['sessionCare', 'zeroTouch'];
 /** A seeded workspace, the extension installed from the VSIX (pass "installed"). */
 const INSTALLED = ['installed'];
+/** A linked worktree of a seeded, initialized clone (pass "worktree"). */
+const WORKTREE = ['worktree'];
 
 export async function run(): Promise<void> {
   // mocha from the repo's node_modules, by absolute path (the extension host has no resolution root of its own).
@@ -41,7 +43,8 @@ export async function run(): Promise<void> {
   const mocha = new MochaClass({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   const initialized = fs.existsSync(path.join(workspaceRoot(), '.agentsync.json'));
   const pass = process.env.AGENTSYNC_IT_PASS ?? (initialized ? 'main' : 'uninitialized');
-  const files = pass === 'session' ? SESSION : pass === 'uninitialized' ? UNINITIALIZED : pass === 'installed' ? INSTALLED : MAIN;
+  const byPass: Record<string, string[]> = { session: SESSION, uninitialized: UNINITIALIZED, installed: INSTALLED, worktree: WORKTREE };
+  const files = byPass[pass] ?? MAIN;
   // run.mjs --files: only the named files, still in the suite's order.
   const only = process.env.AGENTSYNC_IT_FILES?.split(',').map((f) => f.trim());
   for (const f of files) if (!only || only.includes(f)) mocha.addFile(path.join(__dirname, `${f}.test.js`));

@@ -6,10 +6,12 @@
 //   3. on a seeded workspace whose state.json holds a session left open by this window's agent (session care),
 //   4. the demo (test/integration/demo.test.mjs: serve-demo.mjs in a browser, its first minute read from the page).
 // Builds nothing: run `npm run build` (dist/extension.js, dist/cli.js) and `npx tsc -p .` (out/test/integration) first.
+//   6. worktree: the window on a LINKED worktree of an initialized clone (test/integration/worktree.test.ts): the shared
+//      record, the drop zone of every worktree, Open in New Worktree.
 //   5. installed: `npm run package`, the VSIX installed into the real VS Code with --install-extension (no development
 //      copy of AgentSync: the window's development extension is an empty driver carrying the tests), on a seeded
 //      workspace (test/integration/installed.test.ts).
-// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session|installed|demo] [--files tree,delegation] [--verbose]
+// Usage: node test/integration/run.mjs [--keep] [--only main|uninitialized|session|installed|worktree|demo] [--files tree,delegation] [--verbose]
 // --files runs only those test files of the pass (in the suite's order), each on a freshly seeded workspace.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seedScaleStore } from './seedScaleStore.mjs';
-import { seedWorkspace } from './seedWorkspace.mjs';
+import { seedLinkedWorktree, seedWorkspace } from './seedWorkspace.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opt } = parseArgs({
@@ -42,6 +44,7 @@ const passes = [
   { name: 'uninitialized', initialized: false },
   { name: 'session', initialized: true, openSessionOf: 'human' },
   { name: 'installed', initialized: true },
+  { name: 'worktree', initialized: true, linked: true },
   { name: 'demo' },
 ].filter((p) => !opt.only || p.name === opt.only);
 
@@ -94,8 +97,14 @@ for (const pass of passes) {
     if (!runDemoPass()) failed++;
     continue;
   }
-  const ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
-  seedWorkspace(ws, { initialized: pass.initialized, openSessionOf: pass.openSessionOf });
+  let ws = mkdtempSync(join(tmpdir(), `agentsync-it-${pass.name}-`));
+  const tmpRoot = ws;
+  if (pass.linked) {
+    // The clone and its worktrees sit side by side in one temporary folder; the window opens the linked worktree.
+    const { clone, linked } = seedLinkedWorktree(ws);
+    process.env.AGENTSYNC_IT_MAIN_CHECKOUT = clone;
+    ws = linked;
+  } else seedWorkspace(ws, { initialized: pass.initialized, openSessionOf: pass.openSessionOf });
   // Which test files test/integration/index.ts runs in the editor.
   process.env.AGENTSYNC_IT_PASS = pass.name;
   // A 10,000-handoff store beside the workspace, for the tree's scale figures (treeScale.test.ts, pass "main").
@@ -122,7 +131,7 @@ for (const pass of passes) {
     join(REPO, 'out/test/integration/index.js'),
     '--workspace',
     ws,
-    ...(pass.initialized ? ['--screenshot', join(REPO, 'test-output/workbench-after-suite.png')] : []),
+    ...(pass.initialized && !pass.linked ? ['--screenshot', join(REPO, 'test-output/workbench-after-suite.png')] : []),
     ...(opt.verbose ? ['--verbose'] : []),
   ];
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
@@ -131,7 +140,7 @@ for (const pass of passes) {
     console.error(`== ${pass.name}: FAILED (exit ${r.status ?? r.signal})`);
   } else console.log(`== ${pass.name}: passed`);
   if (opt.keep) console.log(`   workspace kept: ${ws}`);
-  else rmSync(ws, { recursive: true, force: true });
+  else rmSync(tmpRoot, { recursive: true, force: true });
   rmSync(trustDir, { recursive: true, force: true });
   if (scaleWs) rmSync(scaleWs, { recursive: true, force: true });
   if (installed) rmSync(installed.driver, { recursive: true, force: true });

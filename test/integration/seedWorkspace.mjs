@@ -168,3 +168,16 @@ export function seedWorkspace(dir, { initialized = true, openSessionOf } = {}) {
   git('-c', 'user.name=Seed', '-c', 'user.email=seed@example.invalid', 'add', '-A');
   git('-c', 'user.name=Seed', '-c', 'user.email=seed@example.invalid', 'commit', '-q', '-m', 'seed');
 }
+
+/**
+ * A clone with a linked worktree (docs/contract.md §14): `<dir>/clone`, seeded and initialized as above, and
+ * `<dir>/linked`, a worktree of it on branch `feature`. Returns both paths; the window opens the linked one.
+ */
+export function seedLinkedWorktree(dir) {
+  const clone = join(dir, 'clone');
+  const linked = join(dir, 'linked');
+  mkdirSync(clone);
+  seedWorkspace(clone, { initialized: true });
+  execFileSync('git', ['worktree', 'add', '-q', '-b', 'feature', linked], { cwd: clone, stdio: 'ignore' });
+  return { clone, linked };
+}

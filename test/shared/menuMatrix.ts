@@ -4,7 +4,7 @@
 // src/vscode/manifest/whenClause.ts) against the item's contextValue, and which the catalog says it offers.
 // Expected names come from the catalog, so a new move changes no test here.
 import { MOVES } from '../../src/core/requests/catalog';
-import type { Handoff } from '../../src/core/domain/handoffSchema';
+import { isTerminal, type Handoff } from '../../src/core/domain/handoffSchema';
 import { handoffContextValue, PLAIN_COMMANDS } from '../../src/vscode/manifest/commandCatalog';
 import { whenHolds } from '../../src/vscode/manifest/whenClause';
 import { handoffIn } from '../unit/helpers/handoffFixtures';
@@ -39,7 +39,8 @@ export function offeredBy(menu: readonly MenuEntry[], contextValue: string): str
 /** What the catalog says the item offers: each move available now (on a handoff item), and the commands of every item. */
 export function catalogOffers(h: Handoff): string[] {
   const moves = MOVES.filter((m) => m.command && (m.command.on ?? 'handoff') === 'handoff' && m.available(h)).map((m) => m.command!.id);
-  const always = PLAIN_COMMANDS.filter((c) => c.onHandoff).map((c) => c.id);
+  // Open Record and Show History on every handoff; Open in New Worktree only on unfinished work.
+  const always = PLAIN_COMMANDS.filter((c) => c.onHandoff && (!c.onHandoff.unfinished || !isTerminal(h.status))).map((c) => c.id);
   return [...new Set([...moves, ...always])].sort();
 }
 

@@ -44,8 +44,9 @@ export class CloneDropZones {
     this.own = this.processor(layout, options);
   }
 
-  onDidAnswer(listener: (a: DropZoneAnswer) => void): void {
+  onDidAnswer(listener: (a: DropZoneAnswer) => void): { dispose(): void } {
     this.listeners.push(listener);
+    return { dispose: () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1) };
   }
 
   /** Why this folder's own drop zone could not work at its last scan, or null. */

@@ -1,8 +1,9 @@
-// Hosts the drop zone (the same processor as `agentsync watch`) for every folder where it may run: trusted,
-// initialized, and agentsync.dropZone.enabled. Two windows on one folder may both host it; the core's
-// rename-to-inflight claim of each request file makes sure only one of them answers a request.
+// Hosts the drop zone (the same core as `agentsync watch`, core/dropZone/cloneDropZones.ts) for every folder where it
+// may run: trusted, initialized, and agentsync.dropZone.enabled. It answers the requests of every worktree of the
+// folder's clone, each in its own worktree (docs/contract.md §14 item 3). Two windows, or a window and `agentsync
+// watch`, may answer one clone; the core's rename-to-inflight claim of each request file makes sure only one answers.
 import * as vscode from 'vscode';
-import { DropZoneProcessor } from '../../core/dropZone/dropZoneProcessor';
+import { CloneDropZones } from '../../core/dropZone/cloneDropZones';
 import type { FolderService } from './folderService';
 import type { FolderServices } from './folderServices';
 import type { TrustState } from './trustState';
@@ -15,10 +16,13 @@ export interface DropZoneRunner {
 
 export type DropZoneFactory = (service: FolderService, log: vscode.LogOutputChannel) => DropZoneRunner;
 
-/** The core's processor on the folder's own dispatcher (its writes refresh the tree at once) and its one watcher. */
+/**
+ * The core's drop zones of the clone on the folder's own dispatcher (its writes refresh the tree at once); the folder's
+ * own drop zone listens to its one watcher, the other worktrees' are rescanned.
+ */
 export const hostDropZone: DropZoneFactory = (service, log) => {
   const tag = `[${service.name}] drop zone:`;
-  const processor = new DropZoneProcessor(service.layout, service.dispatcher, {
+  const processor = new CloneDropZones(service.layout, service.dispatcher, {
     changes: service.changes,
     logger: { info: (m) => log.info(`${tag} ${m}`), warn: (m) => log.warn(`${tag} ${m}`) },
   });

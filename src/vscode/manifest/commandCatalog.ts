@@ -3,7 +3,7 @@
 // No `vscode` import: `npm run schemas` writes contributes.commands and contributes.menus of package.json from it,
 // a unit test fails when package.json drifts, and the tree's contextValue flags come from the same moves.
 import { MOVES, type CatalogMove } from '../../core/requests/catalog';
-import { STATUSES, type Handoff } from '../../core/domain/handoffSchema';
+import { isTerminal, STATUSES, type Handoff } from '../../core/domain/handoffSchema';
 import { INITIALIZED_CONTEXT_KEY } from './contextKeys';
 import { HANDOFFS_VIEW_ID } from './viewContributions';
 
@@ -16,8 +16,8 @@ export interface PlainCommand {
   palette: 'initialized' | 'always';
   /** view/title of the Handoffs view: the group, and whether it needs an initialized folder. */
   viewTitle?: { group: string; initialized: boolean };
-  /** view/item/context on every handoff item. */
-  onHandoff?: { group: string };
+  /** view/item/context on every handoff item, or (`unfinished`) on those whose status is not terminal. */
+  onHandoff?: { group: string; unfinished?: boolean };
 }
 
 export const PLAIN_COMMANDS: readonly PlainCommand[] = [
@@ -64,6 +64,13 @@ export const PLAIN_COMMANDS: readonly PlainCommand[] = [
     onHandoff: { group: '3_open@1' },
   },
   { id: 'agentsync.showHistory', title: 'Show History', icon: 'history', palette: 'initialized', onHandoff: { group: '3_open@2' } },
+  {
+    id: 'agentsync.openInNewWorktree',
+    title: 'Open in New Worktree',
+    icon: 'repo-forked',
+    palette: 'initialized',
+    onHandoff: { group: '3_open@3', unfinished: true },
+  },
   {
     id: 'agentsync.openTracker',
     title: 'Open Tracker',
@@ -112,6 +119,7 @@ export function handoffContextSamples(): string[] {
 }
 
 const VIEW = `view == ${HANDOFFS_VIEW_ID}`;
+const UNFINISHED = STATUSES.filter((s) => !isTerminal(s)).join('|');
 const INITIALIZED = INITIALIZED_CONTEXT_KEY;
 
 /** package.json contributes.commands. */
@@ -150,7 +158,7 @@ export function menuContributions(): Record<string, Record<string, unknown>[]> {
   const context = onTree.map((m) => ({ command: m.command.id, when: itemWhen(m), group: m.command.group }));
   const open = PLAIN_COMMANDS.filter((c) => c.onHandoff).map((c) => ({
     command: c.id,
-    when: `${VIEW} && viewItem =~ /^handoff\\./`,
+    when: c.onHandoff!.unfinished ? `${VIEW} && viewItem =~ /^handoff\\.(${UNFINISHED})(\\.|$)/` : `${VIEW} && viewItem =~ /^handoff\\./`,
     group: c.onHandoff!.group,
   }));
   return { commandPalette: palette, 'view/title': viewTitle, 'view/item/context': [...inline, ...context, ...open] };

@@ -10,6 +10,7 @@ export type CommandId =
   | 'agentsync.listHandoffs'
   | 'agentsync.openRecord'
   | 'agentsync.showHistory'
+  | 'agentsync.openInNewWorktree'
   | 'agentsync.openTracker'
   | 'agentsync.refresh'
   | 'agentsync.showStaleHandoffs'

@@ -55,15 +55,17 @@ describe('package.json from the action catalog and src/vscode/manifest/ (npm run
     for (const { name, handoff } of MENU_CASES) {
       assert.deepEqual(offeredBy(menu, handoffContextValue(handoff)), catalogOffers(handoff), name);
     }
-    // The lifecycle, seen through the menu: a queued handoff is claimed, not completed; finished work offers no move.
+    // The lifecycle, seen through the menu: a queued handoff is claimed, not completed; finished work offers no move,
+    // and no new worktree (docs/contract.md §14 item 5).
     const queued = offeredBy(menu, handoffContextValue(handoffIn('queued')));
     assert.ok(queued.includes(commandOf('claim')) && !queued.includes(commandOf('complete')), queued.join(', '));
+    assert.ok(queued.includes('agentsync.openInNewWorktree'), queued.join(', '));
     const review = offeredBy(menu, handoffContextValue(handoffIn('ready_for_review')));
     assert.ok(review.includes(commandOf('approve')) && !review.includes(commandOf('claim')), review.join(', '));
     const merged = offeredBy(menu, handoffContextValue(handoffIn('merged')));
     assert.deepEqual(
       merged,
-      PLAIN_COMMANDS.filter((c) => c.onHandoff)
+      PLAIN_COMMANDS.filter((c) => c.onHandoff && !c.onHandoff.unfinished)
         .map((c) => c.id)
         .sort(),
     );
