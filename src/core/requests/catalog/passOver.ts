@@ -14,8 +14,9 @@ export const passOver = defineAction({
     'a reason and summary, creating a new handoff linked to handoffId (the work being passed on); `to` as a list of 2-5 agents fans the ' +
     'work out (one handoff each, answered as `handoffs`) and brings ONE joined return when the last has ended; return_required (default true) ' +
     'brings it back to you when done; phase and request (feature, spec_path, constraints, instructions, expected_output) say what the ' +
-    'receiver should do; `override` may tighten the policy of .agentsync.json, never loosen it (E031). `context` ({ files, messages ≤ 20, tool_results ≤ 20 }, within max_context_size_bytes, default 256 KB, else E012) is handed to ' +
-    'the receiver as data. Loops and pass-over policy refusals carry code E00x/E03x. Answers { handoff } (the new one; a fan-out also { handoffs }).',
+    'receiver should do; `override` may tighten the policy of .agentsync.json, never loosen it (E031). `context` ({ files, ' +
+    'messages ≤ 20, tool_results ≤ 20 }, within max_context_size_bytes, default 256 KB, else E012) is handed to the receiver as data. ' +
+    'Loops and pass-over policy refusals carry code E00x/E03x. Answers { handoff } (the new one; a fan-out also { handoffs }).',
   // The layout says where a work context is stored (actions/passContext.ts).
   prepare: (env) => Promise.resolve(env.layout),
   run: (tx, ctx, p, layout) => run(tx, ctx, { ...p, handoffId: p.handoffId ?? p.handoff_id, layout }),
