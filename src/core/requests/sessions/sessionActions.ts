@@ -12,10 +12,9 @@ import { editTrackerFile, writeStateSummary } from '../../store/derivedFiles';
 import { ActionError } from '../../domain/errors';
 import { auditEntry, type ActionContext } from '../../store/handoffMutation';
 import { newUid } from '../../domain/handoffIds';
-import { LIMITS, type Handoff } from '../../domain/handoffSchema';
+import type { Handoff } from '../../domain/handoffSchema';
 import { readStateFile } from '../../store/stateFile';
 import { readMovedIds, toldPatch, untoldMoves } from '../../store/movedIds';
-import { checkWorkspaceRelative } from '../../domain/workspacePath';
 import { readGitInfo, type GitInfo } from '../../git/gitStatus';
 import { sessionBriefing } from './sessionBriefing';
 import { goneWorktrees, worktreeGoneText } from '../../git/worktreeGone';
@@ -42,8 +41,8 @@ import {
   setLastSession,
   updateInProgress,
 } from './sessionTrackerSections';
-import type { AgentSyncConfig } from '../../domain/configSchema';
 import type { ParamsOf } from '../requestParams';
+import { enforcementProblem, recordableFiles } from './endSessionRules';
 import type { SessionEnv } from './sessionEnv';
 import type { StoreTransaction } from '../../store/storeTransaction';
 
@@ -161,41 +160,6 @@ function briefingOffers(
   } catch {
     return [];
   }
-}
-
-/** Hot files that may go into a handoff's files[] (git can report names the record schema refuses, e.g. with newlines). */
-function recordableFiles(files: readonly string[]): string[] {
-  return files.filter((f) => checkWorkspaceRelative(f) === null).slice(0, LIMITS.files);
-}
-
-function handoffRequired(hot: readonly string[], config: AgentSyncConfig): ActionError {
-  const shown = hot.slice(0, 5).join(', ') + (hot.length > 5 ? `, … (${hot.length} in all)` : '');
-  // On because .agentsync.json could not be used as written (a misspelled key, a wrong value): the answer says which.
-  const broken = config.brokenSections?.requireHandoffOnEndSession;
-  return new ActionError(
-    'handoff_required',
-    `${hot.length} file(s) changed (${shown}) and requireHandoffOnEndSession is on` +
-      (broken ? ` (.agentsync.json: ${broken.message}; it counts as true until you fix it)` : '') +
-      `: end the session with a "handoff" (summary, notes, owner_mode, to_agents or required_capabilities) or a "no_handoff_reason". ` +
-      'Nothing was changed.',
-    { hotFiles: hot.slice(0, 100), hotFileCount: hot.length, ...(broken ? { configProblem: broken.message } : {}) },
-  );
-}
-
-/** requireHandoffOnEndSession: with hot files, a handoff with a note, or a skip reason, is required. */
-function enforcementProblem(config: AgentSyncConfig, hot: readonly string[], p: ParamsOf<'endSession'>): ActionError | null {
-  if (!config.requireHandoffOnEndSession || hot.length === 0) return null;
-  const skip = p.no_handoff_reason ?? (p.handoff?.no_handoff_reason?.trim() || null);
-  const given = p.handoff ?? null;
-  if (!given && !skip) return handoffRequired(hot, config);
-  if (given && !given.no_handoff_reason && !given.notes?.trim()) {
-    return new ActionError(
-      'invalid_request',
-      'handoff.notes: requireHandoffOnEndSession asks for a note for the next agent (what to check, what is left). Nothing was changed.',
-      { field: 'handoff.notes' },
-    );
-  }
-  return null;
 }
 
 export function endSession(tx: StoreTransaction, ctx: ActionContext, p: ParamsOf<'endSession'>, prep: EndSessionPrepared) {
