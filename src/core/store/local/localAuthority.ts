@@ -125,6 +125,11 @@ export class LocalAuthority implements StateAuthority {
       } catch (e) {
         // git unlinked the store between our wait and our read: wait for its new file, within the same bound.
         if (isActionError(e) && e.reason === 'store_missing' && Date.now() < this.missingDeadline) continue;
+        // A store read while git rewrote it in place (a checkout that started after our wait): cut short, not broken.
+        // Read again once git is done, within the same bound; a store that stays unreadable is refused as it is.
+        if (isActionError(e) && e.reason === 'store_invalid' && Date.now() < this.missingDeadline) {
+          if (this.git.busy() || this.file.changedSinceLoad()) continue;
+        }
         throw e;
       }
     }

@@ -63,6 +63,11 @@ export class StoreFile {
     this.preparedFirstRead = { bytes, hash, chunks, checked };
   }
 
+  /** True when the store file's stat differs from the one the last load read (it was being written meanwhile). */
+  changedSinceLoad(): boolean {
+    return fileStatKeyOf(this.layout.handoffsFile) !== this.loaded;
+  }
+
   /** The store as it is on disk: the snapshot in memory when the file's stat key is the one it was read under. */
   load(): StoreSnapshot {
     assertPlacementUsable(this.layout, false);
