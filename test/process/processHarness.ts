@@ -135,6 +135,24 @@ export const GIT_ENV = {
   PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
 };
 
+/** GIT_ENV without any agent's session variable: the CLI runs as no agent session, as a person at a terminal would. */
+export const NO_SESSION_ENV: NodeJS.ProcessEnv = { ...GIT_ENV };
+for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI'])
+  delete NO_SESSION_ENV[k];
+
+/** `agentsync ...` run in the folder `cwd` (no --dir: the CLI finds the workspace from there), with NO_SESSION_ENV. */
+export function cliAt(cwd: string, args: string[], input?: string): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: NO_SESSION_ENV, input });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** cliAt that must exit 0; its stdout. */
+export function cliAtOk(cwd: string, ...args: string[]): string {
+  const r = cliAt(cwd, args);
+  assert.equal(r.code, 0, `agentsync ${args.join(' ')}: ${r.out}${r.err}`);
+  return r.out;
+}
+
 export function git(dir: string, ...args: string[]): { status: number | null; out: string } {
   const r = spawnSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };

@@ -4,26 +4,11 @@
 // `git checkout` / `git merge` is never stopped by AgentSync's files. The next write brings them up to the record.
 // Real git, the CLI and the MCP server as processes.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, GIT_ENV, gitOk, tempWorkspace } from './processHarness';
-
-const ENV: NodeJS.ProcessEnv = { ...GIT_ENV };
-for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI']) delete ENV[k];
-
-function cli(cwd: string, args: string[], input?: string): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: ENV, input });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-function ok(cwd: string, ...args: string[]): string {
-  const r = cli(cwd, args);
-  assert.equal(r.code, 0, `agentsync ${args.join(' ')}: ${r.out}${r.err}`);
-  return r.out;
-}
+import { CLI, NO_SESSION_ENV, cliAt, cliAtOk, gitOk, tempWorkspace } from './processHarness';
 
 const status = (dir: string): string => gitOk(dir, 'status', '--porcelain');
 
@@ -35,11 +20,11 @@ function laggingClone(): { repo: string; ids: string[] } {
   const repo = path.join(tempWorkspace('reads-clean'), 'repo');
   fs.mkdirSync(repo);
   gitOk(repo, 'init', '-q', '-b', 'main');
-  ok(repo, 'init');
+  cliAtOk(repo, 'init');
   gitOk(repo, 'add', '-A');
   gitOk(repo, 'commit', '-q', '-m', 'agentsync');
-  const ids = [1, 2].map((n) => ok(repo, 'create', '--from', 'human', '--to', 'claude', '--summary', `work ${n}`, '--quiet').trim());
-  ok(repo, 'claim', ids[0], '--agent', 'claude');
+  const ids = [1, 2].map((n) => cliAtOk(repo, 'create', '--from', 'human', '--to', 'claude', '--summary', `work ${n}`, '--quiet').trim());
+  cliAtOk(repo, 'claim', ids[0], '--agent', 'claude');
   gitOk(repo, 'add', '-A');
   gitOk(repo, 'commit', '-q', '-m', 'handoffs');
   gitOk(repo, 'branch', 'ahead');
@@ -61,11 +46,11 @@ describe('reads dirty nothing when the committed files lag the record (real git)
 
   it('list, show and list --json after `git reset --hard` leave git status empty; checkout and merge go through', () => {
     const { repo, ids } = laggingClone();
-    const listed = ok(repo, 'list');
+    const listed = cliAtOk(repo, 'list');
     for (const id of ids) assert.match(listed, new RegExp(id), 'the read answers from the record, not the reset files');
-    assert.match(ok(repo, 'show', ids[0]), /in_progress/);
-    ok(repo, '--json', 'list');
-    ok(repo, 'show', ids[1]);
+    assert.match(cliAtOk(repo, 'show', ids[0]), /in_progress/);
+    cliAtOk(repo, '--json', 'list');
+    cliAtOk(repo, 'show', ids[1]);
     assertGitMovesFreely(repo);
   });
 
@@ -77,8 +62,8 @@ describe('reads dirty nothing when the committed files lag the record (real git)
     gitOk(repo, 'commit', '-q', '-m', 'a file');
     const linked = path.join(path.dirname(repo), 'linked');
     gitOk(repo, 'worktree', 'add', '-q', '-b', 'old', linked, 'HEAD~1');
-    assert.match(ok(path.join(repo, 'src'), 'list'), new RegExp(ids[1]));
-    assert.match(ok(linked, 'list'), new RegExp(ids[1]));
+    assert.match(cliAtOk(path.join(repo, 'src'), 'list'), new RegExp(ids[1]));
+    assert.match(cliAtOk(linked, 'list'), new RegExp(ids[1]));
     assert.equal(status(linked), '');
     assert.equal(status(repo), '', gitOk(repo, 'diff', '--stat'));
   });
@@ -86,10 +71,10 @@ describe('reads dirty nothing when the committed files lag the record (real git)
   it('the hooks (pre-tool-use, stop) and `request` reads leave git status empty', () => {
     const { repo } = laggingClone();
     const hook = (event: string, input: Record<string, unknown>) =>
-      cli(repo, ['hook', event, '--agent', 'claude', '--format', 'claude'], JSON.stringify({ cwd: repo, ...input }));
+      cliAt(repo, ['hook', event, '--agent', 'claude', '--format', 'claude'], JSON.stringify({ cwd: repo, ...input }));
     hook('pre-tool-use', { hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo, 'x.ts') } });
     hook('stop', { hook_event_name: 'Stop' });
-    const r = cli(repo, ['request', '-'], JSON.stringify({ action: 'listHandoffs', agent: 'claude' }));
+    const r = cliAt(repo, ['request', '-'], JSON.stringify({ action: 'listHandoffs', agent: 'claude' }));
     assert.equal(r.code, 0, r.out + r.err);
     assertGitMovesFreely(repo);
   });
@@ -99,7 +84,7 @@ describe('reads dirty nothing when the committed files lag the record (real git)
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, '--dir', repo, 'mcp'],
-      env: ENV as Record<string, string>,
+      env: NO_SESSION_ENV as Record<string, string>,
       stderr: 'pipe',
     });
     const client = new Client({ name: 'reads-clean', version: '1.0.0' });
@@ -116,9 +101,9 @@ describe('reads dirty nothing when the committed files lag the record (real git)
 
   it("the next write brings the main worktree's committed files up to the record", () => {
     const { repo, ids } = laggingClone();
-    ok(repo, 'list');
+    cliAtOk(repo, 'list');
     assert.equal(status(repo), '');
-    ok(repo, 'claim', ids[1], '--agent', 'claude');
+    cliAtOk(repo, 'claim', ids[1], '--agent', 'claude');
     const tracker = fs.readFileSync(path.join(repo, 'AgentTracker.md'), 'utf8');
     for (const id of ids) assert.match(tracker, new RegExp(id));
     assert.match(fs.readFileSync(path.join(repo, '.agentsync', 'handoffs.json'), 'utf8'), new RegExp(ids[1]));

@@ -8,10 +8,9 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, GIT_ENV, gitOk, tempWorkspace } from './processHarness';
+import { CLI, NO_SESSION_ENV, gitOk, tempWorkspace } from './processHarness';
 
-const ENV: NodeJS.ProcessEnv = { ...GIT_ENV };
-for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI']) delete ENV[k];
+const ENV = NO_SESSION_ENV;
 
 function cli(cwd: string, ...args: string[]): { code: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: ENV });

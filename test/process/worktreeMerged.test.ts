@@ -3,27 +3,12 @@
 // the move that records it, in the briefing, in `show` and by the sweep; nothing is set. A squash merge is not
 // detected. Real git worktrees and merges, the CLI as a process.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, GIT_ENV, gitOk, tempWorkspace } from './processHarness';
-
-const ENV: NodeJS.ProcessEnv = { ...GIT_ENV };
-for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI']) delete ENV[k];
-
-function cli(cwd: string, args: string[], input?: string): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: ENV, input });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-function ok(cwd: string, ...args: string[]): string {
-  const r = cli(cwd, args);
-  assert.equal(r.code, 0, `agentsync ${args.join(' ')}: ${r.out}${r.err}`);
-  return r.out;
-}
+import { cliAt, cliAtOk, gitOk, tempWorkspace } from './processHarness';
 
 function offers(cwd: string, agent: string): { handoff_id: string; command: string }[] | undefined {
-  const r = cli(cwd, ['request', '-'], JSON.stringify({ action: 'startSession', agent, goal: 'look' }));
+  const r = cliAt(cwd, ['request', '-'], JSON.stringify({ action: 'startSession', agent, goal: 'look' }));
   const answer = JSON.parse(r.out) as { ok: boolean; data: { briefing: { merged_offers?: { handoff_id: string; command: string }[] } } };
   assert.equal(answer.ok, true, r.out + r.err);
   return answer.data.briefing.merged_offers;
@@ -34,17 +19,17 @@ function workDone(): { repo: string; wt: string; id: string } {
   const repo = path.join(fs.realpathSync(tempWorkspace('wt-merged')), 'repo');
   fs.mkdirSync(repo);
   gitOk(repo, 'init', '-q', '-b', 'main');
-  ok(repo, 'init');
+  cliAtOk(repo, 'init');
   gitOk(repo, 'add', '-A');
   gitOk(repo, 'commit', '-q', '-m', 'agentsync');
-  const id = ok(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'fix it', '--quiet').trim();
-  ok(repo, 'worktree', 'add', '../claude-wt', '--handoff', id);
+  const id = cliAtOk(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'fix it', '--quiet').trim();
+  cliAtOk(repo, 'worktree', 'add', '../claude-wt', '--handoff', id);
   const wt = path.join(path.dirname(repo), 'claude-wt');
-  ok(wt, 'claim', id, '--agent', 'claude');
+  cliAtOk(wt, 'claim', id, '--agent', 'claude');
   fs.writeFileSync(path.join(wt, 'fix.txt'), 'fixed\n');
   gitOk(wt, 'add', 'fix.txt');
   gitOk(wt, 'commit', '-q', '-m', 'the fix');
-  ok(wt, 'complete', id, '--agent', 'claude');
+  cliAtOk(wt, 'complete', id, '--agent', 'claude');
   return { repo, wt, id };
 }
 
@@ -54,7 +39,7 @@ describe('the merged offer when a worktree branch reaches the default branch (pr
   it('offered to the originator in the briefing, show and the sweep once merged; never set', () => {
     const { repo, id } = workDone();
     assert.equal(offers(repo, 'codex'), undefined, 'not before the merge');
-    assert.doesNotMatch(ok(repo, 'show', id), /merged: the branch/);
+    assert.doesNotMatch(cliAtOk(repo, 'show', id), /merged: the branch/);
     gitOk(repo, 'merge', '-q', '--no-ff', '-m', 'merge the fix', `agentsync/${id}`);
     const offered = offers(repo, 'codex');
     assert.deepEqual(
@@ -63,17 +48,17 @@ describe('the merged offer when a worktree branch reaches the default branch (pr
     );
     assert.match(offered[0].command, new RegExp(`agentsync approve ${id} --agent codex`));
     assert.equal(offers(repo, 'claude'), undefined, 'only the originator is offered it');
-    assert.match(ok(repo, 'show', id), new RegExp(`merged: the branch agentsync/${id} of ${id} \\(at [0-9a-f]{12}\\) reached main`));
-    const hook = cli(
+    assert.match(cliAtOk(repo, 'show', id), new RegExp(`merged: the branch agentsync/${id} of ${id} \\(at [0-9a-f]{12}\\) reached main`));
+    const hook = cliAt(
       repo,
       ['hook', 'session-start', '--agent', 'codex', '--format', 'codex'],
       JSON.stringify({ cwd: repo, hook_event_name: 'SessionStart' }),
     );
     assert.match(hook.out, /reached main/, hook.out + hook.err);
-    const watched = cli(repo, ['watch', '--once', '--verbose']);
+    const watched = cliAt(repo, ['watch', '--once', '--verbose']);
     assert.match(watched.err, new RegExp(`merged: the branch agentsync/${id}`), watched.err);
     assert.equal(
-      (JSON.parse(ok(repo, '--json', 'show', id)) as { data: { handoff: { status: string } } }).data.handoff.status,
+      (JSON.parse(cliAtOk(repo, '--json', 'show', id)) as { data: { handoff: { status: string } } }).data.handoff.status,
       'ready_for_review',
     );
   });
