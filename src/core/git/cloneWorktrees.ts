@@ -3,21 +3,12 @@
 // so a worktree added or removed while a watcher runs is seen at its next rescan. No process is started.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAIN_WORKTREE_NAME, type WorktreeLocation } from './worktreeLocation';
+import { MAIN_WORKTREE_NAME, readSmall, type WorktreeLocation } from './worktreeLocation';
 
 export interface CloneWorktree {
   name: string;
   /** The worktree's top folder (real path when it exists). */
   root: string;
-}
-
-function readSmall(file: string): string | null {
-  try {
-    const st = fs.statSync(file);
-    return st.isFile() && st.size <= 4096 ? fs.readFileSync(file, 'utf8') : null;
-  } catch {
-    return null;
-  }
 }
 
 function realDir(p: string): string | null {

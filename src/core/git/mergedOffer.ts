@@ -2,12 +2,11 @@
 // so its originator is offered the move that records it. Never set silently: this only says so. Reached means the
 // branch's tip, moved on from the commit the binding recorded, is an ancestor of the default branch: a merge commit
 // or a fast-forward. A squash or rebase merge makes new commits, so it is not detected (the docs say so).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isTerminal, type Handoff } from '../domain/handoffSchema';
 import { runGitPlumbing } from './gitCommand';
 import { resolveRef } from './gitHead';
-import type { WorktreeLocation } from './worktreeLocation';
+import { readSmall, type WorktreeLocation } from './worktreeLocation';
 
 export interface MergedOffer {
   handoff_id: string;
@@ -17,15 +16,6 @@ export interface MergedOffer {
   /** The command that records it, for the handoff's status now. */
   command: string;
   message: string;
-}
-
-function readSmall(file: string): string | null {
-  try {
-    const st = fs.statSync(file);
-    return st.isFile() && st.size <= 4096 ? fs.readFileSync(file, 'utf8') : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The default branch as a ref: the remote's HEAD when known, else init.defaultBranch, else main or master. */

@@ -49,7 +49,8 @@ function realOrResolved(p: string): string {
   }
 }
 
-function readSmall(file: string, max: number): string | null {
+/** A small file git keeps (a pointer, a config, a ref), as text; null when missing, not a file or over `max` bytes. */
+export function readSmall(file: string, max: number = MAX_POINTER_BYTES): string | null {
   try {
     const st = fs.statSync(file);
     if (!st.isFile() || st.size > max) return null;
