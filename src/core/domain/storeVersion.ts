@@ -18,8 +18,8 @@ export function recordVersion(h: {
   return h.claimed_session || h.worktree ? 2 : 1;
 }
 
-/** Said once, by the request that first writes a version-3 field. */
+/** Said once, by the request that first writes a version-3 field or status (withdrawPass, passOver, fanOut). */
 export const V3_FORMAT_NOTICE =
-  'handoffs.json is now written as store version 3: this pass records a field (a pass group, or a receiver permission or ' +
-  'output check in its policy) that earlier AgentSync builds cannot read. Upgrade AgentSync in every clone of this ' +
-  'repository (docs/upgrading.md).';
+  'handoffs.json is now written as store version 3: this write records what earlier AgentSync builds cannot read (a ' +
+  'pass group, a receiver permission or output check in a policy, or the status withdrawn). Upgrade AgentSync in every ' +
+  'clone of this repository (docs/upgrading.md).';

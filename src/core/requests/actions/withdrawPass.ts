@@ -6,6 +6,7 @@ import { applyStatusChange, boundedReason, type ActionContext } from '../../stor
 import { assertMayWithdraw, assertNotWithdrawn, isPassedWork, receiversOf } from '../../domain/withdrawal';
 import { isTerminal, storeVersionFor, type Handoff } from '../../domain/handoffSchema';
 import { legalTargets } from '../../domain/lifecycle';
+import { V3_FORMAT_NOTICE } from '../../domain/storeVersion';
 import { checkRevision, requireHandoff } from './findHandoff';
 import { joinGroupIfDone } from './groupJoin';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -52,11 +53,7 @@ export function withdrawPass(
   return {
     handoff,
     told: receiversOf(handoff),
-    ...(firstWithdrawal ? { notice: WITHDRAWN_FORMAT_NOTICE } : {}),
+    ...(firstWithdrawal ? { notice: V3_FORMAT_NOTICE } : {}),
     ...(returned ? { returned } : {}),
   };
 }
-
-const WITHDRAWN_FORMAT_NOTICE =
-  'handoffs.json is now written as store version 3: it holds a withdrawn handoff, a status earlier AgentSync builds cannot read. ' +
-  'Upgrade AgentSync in every clone of this repository (docs/upgrading.md).';
