@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, initWorkspace, REPO_ROOT, runCliIn } from './processHarness';
+import { CLI, initWorkspace, REPO_ROOT, runCliIn, withoutSession } from './processHarness';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/hooks');
 const RADAR_VENDORS = ['claude', 'codex', 'copilot', 'gemini', 'opencode'] as const;
@@ -23,8 +23,7 @@ function hook(
   input: string,
   env: NodeJS.ProcessEnv = {},
 ): { status: number | null; stdout: string; stderr: string } {
-  const base = { ...process.env };
-  for (const k of ['AGENTSYNC_AGENT', 'COPILOT_CLI', 'COPILOT_HOOK_DIR', 'CLAUDE_CODE_SESSION_ID']) delete base[k];
+  const base = withoutSession({ ...process.env });
   const r = spawnSync(process.execPath, [CLI, 'hook', event, '--agent', vendor, '--format', vendor], {
     cwd: ws,
     input,

@@ -9,12 +9,10 @@ import * as path from 'node:path';
 import { fileStatKeyOf } from '../../src/core/disk/fileStatKey';
 import { derivedFrom } from '../../src/core/store/hookIndex';
 import { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
-import { CLI, GIT_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, NO_SESSION_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
 
 function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...GIT_ENV };
-  for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI']) delete e[k];
-  return e;
+  return NO_SESSION_ENV;
 }
 
 function request(dir: string, body: object): { ok: boolean; data: Record<string, unknown> } {

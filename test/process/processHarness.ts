@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { WorkspaceLayout } from '../../src/core/workspace/workspaceLayout';
+import { VENDORS } from '../../src/core/hooks/vendors';
 
 /** The checkout root (tests compile to out/test/process/, fixtures stay in test/process/fixtures/). */
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -136,9 +137,18 @@ export const GIT_ENV = {
 };
 
 /** GIT_ENV without any agent's session variable: the CLI runs as no agent session, as a person at a terminal would. */
-export const NO_SESSION_ENV: NodeJS.ProcessEnv = { ...GIT_ENV };
-for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI'])
-  delete NO_SESSION_ENV[k];
+export const NO_SESSION_ENV: NodeJS.ProcessEnv = withoutSession({ ...GIT_ENV });
+
+/**
+ * `env` without any variable that names an agent or its session: every vendor's session variables (from the vendor
+ * record, so a new vendor's are cleared too), CODEX_SESSION_ID (Codex's twin of its thread id), the agent override, and
+ * Copilot CLI's marks (claude.ts: a Claude pack run under COPILOT_CLI is Copilot's).
+ */
+export function withoutSession(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const names = [...Object.values(VENDORS).flatMap((v) => v.sessionEnv), 'CODEX_SESSION_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI'];
+  for (const k of [...names, 'COPILOT_HOOK_DIR']) delete env[k];
+  return env;
+}
 
 /** `agentsync ...` run in the folder `cwd` (no --dir: the CLI finds the workspace from there), with NO_SESSION_ENV. */
 export function cliAt(cwd: string, args: string[], input?: string): { code: number | null; out: string; err: string } {

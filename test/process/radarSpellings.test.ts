@@ -5,11 +5,10 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, initWorkspace, runCliIn } from './processHarness';
+import { CLI, initWorkspace, runCliIn, withoutSession } from './processHarness';
 
 function hook(cwd: string, vendor: string, input: object): string {
-  const env = { ...process.env };
-  for (const k of ['AGENTSYNC_AGENT', 'COPILOT_CLI', 'COPILOT_HOOK_DIR', 'CLAUDE_CODE_SESSION_ID']) delete env[k];
+  const env = withoutSession({ ...process.env });
   const r = spawnSync(process.execPath, [CLI, 'hook', 'pre-tool-use', '--agent', vendor, '--format', vendor], {
     cwd,
     input: JSON.stringify(input),

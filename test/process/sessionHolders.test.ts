@@ -7,14 +7,11 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, GIT_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
-
-const VENDOR_VARS = ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI'];
+import { CLI, NO_SESSION_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
 
 /** The environment of an agent's shell tool: the vendor's session variable set to `session`, or none. */
 function agentEnv(session: string | null, variable = 'CLAUDE_CODE_SESSION_ID'): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...GIT_ENV };
-  for (const k of VENDOR_VARS) delete env[k];
+  const env: NodeJS.ProcessEnv = { ...NO_SESSION_ENV };
   if (session !== null) env[variable] = session;
   return env;
 }

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
-import { CLI, REPO_ROOT, runCliIn, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, REPO_ROOT, runCliIn, runCliSync, tempWorkspace, withoutSession } from './processHarness';
 
 const REPORT = JSON.stringify({ status: 'complete', decision: 'PROCEED', context_summary: 'done', findings: {}, issues: [] });
 
@@ -14,10 +14,7 @@ function fixture(name: string, ws: string): string {
 }
 
 function hook(ws: string, event: string, input: string): Record<string, unknown> | null {
-  const env = { ...process.env };
-  delete env.AGENTSYNC_AGENT;
-  delete env.COPILOT_CLI;
-  delete env.CLAUDE_CODE_SESSION_ID;
+  const env = withoutSession({ ...process.env });
   const r = spawnSync(process.execPath, [CLI, 'hook', event, '--agent', 'claude', '--format', 'claude'], {
     cwd: ws,
     input,

@@ -6,12 +6,10 @@ import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, GIT_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, NO_SESSION_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
 
 function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...GIT_ENV };
-  for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'AGENTSYNC_AGENT']) delete e[k];
-  return e;
+  return NO_SESSION_ENV;
 }
 
 function request(dir: string, body: object): { ok: boolean; data: Record<string, unknown> } {

@@ -6,11 +6,10 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, GIT_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
+import { CLI, NO_SESSION_ENV, gitOk, runCliSync, tempWorkspace } from './processHarness';
 
 function env(session: string | null): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...GIT_ENV };
-  for (const k of ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID', 'AGENTSYNC_AGENT', 'COPILOT_CLI']) delete e[k];
+  const e: NodeJS.ProcessEnv = { ...NO_SESSION_ENV };
   if (session) e.CLAUDE_CODE_SESSION_ID = session;
   return e;
 }
