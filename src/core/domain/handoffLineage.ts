@@ -108,7 +108,9 @@ export function checkChain(chain: readonly string[], maxDepth: number): void {
 
 /**
  * The loop rules over a lineage of separate handoffs (proposedLineage): the receiver already in it is E003, more
- * hops than `maxDepth` is E002. Work for oneself is no loop (a create may name its own agent).
+ * hops than `maxDepth` is E002. Work for oneself is no loop (a create may name its own agent), and neither is work
+ * handed back to the agent the held work came from while no agent repeats yet (A→B, B→A: the return to the origin);
+ * handing it out to the same agent again after that is the ping-pong (A→B→A→B, E003).
  */
 export function checkLineage(lineage: readonly string[], maxDepth: number, parent: Handoff): void {
   const shown = lineage.join(' → ');
@@ -116,8 +118,9 @@ export function checkLineage(lineage: readonly string[], maxDepth: number, paren
   const from = lineage[lineage.length - 2];
   const via = `this work comes from ${parent.handoff_id}, which ${from} holds`;
   const details = { chain: lineage, parent: parent.handoff_id };
-  if (to === from) return;
-  if (lineage.slice(0, -1).includes(to)) {
+  const prior = lineage.slice(0, -1);
+  if (to === from || (prior[prior.length - 2] === to && new Set(prior).size === prior.length)) return;
+  if (prior.includes(to)) {
     throw delegationError(
       'CYCLE_DETECTED',
       `Cycle detected: ${to} is already in the lineage ${shown} (${via}). Finish ${parent.handoff_id} and report it ` +
