@@ -44,7 +44,7 @@ function receiverOf(h: Handoff): string | null {
 export function lineageAgents(h: Handoff, find: (uid: string) => Handoff | undefined, humans: readonly string[]): string[] {
   const path: Handoff[] = [h];
   const seen = new Set<Handoff>(path);
-  for (let at = h; at.parent_uid && path.length < MAX_WALK; ) {
+  for (let at = h; at.parent_uid && path.length < MAX_WALK;) {
     const up = find(at.parent_uid);
     if (!up || seen.has(up)) break;
     seen.add(up);

@@ -20,8 +20,7 @@ function betweenPair(h: Handoff, a: string, b: string): boolean {
 export function pairCount(handoffs: readonly Handoff[], a: string, b: string, now: Date, humans: readonly string[]): number {
   const pair = handoffs.filter((h) => betweenPair(h, a, b));
   let since = now.getTime() - PAIR_LIMIT.windowMs;
-  for (const h of pair)
-    for (const e of h.state_history) if (isHuman(e.agent, humans)) since = Math.max(since, Date.parse(e.timestamp));
+  for (const h of pair) for (const e of h.state_history) if (isHuman(e.agent, humans)) since = Math.max(since, Date.parse(e.timestamp));
   return pair.filter((h) => Date.parse(h.created_at) > since).length;
 }
 

@@ -63,10 +63,16 @@ function layersOf(config: AgentSyncConfig, from: string, to: string): [string, P
 }
 
 /** The pair limit of work from `from` to `to` and where it came from; an override may lower it, not raise it (E031). */
-export function pairLimitOf(config: AgentSyncConfig, from: string, to: string, override: PassOverPolicy = {}): { limit: number; source: string } {
+export function pairLimitOf(
+  config: AgentSyncConfig,
+  from: string,
+  to: string,
+  override: PassOverPolicy = {},
+): { limit: number; source: string } {
   const key = PAIR_LIMIT.key;
   let found = { limit: PAIR_LIMIT.perHour as number, source: `the built-in ${key}` };
-  for (const [source, layer] of layersOf(config, from, to)) if (layer?.[key] !== undefined) found = { limit: layer[key], source: `${source}.${key}` };
+  for (const [source, layer] of layersOf(config, from, to))
+    if (layer?.[key] !== undefined) found = { limit: layer[key], source: `${source}.${key}` };
   const asked = override[key];
   if (asked === undefined) return found;
   if (asked > found.limit)

@@ -24,7 +24,11 @@ export function lineageAndHold(
   if (parent?.uid) {
     for (const to of own.to_agents) {
       const maxDepth = Math.min(resolvePassOverPolicy(tx.config, actor, to).max_chain_depth, LIMITS.chain - 1);
-      checkLineage(proposedLineage(parent, actor, to, (uid) => tx.find(uid), humans), maxDepth, parent);
+      checkLineage(
+        proposedLineage(parent, actor, to, (uid) => tx.find(uid), humans),
+        maxDepth,
+        parent,
+      );
     }
   }
   let hold: string | null = null;

@@ -99,7 +99,11 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const maxDepth = Math.min(policy.max_chain_depth, LIMITS.chain - 1);
   checkChain(chain, maxDepth);
   if (lineageParent && !isHuman(from, tx.config.humans))
-    checkLineage(proposedLineage(lineageParent, from, to, (uid) => tx.find(uid), tx.config.humans), maxDepth, lineageParent);
+    checkLineage(
+      proposedLineage(lineageParent, from, to, (uid) => tx.find(uid), tx.config.humans),
+      maxDepth,
+      lineageParent,
+    );
   if (!policy.enabled)
     throw delegationError(
       'DISABLED_PAIR',
@@ -115,7 +119,13 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
 
   if (p.context) checkContext(p.context, policy.max_context_size_bytes ?? CONTEXT_LIMITS.defaultBytes);
   const returnRequired = p.return_required ?? true;
-  const hold = pairHold(tx.handoffs, from, to, { actor: from, now: tx.now(), humans: tx.config.humans }, pairLimitOf(tx.config, from, to, p.override));
+  const hold = pairHold(
+    tx.handoffs,
+    from,
+    to,
+    { actor: from, now: tx.now(), humans: tx.config.humans },
+    pairLimitOf(tx.config, from, to, p.override),
+  );
   const opening = hold
     ? { status: 'blocked' as const, agent: from, reason: boundedReason(hold) }
     : { status: 'queued' as const, agent: from, reason: boundedReason(`passed over: ${reason}`) };
