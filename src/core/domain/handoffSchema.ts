@@ -138,6 +138,8 @@ export const passOverPolicySchema = z.strictObject({
     .optional(),
   validate_output: z.boolean().optional(),
   output_schema: outputSchemaSchema.optional(),
+  // Whether new work between two agents is made at all (pairLimit.ts): resolved per pass or create, never stored on one.
+  max_handoffs_per_pair_per_hour: z.number().int().min(1).max(10_000).optional(),
 });
 
 export const sessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'a session id is 1-128 letters, digits or ._:@/+=-');

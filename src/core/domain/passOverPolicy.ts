@@ -6,7 +6,8 @@ import { RECEIVER_KEYS, type ReceiverKey } from './receiverKeys';
 
 export { RECEIVER_KEYS };
 
-export type EffectivePolicy = Required<Omit<PassOverPolicy, ReceiverKey>> & Pick<PassOverPolicy, ReceiverKey>;
+/** A resolved policy, as a pass stores it: every key but the receiver's (kept only when set) and the pair limit (never). */
+export type EffectivePolicy = Required<Omit<PassOverPolicy, ReceiverKey | typeof PAIR_LIMIT.key>> & Pick<PassOverPolicy, ReceiverKey>;
 export type PolicyKey = Exclude<keyof EffectivePolicy, ReceiverKey>;
 
 export const BUILT_IN_POLICY: EffectivePolicy = {
@@ -22,6 +23,13 @@ export const BUILT_IN_POLICY: EffectivePolicy = {
 
 export const POLICY_KEYS = Object.keys(BUILT_IN_POLICY) as PolicyKey[];
 
+/**
+ * The pair limit (docs/contract.md §6, "Loops across the graph"): more than `perHour` handoffs between two agents within
+ * `windowMs`, with no human action on them in between, and the next one waits for a human (pairLimit.ts). The key
+ * `max_handoffs_per_pair_per_hour` sets it per layer; it decides whether work is made, so no record stores it.
+ */
+export const PAIR_LIMIT = { key: 'max_handoffs_per_pair_per_hour', perHour: 20, windowMs: 60 * 60_000 } as const;
+
 /** A resolved policy and, per key, where its value came from (`passOver.pairs.alice->audit`, `built-in`, `override`). */
 export interface ResolvedPolicy {
   policy: EffectivePolicy;
@@ -30,13 +38,7 @@ export interface ResolvedPolicy {
 
 /** The policy .agentsync.json gives a pass from `from` to `to`, with sources; a broken section refuses (E030/E031). */
 export function resolveConfiguredPolicy(config: AgentSyncConfig, from: string, to: string): ResolvedPolicy {
-  assertSectionUsable(config, 'passOver');
-  const pair = `${from}->${to}`;
-  const layers: [string, PassOverPolicy | undefined][] = [
-    ['passOver.defaults', config.passOver.defaults],
-    [`passOver.subagents.${to}`, config.passOver.subagents?.[to]],
-    [`passOver.pairs.${pair}`, config.passOver.pairs?.[pair]],
-  ];
+  const layers = layersOf(config, from, to);
   const policy: EffectivePolicy = { ...BUILT_IN_POLICY };
   const sources = Object.fromEntries(POLICY_KEYS.map((k) => [k, 'built-in'])) as Record<PolicyKey, string>;
   for (const [source, layer] of layers) {
@@ -47,6 +49,40 @@ export function resolveConfiguredPolicy(config: AgentSyncConfig, from: string, t
     }
   }
   return { policy, sources };
+}
+
+/** The layers of .agentsync.json for a pass from `from` to `to`, weakest first; a broken section refuses (E030/E031). */
+function layersOf(config: AgentSyncConfig, from: string, to: string): [string, PassOverPolicy | undefined][] {
+  assertSectionUsable(config, 'passOver');
+  const pair = `${from}->${to}`;
+  return [
+    ['passOver.defaults', config.passOver.defaults],
+    [`passOver.subagents.${to}`, config.passOver.subagents?.[to]],
+    [`passOver.pairs.${pair}`, config.passOver.pairs?.[pair]],
+  ];
+}
+
+/** The pair limit of work from `from` to `to` and where it came from; an override may lower it, not raise it (E031). */
+export function pairLimitOf(
+  config: AgentSyncConfig,
+  from: string,
+  to: string,
+  override: PassOverPolicy = {},
+): { limit: number; source: string } {
+  const key = PAIR_LIMIT.key;
+  let found = { limit: PAIR_LIMIT.perHour as number, source: `the built-in ${key}` };
+  for (const [source, layer] of layersOf(config, from, to))
+    if (layer?.[key] !== undefined) found = { limit: layer[key], source: `${source}.${key}` };
+  const asked = override[key];
+  if (asked === undefined) return found;
+  if (asked > found.limit)
+    throw new ActionError(
+      'PREFERENCE_CONFLICT',
+      `override.${key}: ${asked} would lift ${found.source} (${found.limit}); an inline override may tighten a pass-over ` +
+        `restriction, not loosen it. Drop override.${key}, or change .agentsync.json. Nothing was changed.`,
+      { code: 'E031', key: 'passOver', path: `override.${key}`, conflicts_with: found.source },
+    );
+  return { limit: asked, source: `override.${key}` };
 }
 
 /** Where a key's value came from, as a user finds it: `passOver.pairs.alice->audit.enabled`, `override.enabled`. */

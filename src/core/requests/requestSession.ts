@@ -23,8 +23,15 @@ export interface RequestCaller {
 export function requestSession(params: Record<string, unknown>, caller: RequestCaller | undefined): AgentSession | undefined {
   const named = typeof params.session === 'string' ? params.session : null;
   if (!caller) return named === null ? undefined : { id: named, worktree: MAIN_WORKTREE, branch: null };
-  const id = named ?? (typeof params.agent === 'string' ? caller.sessionOf(params.agent) : null);
+  const id = named ?? (agentOf(params) === null ? null : caller.sessionOf(agentOf(params)!));
   return { id, worktree: caller.worktree, branch: caller.branch };
+}
+
+/** Who sends the request: its `agent`, else the sender a createHandoff names (`handoff.from_agent`, as the CLI's `create --from`). */
+function agentOf(params: Record<string, unknown>): string | null {
+  if (typeof params.agent === 'string') return params.agent;
+  const h = params.handoff as { from_agent?: unknown } | null | undefined;
+  return h && typeof h === 'object' && typeof h.from_agent === 'string' ? h.from_agent : null;
 }
 
 /** A process's caller (the CLI, the MCP server): the worktree of its workspace, the agent's session id from `env`. */

@@ -6,6 +6,7 @@ import { newHandoffRecord } from './newHandoffRecord';
 import { loadByAgent, routeByCapabilities } from '../../domain/routing';
 import { phaseOf, storedRequest } from '../../domain/workRequest';
 import { actOnNoteTag, type TagOutcome } from './noteTags';
+import { lineageAndHold } from './newWorkChecks';
 import type { Handoff, HandoffStatus, OwnerMode } from '../../domain/handoffSchema';
 import type { ParamsOf } from '../requestParams';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -89,15 +90,16 @@ export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: Param
   if (tagged?.handoff)
     return { handoff: tagged.handoff, tag: tagged.outcome, ...(tagged.completed ? { completed: tagged.completed } : {}) };
   const actor = ctx.agent || input.from_agent;
+  const { parent, hold } = lineageAndHold(tx, ctx, actor, input.from_agent, own);
   // A refused tag is part of the note's story: its first history entry says so, next to how it was routed.
   const t = tagged?.outcome;
-  const reason = t
-    ? boundedReason(`${own.reason}; [${t.tag}: ${t.agent}] refused: ${t.reason}${t.code ? ` (${t.code})` : ''}`)
-    : own.reason;
+  const routed = hold ?? own.reason;
+  const reason = t ? boundedReason(`${routed}; [${t.tag}: ${t.agent}] refused: ${t.reason}${t.code ? ` (${t.code})` : ''}`) : routed;
+  const status = hold ? 'blocked' : own.status;
   const record = newHandoffRecord(
     tx,
     ctx,
-    { status: own.status, agent: actor, reason },
+    { status, agent: actor, reason },
     {
       task_id: input.task_id ?? null,
       from_agent: input.from_agent,
@@ -113,9 +115,10 @@ export function createHandoff(tx: StoreTransaction, ctx: ActionContext, p: Param
       ...(input.priority ? { priority: input.priority } : {}),
       ...(phase ? { phase } : {}),
       ...(request ? { request } : {}),
+      ...(parent ? { parent_uid: parent.uid } : {}),
     },
   );
   tx.insert(record);
-  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, own.status, reason, record.created_at));
+  tx.audit.push(auditEntry({ ...ctx, agent: actor }, record, null, status, reason, record.created_at));
   return { handoff: record, ...(tagged ? { tag: tagged.outcome } : {}) };
 }

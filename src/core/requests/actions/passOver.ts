@@ -1,12 +1,14 @@
 // passOver: agent A hands work to B, with return to A and loop prevention (docs/contract.md §6).
-import { AGENT_ID_PATTERN, normalizeAgentId } from '../../domain/agentId';
+import { AGENT_ID_PATTERN, isHuman, normalizeAgentId } from '../../domain/agentId';
 import { assertSectionUsable, knownAgents } from '../../domain/configSchema';
 import { delegationError } from '../../domain/delegationErrors';
 import { ActionError } from '../../domain/errors';
 import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import { newHandoffRecord } from './newHandoffRecord';
 import { parsePassOverTag } from '../../domain/handoffTags';
-import { keySource, resolveWithOverride } from '../../domain/passOverPolicy';
+import { keySource, pairLimitOf, resolveWithOverride } from '../../domain/passOverPolicy';
+import { checkChain, checkLineage, inferredParent, proposedLineage } from '../../domain/handoffLineage';
+import { pairHold } from '../../domain/pairLimit';
 import { requireHandoff } from './findHandoff';
 import { returnHandoff } from './returnHandoff';
 import { isTerminal, LIMITS } from '../../domain/handoffSchema';
@@ -20,29 +22,7 @@ import { checkContext, CONTEXT_LIMITS } from '../../domain/workContext';
 import { phaseOf, storedRequest } from '../../domain/workRequest';
 
 export type { PassOverInput, PassOverOutput } from './passOverTypes';
-
-/** Checks a proposed chain (agents so far, then the receiver) against the loop rules. */
-export function checkChain(chain: readonly string[], maxDepth: number): void {
-  const shown = chain.join(' → ');
-  const depth = chain.length - 1;
-  if (depth > maxDepth) {
-    throw delegationError(
-      'CHAIN_DEPTH_EXCEEDED',
-      `Pass-over chain too deep (${depth}/${maxDepth}): ${shown}. Finish the work or return it instead of passing it on.`,
-      { chain },
-    );
-  }
-  const to = chain[chain.length - 1];
-  const from = chain[chain.length - 2];
-  if (to === from) throw delegationError('CYCLE_DETECTED', `${to} cannot pass work to itself: ${shown}.`, { chain });
-  if (chain.slice(0, -1).includes(to)) {
-    throw delegationError(
-      'CYCLE_DETECTED',
-      `Cycle detected: ${to} is already in the chain ${shown}. Use returnHandoff to give work back to the agent that passed it.`,
-      { chain },
-    );
-  }
-}
+export { checkChain } from '../../domain/handoffLineage';
 
 export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverInput): PassOverOutput {
   if (Array.isArray(p.to)) return fanOut(tx, ctx, { ...p, to: p.to }, passOver);
@@ -107,6 +87,8 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     }
     assertAuthority(parent, 'involved', from, tx.config.humans, 'pass on');
   }
+  // The work it comes from (docs/contract.md §6, "Loops across the graph"): the one named, else the one the caller holds.
+  const lineageParent = parent ?? inferredParent(tx.handoffs, from, ctx.session, tx.config.humans);
   const before = parent?.chain?.length ? [...parent.chain] : parent ? [parent.from_agent] : [];
   if (before[before.length - 1] !== from) before.push(from);
   const chain = [...before, to];
@@ -114,7 +96,14 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const phase = phaseOf(p.phase, p.request);
   const request = storedRequest(p.request);
   // A chain of depth d holds d + 1 agents; the store keeps at most LIMITS.chain, whatever the configured depth.
-  checkChain(chain, Math.min(policy.max_chain_depth, LIMITS.chain - 1));
+  const maxDepth = Math.min(policy.max_chain_depth, LIMITS.chain - 1);
+  checkChain(chain, maxDepth);
+  if (lineageParent && !isHuman(from, tx.config.humans))
+    checkLineage(
+      proposedLineage(lineageParent, from, to, (uid) => tx.find(uid), tx.config.humans),
+      maxDepth,
+      lineageParent,
+    );
   if (!policy.enabled)
     throw delegationError(
       'DISABLED_PAIR',
@@ -130,7 +119,16 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
 
   if (p.context) checkContext(p.context, policy.max_context_size_bytes ?? CONTEXT_LIMITS.defaultBytes);
   const returnRequired = p.return_required ?? true;
-  const opening = { status: 'queued' as const, agent: from, reason: boundedReason(`passed over: ${reason}`) };
+  const hold = pairHold(
+    tx.handoffs,
+    from,
+    to,
+    { actor: from, now: tx.now(), humans: tx.config.humans },
+    pairLimitOf(tx.config, from, to, p.override),
+  );
+  const opening = hold
+    ? { status: 'blocked' as const, agent: from, reason: boundedReason(hold) }
+    : { status: 'queued' as const, agent: from, reason: boundedReason(`passed over: ${reason}`) };
   const record = newHandoffRecord(tx, ctx, opening, {
     task_id: parent?.task_id ?? p.noteFields?.task_id ?? null,
     from_agent: from,
@@ -142,7 +140,7 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
     branch: parent?.branch ?? p.noteFields?.branch ?? null,
     commit: parent?.commit ?? p.noteFields?.commit ?? null,
     return_to: returnRequired ? from : null,
-    parent_uid: parent?.uid ?? null,
+    parent_uid: lineageParent?.uid ?? null,
     chain,
     reason,
     lease_expires_at: null,
@@ -156,6 +154,6 @@ export function passOver(tx: StoreTransaction, ctx: ActionContext, p: PassOverIn
   const notice = formatNotice(tx, record);
   tx.insert(record);
   if (p.context && p.layout && record.uid) storeContext(tx, p.layout, record.uid, p.context);
-  tx.audit.push(auditEntry(ctx, record, null, 'queued', boundedReason(`passed over to ${to}: ${reason}`), record.created_at));
+  tx.audit.push(auditEntry(ctx, record, null, opening.status, boundedReason(`passed over to ${to}: ${hold ?? reason}`), record.created_at));
   return notice ? { handoff: record, notice } : { handoff: record };
 }

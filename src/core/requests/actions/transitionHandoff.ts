@@ -3,6 +3,8 @@ import { ActionError } from '../../domain/errors';
 import { applyStatusChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority, findMove } from '../../domain/lifecycle';
 import { assertHolder } from '../../domain/agentSession';
+import { isHuman } from '../../domain/agentId';
+import { isPairLimitHold } from '../../domain/pairLimit';
 import { claimHandoff } from './claimHandoff';
 import { assertNotWithdrawn, isPassedWork, receiversOf } from '../../domain/withdrawal';
 import { withdrawPass } from './withdrawPass';
@@ -37,6 +39,14 @@ function move(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { h
 
   const move = findMove(h.status, p.to);
   assertAuthority(h, move.authority, ctx.agent, tx.config.humans, move.verb.replace(/_/g, ' '));
+  // Work held by the pair limit waits for a human (docs/contract.md §6, "Loops across the graph"): no agent lets it go.
+  if (move.verb === 'unblock' && isPairLimitHold(h) && !isHuman(ctx.agent, tx.config.humans))
+    throw new ActionError(
+      'not_assigned',
+      `${ctx.agent} may not unblock ${h.handoff_id}: the pair limit holds it for a human (${h.from_agent} and ${h.to_agents.join(', ')} ` +
+        'handed each other too much work in the last hour). Ask a human to look at their handoffs and unblock it.',
+      { handoff_id: h.handoff_id, agent: ctx.agent, allowed: [...tx.config.humans] },
+    );
   // Block and release of held work belong to its holder, the session that claimed it (docs/contract.md §4).
   if (h.status === 'in_progress' && move.authority === 'owner') assertHolder(h, ctx.agent, ctx.session, tx.config.humans, move.verb);
   checkRevision(h, p.expected_rev);
