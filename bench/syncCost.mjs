@@ -145,6 +145,8 @@ export function gitProcessFigure(o, w) {
     shim.take();
     claim(w, shim.env)();
     calls = shim.take();
+    // None would mean AgentSync no longer finds git on PATH: a figure of 0 would be false, so the bench stops.
+    if (calls.length === 0) throw new Error('the logging git on PATH saw no git process: the count cannot be made this way');
     counts.push(calls.length);
   }
   /** The git command of a process's arguments: the first word that is not an option (-c and -C take a value). */
