@@ -1,19 +1,27 @@
-// Sync mode through a real git remote (docs/contract.md §13): `git daemon` (receive-pack on) serving a bare
-// repository on 127.0.0.1, and the delaying TCP proxy (test/process/fixtures/delayProxy.js) in front of it for a
-// 50 ms round trip. Prints, each with its data size:
-//  1. a confirmed create and a confirmed claim (`agentsync --json create|claim`, one process each), on the direct link
-//     and through the proxy: median and p99, paired with `node -e 0` (alternating order each round), the ratio of
-//     medians, and the round trips the 50 ms link adds ((proxy − direct) / 50 ms). Both clones write to the one ref in
-//     turn, so each create follows the other clone's writes (its last known commit is old: the push is refused, then
-//     a fetch and a second push), while each claim follows the same clone's create (one push);
-//  2. 8 clones racing: every clone claims the same handoffs (each decided once; the losers answered already_claimed),
-//     then every clone claims handoffs of its own (every claim a push on the one ref): answers and confirmed claims per
-//     second (runs in one process per clone, so Node's start-up is not counted);
-//  3. the shared ref's history after N writes (default 10,000 updateTodos through the protocol, on 50 claimed
-//     handoffs): time of the writes, then a fresh clone's fetch of the ref, direct and through the proxy, and the
-//     bytes of its pack; the same with --depth=1 for comparison.
-// Needs `npx tsc -p .` and `node esbuild.mjs` first (out/ and dist/). Not part of the test run.
-// Usage: node bench/sync-bench.mjs [--rounds N] [--race-handoffs N] [--history-writes N] [--only 1,2,3]
+// Sync mode through a real git remote (docs/contract.md §13): `git daemon` (receive-pack on) serving bare repositories
+// on 127.0.0.1; clones of them; the CLI from dist/ as a process of its own. Each figure is printed with its data size.
+// The cost goals of sync (docs/contract.md §13, "What a write costs"; bench/syncCost.mjs), on the shared format
+// `--format` names (1, today's; 2 after `agentsync sync --upgrade-format`, said to be unavailable when the build lacks it):
+//  claim:   1. a confirmed claim at --open's first size, and with --finished more finished records: median, p99 and
+//              largest, paired with `node -e 0` (alternating order each round), the ratios, and the ratio of the two;
+//  growth:  2. what one confirmed write adds to the remote's objects/ (no gc; median, p99, largest over --writes writes
+//              after --ledger-fill writes), at every --open size, with and without --finished;
+//  fresh:   3. a fresh clone's first `agentsync sync` on a ref of --history-writes writes (built with git fast-import as
+//              format-1 commits), bytes on the wire and time, against the same state in one commit;
+//  gitprocs 4. the git processes one uncontended claim starts in the clone (a logging `git` first on PATH);
+//  hooks:   5. `agentsync hook pre-tool-use` at --open's last size in sync mode, paired with `node -e 0`.
+// Records are seeded through the product: written to a clone's .agentsync/handoffs.json, joined and pushed by
+// `agentsync sync` (bench/syncSeed.mjs). A phase that outlasts --budget-s stops early and says so.
+// Also, only when named in --only (the figures of the first sync build):
+//  latency: a confirmed create and claim, on the direct link and through a delaying proxy (50 ms round trip): median
+//           and p99 paired with `node -e 0`, and the round trips the link adds;
+//  race:    8 clones racing on the same handoffs, then on their own: answers and confirmed claims per second;
+//  history: --history-writes updateTodos through the protocol (one process), then a fresh fetch of the ref, direct and
+//           through the proxy, with and without --depth=1.
+// Needs `npm run build && npm run compile` first (dist/ and out/). Not part of the test run.
+// Usage: node bench/sync-bench.mjs [--quick] [--format 1|2] [--open 1000,10000] [--finished 99000] [--writes 100]
+//   [--ledger-fill 1000] [--history-writes 10000] [--rounds 31] [--budget-s 300] [--race-handoffs 40]
+//   [--only claim,growth,fresh,gitprocs,hooks,latency,race,history]
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,6 +29,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { median, percentile, ROOT } from './benchSupport.mjs';
+import { claimFigure, freshCloneFigure, gitProcessFigure, growthFigure, hookFigure, Workspaces } from './syncCost.mjs';
+import { FormatUnavailable, upgradeFormat } from './syncSeed.mjs';
 
 const require = createRequire(import.meta.url);
 const harness = path.join(ROOT, 'out/test/process/sync/netHarness.js');
@@ -28,17 +38,31 @@ if (!fs.existsSync(harness)) throw new Error(`${harness} is missing: run npx tsc
 if (!fs.existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run node esbuild.mjs first');
 const { startGitDaemon, startDelayProxy } = require(harness);
 
-function option(name, fallback, min) {
+const QUICK = process.argv.includes('--quick');
+const given = (name) => {
   const at = process.argv.indexOf(`--${name}`);
-  const v = at > 0 ? Number(process.argv[at + 1]) : fallback;
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+function option(name, full, quick, min) {
+  const v = Number(given(name) ?? (QUICK ? quick : full));
   if (!Number.isInteger(v) || v < min) throw new Error(`--${name} takes a whole number >= ${min}`);
   return v;
 }
-const ROUNDS = option('rounds', 31, 15);
-const RACE_HANDOFFS = option('race-handoffs', 40, 8);
-const HISTORY_WRITES = option('history-writes', 10_000, 100);
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',').map(Number) : [1, 2, 3];
-if (!ONLY.every((n) => [1, 2, 3].includes(n))) throw new Error('--only takes section numbers 1, 2, 3, comma-separated');
+const ROUNDS = option('rounds', 31, 5, 5);
+const STARTED = performance.now();
+const RACE_HANDOFFS = option('race-handoffs', 40, 8, 8);
+const HISTORY_WRITES = option('history-writes', 10_000, 200, 100);
+const FINISHED = option('finished', 99_000, 1_000, 0);
+const WRITES = option('writes', 100, 5, 1);
+const LEDGER_FILL = option('ledger-fill', 1000, 10, 0);
+const BUDGET_S = option('budget-s', 300, 15, 1);
+const FORMAT = option('format', 1, 1, 1);
+if (FORMAT > 2) throw new Error("--format takes 1 (today's shared format) or 2 (after agentsync sync --upgrade-format)");
+const OPEN = (given('open') ?? (QUICK ? '100' : '1000,10000')).split(',').map(Number);
+if (!OPEN.every((n) => Number.isInteger(n) && n >= 60)) throw new Error('--open takes sizes >= 60, comma-separated, e.g. 1000,10000');
+const SECTIONS = ['claim', 'growth', 'fresh', 'gitprocs', 'hooks', 'latency', 'race', 'history'];
+const ONLY = (given('only') ?? 'claim,growth,fresh,gitprocs,hooks').split(',');
+if (!ONLY.every((n) => SECTIONS.includes(n))) throw new Error(`--only takes sections of ${SECTIONS.join(', ')}, comma-separated`);
 const want = (n) => ONLY.includes(n);
 const CLONES = 8;
 const DELAY_MS = 25; // each way: a 50 ms round trip
@@ -47,6 +71,8 @@ const CLI = path.join(ROOT, 'bin/agentsync.js');
 const RUNNER = path.join(ROOT, 'bench/sync-runner.cjs');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-sync-bench-'));
 const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-sync-bench-logs-'));
+// Every clone's `agentsync sync --enable` goes to a file of this run, never the user's own consents.
+process.env.AGENTSYNC_SYNC_CONSENT_FILE = path.join(logs, 'sync-consent.json');
 const servers = [];
 process.on('exit', () => {
   for (const s of servers) s.stop();
@@ -94,23 +120,6 @@ function cliJson(dir, args) {
   return run(process.execPath, [CLI, '--dir', dir, '--json', ...args]);
 }
 
-// --- the remote and the clones -------------------------------------------------------------------------------------
-const agents = ['bench', 'hist', ...Array.from({ length: CLONES }, (_, c) => `racer-${c}`)];
-const bare = path.join(work, 'repo.git');
-git(['init', '--bare', '--quiet', '--initial-branch=main', bare]);
-const seed = path.join(work, 'seed');
-fs.mkdirSync(seed);
-git(['init', '--quiet', '-b', 'main'], seed);
-run(process.execPath, [CLI, '--dir', seed, 'init']);
-const configFile = path.join(seed, '.agentsync.json');
-const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-config.humans = agents;
-config.sync = { remote: 'origin', ref: REF, offline: 'refuse', interval_s: 30 };
-fs.writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n');
-git(['add', '-A'], seed);
-git(['-c', 'user.name=bench', '-c', 'user.email=bench@test.invalid', 'commit', '--quiet', '-m', 'sync on'], seed);
-git(['push', '--quiet', bare, 'HEAD:refs/heads/main'], seed);
-
 const daemon = await startGitDaemon({
   base: work,
   host: '127.0.0.1',
@@ -119,30 +128,99 @@ const daemon = await startGitDaemon({
   lifetimeS: 7200,
 });
 servers.push(daemon);
-const proxy = await startDelayProxy({
-  host: '127.0.0.1',
-  port: 0,
-  target: `127.0.0.1:${daemon.port}`,
-  delayMs: DELAY_MS,
-  logFile: path.join(logs, 'proxy.log'),
-  lifetimeS: 7200,
-});
-servers.push(proxy);
-const url = (port) => `git://127.0.0.1:${port}/repo.git`;
+const url = (port, repo = 'repo') => `git://127.0.0.1:${port}/${repo}.git`;
+console.log(`sync bench: git ${git(['--version']).trim().replace('git version ', '')}, node ${process.version}, ${os.cpus().length} cores`);
+console.log(`remote: git daemon on 127.0.0.1:${daemon.port} serving bare repositories under ${work}; shared format ${FORMAT}`);
+
+// --- the cost goals (bench/syncCost.mjs) ----------------------------------------------------------------------------
+const costs = {
+  base: work,
+  work,
+  url: (name) => url(daemon.port, name),
+  daemonPort: daemon.port,
+  format: FORMAT,
+  rounds: ROUNDS,
+  writes: WRITES,
+  ledgerFill: LEDGER_FILL,
+  historyWrites: HISTORY_WRITES,
+  historyHeld: QUICK ? 10 : 50,
+  budgetS: BUDGET_S,
+};
+try {
+  if (FORMAT === 2) {
+    // Asked once before anything is built: a build without format 2 says so and measures nothing under its name.
+    const probe = new Workspaces({ ...costs, format: 1 }).get(60, 0);
+    upgradeFormat(probe.ws);
+  }
+  const spaces = new Workspaces(costs);
+  if (want('claim') || want('growth') || want('gitprocs') || want('hooks')) {
+    console.log(`\nseeding (records written to the clone's handoffs.json, joined and pushed by agentsync sync):`);
+  }
+  const [small, large] = [OPEN[0], OPEN[OPEN.length - 1]];
+  const timed = async (name, f) => {
+    if (!want(name)) return;
+    const t0 = performance.now();
+    await f();
+    console.log(`   (${name}: ${((performance.now() - t0) / 1000).toFixed(0)} s with its seeding)`);
+  };
+  await timed('claim', () => claimFigure(costs, spaces.get(small, 0), spaces.get(small, FINISHED)));
+  await timed('gitprocs', () => gitProcessFigure(costs, spaces.get(small, 0)));
+  await timed('growth', () =>
+    growthFigure(
+      costs,
+      OPEN.flatMap((open) => [spaces.get(open, 0), spaces.get(open, FINISHED)]),
+    ),
+  );
+  await timed('hooks', () => hookFigure(costs, spaces.get(large, 0)));
+  await timed('fresh', () => freshCloneFigure(costs));
+} catch (e) {
+  if (!(e instanceof FormatUnavailable)) throw e;
+  console.log(`\n${e.message}: nothing measured for --format 2 (run without --format 2 for today's format 1)`);
+  process.exit(0);
+}
+
+// --- the figures of the first sync build: one seeded repository, clones of it ---------------------------------------
+const agents = ['bench', 'hist', ...Array.from({ length: CLONES }, (_, c) => `racer-${c}`)];
+const firstBuild = want('latency') || want('race') || want('history');
+const bare = path.join(work, 'repo.git');
+let proxy;
+if (firstBuild) {
+  git(['init', '--bare', '--quiet', '--initial-branch=main', bare]);
+  const seed = path.join(work, 'seed');
+  fs.mkdirSync(seed);
+  git(['init', '--quiet', '-b', 'main'], seed);
+  run(process.execPath, [CLI, '--dir', seed, 'init']);
+  const configFile = path.join(seed, '.agentsync.json');
+  const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
+  config.humans = agents;
+  config.sync = { remote: 'origin', ref: REF, offline: 'refuse', interval_s: 30 };
+  fs.writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n');
+  git(['add', '-A'], seed);
+  git(['-c', 'user.name=bench', '-c', 'user.email=bench@test.invalid', 'commit', '--quiet', '-m', 'sync on'], seed);
+  git(['push', '--quiet', bare, 'HEAD:refs/heads/main'], seed);
+  proxy = await startDelayProxy({
+    host: '127.0.0.1',
+    port: 0,
+    target: `127.0.0.1:${daemon.port}`,
+    delayMs: DELAY_MS,
+    logFile: path.join(logs, 'proxy.log'),
+    lifetimeS: 7200,
+  });
+  servers.push(proxy);
+  console.log(`\nproxy 127.0.0.1:${proxy.port} adds ${DELAY_MS} ms each way (${2 * DELAY_MS} ms round trip)`);
+}
+let upgraded = false;
 const clone = (name, port) => {
   const dir = path.join(work, name);
   git(['clone', '--quiet', url(port), dir]);
+  run(process.execPath, [CLI, '--dir', dir, 'sync', '--enable']);
+  if (FORMAT === 2 && !upgraded) upgraded = Boolean(upgradeFormat(dir)); // once: the ref is shared by every clone
   return dir;
 };
 
-console.log(`sync bench: git ${git(['--version']).trim().replace('git version ', '')}, node ${process.version}, ${os.cpus().length} cores`);
-console.log(
-  `remote: git daemon on 127.0.0.1:${daemon.port}; proxy 127.0.0.1:${proxy.port} adds ${DELAY_MS} ms each way (${2 * DELAY_MS} ms round trip)`,
-);
-
-// --- 1. one confirmed create and claim, direct and through the proxy -----------------------------------------------
+// --- latency: one confirmed create and claim, direct and through the proxy -----------------------------------------------
 const fmt = (xs) => `median ${median(xs).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms`;
-if (want(1)) {
+if (want('latency')) {
   // Both links in every round (direct, then proxy, or the other way), with node -e 0 between, so a change in the
   // machine's load shows in both; what the link adds is the median of the per-round differences.
   const links = [
@@ -166,7 +244,7 @@ if (want(1)) {
     const storeText = fs.readFileSync(path.join(dir, '.agentsync/handoffs.json'), 'utf8');
     const count = JSON.parse(storeText).handoffs.length;
     console.log(
-      `\n1. confirmed writes via ${name}, ${ROUNDS} rounds (the shared store grows to ${count} handoffs, ${(storeText.length / 1024).toFixed(0)} KiB):`,
+      `\nlatency: confirmed writes via ${name}, ${ROUNDS} rounds (the shared store grows to ${count} handoffs, ${(storeText.length / 1024).toFixed(0)} KiB):`,
     );
     const base = median(t.node);
     console.log(`   node -e 0          ${fmt(t.node)}`);
@@ -229,7 +307,7 @@ function spawnAsync(cmd, args) {
   return { ready, done };
 }
 
-if (want(2)) {
+if (want('race')) {
   const raceDirs = Array.from({ length: CLONES }, (_, c) => clone(`race-${c}`, daemon.port));
   const createIds = (n, label) =>
     Array.from(
@@ -251,7 +329,7 @@ if (want(2)) {
     for (const a of won) winners.set(a.data.handoff.handoff_id, (winners.get(a.data.handoff.handoff_id) ?? 0) + 1);
     if ([...winners.values()].some((n) => n > 1)) throw new Error(`a handoff had two winners: ${JSON.stringify([...winners])}`);
     console.log(
-      `\n2. ${CLONES} clones on 127.0.0.1 each claiming the same ${RACE_HANDOFFS} handoffs (${all.length} claims, one process per clone):`,
+      `\nrace: ${CLONES} clones on 127.0.0.1 each claiming the same ${RACE_HANDOFFS} handoffs (${all.length} claims, one process per clone):`,
     );
     console.log(
       `   ${(wall / 1000).toFixed(2)} s: ${((all.length * 1000) / wall).toFixed(1)} answers/s, ` +
@@ -278,7 +356,7 @@ if (want(2)) {
 }
 
 // --- 3. the ref's history after N writes ---------------------------------------------------------------------------
-if (want(3)) {
+if (want('history')) {
   const dir = clone('history', daemon.port);
   const ids = Array.from({ length: 50 }, (_, k) => {
     const id = confirmed(cliJson(dir, ['create', '--from', 'codex', '--to', 'claude', '--summary', `history ${k}`]), 'create').data.handoff
@@ -301,7 +379,7 @@ if (want(3)) {
   const commits = Number(git(['--git-dir', bare, 'rev-list', '--count', REF]));
   const stateBytes = Number(git(['--git-dir', bare, 'cat-file', '-s', `${REF}:handoffs.json`]));
   console.log(
-    `\n3. ${HISTORY_WRITES} writes (updateTodos on 50 claimed handoffs) through the protocol, one process: ` +
+    `\nhistory: ${HISTORY_WRITES} writes (updateTodos on 50 claimed handoffs) through the protocol, one process: ` +
       `${(wall / 1000).toFixed(1)} s, ${((HISTORY_WRITES * 1000) / wall).toFixed(1)} writes/s`,
   );
   console.log(`   the ref: ${commits} commits; its handoffs.json ${(stateBytes / 1024).toFixed(0)} KiB`);
@@ -321,4 +399,5 @@ if (want(3)) {
     }
   }
 }
+console.log(`\nsync bench done in ${((performance.now() - STARTED) / 1000).toFixed(0)} s`);
 process.exit(0);
