@@ -5,6 +5,7 @@
 import { MOVES, type CatalogMove } from '../../core/requests/catalog';
 import { isTerminal, STATUSES, type Handoff } from '../../core/domain/handoffSchema';
 import { INITIALIZED_CONTEXT_KEY } from './contextKeys';
+import { ITEM_CONTEXT } from './treeItemContext';
 import { HANDOFFS_VIEW_ID } from './viewContributions';
 
 /** A command that is no action of the catalog (it opens, shows or sets up something). */
@@ -133,6 +134,7 @@ export function commandContributions(): Record<string, unknown>[] {
 
 function itemWhen(move: (typeof COMMAND_MOVES)[number]): string {
   if (move.command.on === 'conflict') return `${VIEW} && viewItem == conflict`;
+  if (move.command.on === 'file') return `${VIEW} && viewItem == ${ITEM_CONTEXT.reviewFile('pending')}`;
   return `${VIEW} && viewItem =~ /\\.${moveFlag(move)}(\\.|$)/`;
 }
 

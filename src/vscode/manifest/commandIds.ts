@@ -22,6 +22,8 @@ export type CommandId =
   | 'agentsync.requestRevision'
   | 'agentsync.returnToOriginator'
   | 'agentsync.assignHandoff'
+  | 'agentsync.acceptFile'
+  | 'agentsync.rejectFile'
   | 'agentsync.passOver'
   | 'agentsync.withdrawPass'
   | 'agentsync.escalateHandoff'
