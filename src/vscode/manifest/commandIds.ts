@@ -13,6 +13,7 @@ export type CommandId =
   | 'agentsync.openInNewWorktree'
   | 'agentsync.openTracker'
   | 'agentsync.refresh'
+  | 'agentsync.openFileDiff'
   | 'agentsync.showStaleHandoffs'
   | 'agentsync.installCommandInPath'
   | 'agentsync.claimHandoff'
