@@ -12,7 +12,8 @@ import type { Handoff } from '../../core/domain/handoffSchema';
 import { COMMAND_MOVES } from '../manifest/commandCatalog';
 import type { CommandDeps } from './commandDeps';
 import { reportResponse } from './commandRunner';
-import { askText } from './prompts';
+import { askText, pickOne, type Choice } from './prompts';
+import { canReviewFiles, reportedFiles } from '../../core/domain/fileReview';
 
 export const GIT_OBJECT_SCHEME = 'agentsync-git';
 
@@ -23,14 +24,27 @@ interface ReviewFileArg {
   service: FolderService;
 }
 
-function reviewFileOf(arg: unknown): ReviewFileArg | undefined {
+/** The tree's file node, else (the Command Palette) a pick of the files of work waiting for review; undefined when none. */
+async function reviewFileOf(deps: CommandDeps, arg: unknown): Promise<ReviewFileArg | undefined> {
   const n = arg as Partial<ReviewFileArg> | undefined;
-  return n?.kind === 'reviewFile' && n.file && n.handoff && n.service ? (n as ReviewFileArg) : undefined;
-}
-
-async function noFile(): Promise<undefined> {
-  await vscode.window.showInformationMessage('AgentSync: choose a file under a handoff that came back for review, in the Handoffs view.');
-  return undefined;
+  if (n?.kind === 'reviewFile' && n.file && n.handoff && n.service) return n as ReviewFileArg;
+  const items: Choice<ReviewFileArg>[] = deps.services.all().flatMap((service) =>
+    service
+      .view()
+      .handoffs.filter(canReviewFiles)
+      .flatMap((handoff) =>
+        reportedFiles(handoff).map((file) => ({
+          label: file.path,
+          description: `${handoff.handoff_id} · ${file.change}${file.review ? ` · ${file.review.decision}` : ''}`,
+          value: { kind: 'reviewFile' as const, file, handoff, service },
+        })),
+      ),
+  );
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('AgentSync: no work waits for a review of its files.');
+    return undefined;
+  }
+  return pickOne(items, { placeHolder: 'Which file of the work that came back?' });
 }
 
 /** `agentsync-git:/src/a.ts?folder=…&commit=…`: the file at a commit; no commit is the empty side (added or deleted). */
@@ -54,9 +68,9 @@ export function registerGitObjects(services: FolderServices): vscode.Disposable 
 }
 
 /** Opens the file's diff, or says why there is none (no commit the changes are on, or one this clone lacks). */
-export async function openFileDiff(_deps: CommandDeps, arg?: unknown): Promise<unknown> {
-  const node = reviewFileOf(arg);
-  if (!node) return noFile();
+export async function openFileDiff(deps: CommandDeps, arg?: unknown): Promise<unknown> {
+  const node = await reviewFileOf(deps, arg);
+  if (!node) return undefined;
   const plan = reviewDiffPlan(node.service.layout.root, node.handoff);
   const entry = plan.files.find((f) => f.file.path === node.file.path);
   if (!plan.ok || !entry) {
@@ -86,14 +100,14 @@ async function send(deps: CommandDeps, node: ReviewFileArg, verdict: object, don
 }
 
 export async function acceptFile(deps: CommandDeps, arg?: unknown): Promise<unknown> {
-  const node = reviewFileOf(arg);
-  if (!node) return noFile();
+  const node = await reviewFileOf(deps, arg);
+  if (!node) return undefined;
   return send(deps, node, { accept: [node.file.path] }, `${node.file.path} of ${node.handoff.handoff_id} accepted`);
 }
 
 export async function rejectFile(deps: CommandDeps, arg?: unknown): Promise<unknown> {
-  const node = reviewFileOf(arg);
-  if (!node) return noFile();
+  const node = await reviewFileOf(deps, arg);
+  if (!node) return undefined;
   // The question is the catalog's (catalog/reviewFiles.ts), like every move's prompt.
   const { param: _p, title, format: _f, ...question } = COMMAND_MOVES.find((m) => m.name === 'rejectFile')!.command.prompts![0];
   const reason = await askText({ ...question, title: title.replace('{id}', node.file.path) });

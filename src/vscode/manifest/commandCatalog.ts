@@ -13,8 +13,8 @@ export interface PlainCommand {
   id: string;
   title: string;
   icon: string;
-  /** Shown in the Command Palette only in an initialized folder, `always`, or `never` (a tree item's click). */
-  palette: 'initialized' | 'always' | 'never';
+  /** Shown in the Command Palette only in an initialized folder, or `always`. */
+  palette: 'initialized' | 'always';
   /** view/title of the Handoffs view: the group, and whether it needs an initialized folder. */
   viewTitle?: { group: string; initialized: boolean };
   /** view/item/context on every handoff item, or (`unfinished`) on those whose status is not terminal. */
@@ -86,8 +86,8 @@ export const PLAIN_COMMANDS: readonly PlainCommand[] = [
     palette: 'always',
     viewTitle: { group: 'navigation@3', initialized: false },
   },
-  // A report's file in the tree opens its diff (per-file review, docs/contract.md §6): it needs that file, so no palette.
-  { id: 'agentsync.openFileDiff', title: 'Open File Diff', icon: 'diff', palette: 'never' },
+  // A report's file opens its diff (per-file review, docs/contract.md §6): a tree item's click, or a pick of the files.
+  { id: 'agentsync.openFileDiff', title: 'Open File Diff', icon: 'diff', palette: 'initialized' },
   { id: 'agentsync.showStaleHandoffs', title: 'Show Stale Handoffs Assigned to Me', icon: 'warning', palette: 'initialized' },
   { id: 'agentsync.installCommandInPath', title: "Install 'agentsync' Command in PATH", icon: 'terminal', palette: 'always' },
 ];
@@ -145,10 +145,7 @@ function itemWhen(move: (typeof COMMAND_MOVES)[number]): string {
 /** package.json contributes.menus. */
 export function menuContributions(): Record<string, Record<string, unknown>[]> {
   const palette = [
-    ...PLAIN_COMMANDS.filter((c) => c.palette !== 'always').map((c) => ({
-      command: c.id,
-      when: c.palette === 'never' ? 'false' : INITIALIZED,
-    })),
+    ...PLAIN_COMMANDS.filter((c) => c.palette === 'initialized').map((c) => ({ command: c.id, when: INITIALIZED })),
     ...COMMAND_MOVES.map((m) => ({ command: m.command.id, when: INITIALIZED })),
   ];
   const viewTitle = PLAIN_COMMANDS.filter((c) => c.viewTitle).map((c) => ({
