@@ -127,7 +127,10 @@ describe('per-file review, withdraw and fan-out in the Handoffs tree', () => {
     assert.match(String(items[0].description), /^modified · to review/);
     assert.equal(items[0].command?.command, 'agentsync.openFileDiff');
 
-    await vscode.commands.executeCommand(items[0].command!.command, ...(items[0].command!.arguments ?? []));
+    // What a click on the item runs: its command, with the node.
+    const click = items[0].command;
+    assert.ok(click);
+    await vscode.commands.executeCommand(click.command, ...((click.arguments ?? []) as unknown[]));
     const tab = (await waitFor('the diff editor tab', () => {
       const t = vscode.window.tabGroups.activeTabGroup.activeTab;
       return t?.input instanceof vscode.TabInputTextDiff ? t : undefined;

@@ -245,8 +245,8 @@ export const handoffSchema = z
 /**
  * The store versions this build reads (docs/contract.md §3): 1, 2 once a record carries a field AgentSync 0.4.0 does
  * not know (`claimed_session`, `worktree`), 3 once one carries a field or status the build before this one does not know
- * (a pass group, a receiver's permissions, the status `withdrawn`, a per-file review: storeVersion.ts). A file is written as the lowest version that holds its records
- * (storeVersionFor), so an older clone reads every other file as before.
+ * (a pass group, a receiver's permissions, the status `withdrawn`, a per-file review: storeVersion.ts). A file is
+ * written as the lowest version that holds its records (storeVersionFor), so an older clone reads every other file as before.
  */
 export const STORE_VERSION = 3;
 export type StoreVersion = 1 | 2 | 3;
