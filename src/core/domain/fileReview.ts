@@ -5,6 +5,7 @@
 import { ActionError } from './errors';
 import type { FileDecision, FileModification } from './fileModification';
 import type { CompletionResult, Handoff } from './handoffSchema';
+import { isReturnedWork } from './lifecycle';
 
 export interface FileVerdicts {
   accept: readonly string[];
@@ -26,9 +27,12 @@ export function reportedFiles(h: Pick<Handoff, 'result'>): readonly FileModifica
   return h.result?.artifacts?.file_modifications ?? [];
 }
 
-/** Whether the handoff waits for a review of its files now: returned for review, with a listed file not yet decided. */
+/**
+ * Whether the handoff waits for a review of its files now: returned for review, with a listed file not yet decided. The
+ * handoff that carries passed work back holds a copy of the report: the files are reviewed on the pass itself.
+ */
 export function canReviewFiles(h: Handoff): boolean {
-  return h.status === 'ready_for_review' && reportedFiles(h).some((f) => !f.review);
+  return h.status === 'ready_for_review' && !isReturnedWork(h) && reportedFiles(h).some((f) => !f.review);
 }
 
 export function outcomeOf(files: readonly FileModification[]): ReviewOutcome {

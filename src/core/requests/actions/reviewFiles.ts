@@ -6,7 +6,7 @@ import { ActionError } from '../../domain/errors';
 import { planFileReview, rejectionReason, reportedFiles, withFiles, type FileVerdicts, type ReviewOutcome } from '../../domain/fileReview';
 import type { FileModification } from '../../domain/fileModification';
 import { storeVersionFor, type Handoff } from '../../domain/handoffSchema';
-import { assertAuthority, legalTargets } from '../../domain/lifecycle';
+import { assertAuthority, isReturnedWork, legalTargets } from '../../domain/lifecycle';
 import { assertNotWithdrawn } from '../../domain/withdrawal';
 import { applyFieldChange, applyStatusChange, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -41,6 +41,15 @@ export function reviewFiles(
       `${h.handoff_id}'s report lists no file modifications (result.artifacts.file_modifications), so there is nothing to review ` +
         'file by file; approve it or return it for revision as a whole.',
       { handoff_id: h.handoff_id },
+    );
+  }
+  if (isReturnedWork(h)) {
+    const pass = h.parent_uid ? tx.find(h.parent_uid) : undefined;
+    throw new ActionError(
+      'invalid_request',
+      `${h.handoff_id} carries returned work back; its files are reviewed on the pass itself` +
+        (pass ? ` (reviewFiles with handoffId ${pass.handoff_id}).` : '.'),
+      { handoff_id: h.handoff_id, pass: pass?.handoff_id ?? null },
     );
   }
   if (h.status !== 'ready_for_review') {

@@ -130,7 +130,7 @@ describe('reviewFiles (docs/contract.md §6, "Per-file review")', () => {
     assert.deepEqual(ws2.storeBytes(), bytes);
   });
 
-  it('refuses, changing nothing: an unknown file, a file twice, no file, a second decision the other way, the wrong caller', async () => {
+  it('refuses, changing nothing: an unknown file, a file twice, no file, a second decision the other way, the wrong caller, the return', async () => {
     const ws = workspace();
     const h = await returned(ws);
     assert.equal((await review(ws, h, 'alice', ['src/login.ts'])).ok, true);
@@ -153,6 +153,11 @@ describe('reviewFiles (docs/contract.md §6, "Per-file review")', () => {
       assert.equal(r.reason, reason, name);
       assert.match(r.message!, message, name);
     }
+    // The handoff that carries the work back holds a copy of the report: its files are reviewed on the pass.
+    const back = ws.storedHandoffs().find((x) => x.reason === 'return' && x.parent_uid === h.uid)!;
+    const onReturn = await review(ws, back, 'alice', ['docs/old.md']);
+    assert.equal(onReturn.reason, 'invalid_request');
+    assert.match(onReturn.message!, new RegExp(`reviewed on the pass itself \\(reviewFiles with handoffId ${h.handoff_id}\\)`));
     assert.deepEqual(ws.storeBytes(), bytes, 'nothing changed');
     // The same decision again is no change at all.
     const again = await review(ws, h, 'alice', ['src/login.ts']);
