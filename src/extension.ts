@@ -12,6 +12,7 @@ import { FolderServices } from './vscode/folders/folderServices';
 import type { CommandDeps } from './vscode/commands/commandDeps';
 import { HandoffTreeProvider } from './vscode/tree/handoffTreeProvider';
 import { registerHistoryDocument } from './vscode/commands/historyDocument';
+import { registerGitObjects } from './vscode/commands/fileReviewCommands';
 import { HotFileDecorations } from './vscode/hotFiles/hotFileDecorations';
 import { HotFileIndex } from './vscode/hotFiles/hotFileIndex';
 import { HotFileWarnings } from './vscode/hotFiles/hotFileWarnings';
@@ -148,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): AgentSyncApi | undef
     dropZones,
     ...registerCommands({ deps, trust, badge, tree, automation: zeroTouch, extension: context }),
     ...registerHistoryDocument(deps),
+    registerGitObjects(services),
     states,
     hotIndex,
     vscode.window.registerFileDecorationProvider(decorations),

@@ -10,6 +10,7 @@ import { policyVerb } from './policyVerb';
 import { agentsVerb } from './agentsVerb';
 import { adoptVerb } from './adoptVerb';
 import { worktreeVerb } from './worktreeVerb';
+import { reviewVerb } from './reviewVerb';
 
 export const EXTRA_VERBS: Record<string, Verb> = {
   watch: watchVerb,
@@ -20,6 +21,7 @@ export const EXTRA_VERBS: Record<string, Verb> = {
   pass: passVerb,
   return: returnVerb,
   assign: assignVerb,
+  review: reviewVerb,
   policy: policyVerb,
   agents: agentsVerb,
   adopt: adoptVerb,

@@ -15,6 +15,7 @@ import { showHistory } from './commands/historyDocument';
 import { listHandoffs } from './commands/listHandoffsCommand';
 import { moveCommandHandlers } from './commands/moveCommands';
 import { openInNewWorktree } from './commands/worktreeCommand';
+import { openFileDiff } from './commands/fileReviewCommands';
 import { init, openTracker, refresh, showStale } from './commands/workspaceCommands';
 
 /** What the handlers are given: the commands' deps and the window's parts some commands act on. */
@@ -44,6 +45,7 @@ export function commandTable(c: RegistrarContext): CommandEntry[] {
     ['agentsync.showHistory', (arg) => showHistory(deps, arg)],
     ['agentsync.openInNewWorktree', (arg) => openInNewWorktree(deps, arg)],
     ['agentsync.openTracker', () => openTracker(deps)],
+    ['agentsync.openFileDiff', (arg) => openFileDiff(deps, arg)],
     ['agentsync.refresh', () => Promise.resolve(refresh(deps, c.badge, c.tree))],
     [SHOW_STALE_COMMAND, () => showStale(deps, c.badge)],
     [INSTALL_COMMAND_IN_PATH, () => Promise.resolve(installInPath(c.extension, deps.log))],

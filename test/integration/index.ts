@@ -18,6 +18,7 @@ const MAIN = [
   'dropZone',
   'conflicts',
   'delegation',
+  'fileReview',
   'languageModelTools',
   'dashboardActions',
   'trust',

@@ -7,6 +7,7 @@ import { workspaceRelativePath } from './workspacePath';
 import { passGroupSchema } from './passGroup';
 import { outputSchemaSchema } from './outputSchema';
 import { recordVersion } from './storeVersion';
+import { fileModificationSchema, reportCommitSchema } from './fileModification';
 
 export const STATUSES = ['queued', 'in_progress', 'blocked', 'ready_for_review', 'approved', 'merged', 'escalated', 'withdrawn'] as const;
 /** Nothing leaves them (docs/contract.md §4); `withdrawn` is a pass its originator took back (withdrawPass). */
@@ -97,12 +98,12 @@ export const completionResultSchema = z.strictObject({
         .max(500)
         .default([]),
       decisions: z.array(z.string().max(LIMITS.reason)).max(200).default([]),
-      file_modifications: z
-        .array(z.strictObject({ path: workspaceRelativePath, change: z.enum(['added', 'modified', 'deleted']) }))
-        .max(LIMITS.files)
-        .default([]),
+      // Each with the reviewer's decision once made (reviewFiles, domain/fileReview.ts).
+      file_modifications: z.array(fileModificationSchema).max(LIMITS.files).default([]),
     })
     .optional(),
+  /** The commit the changes are on, so a reviewer can see them (docs/contract.md §6, "Per-file review"). */
+  commit: reportCommitSchema.optional(),
 });
 
 /** The pass-over policy keys (docs/contract.md §6): a layer of .agentsync.json → passOver, an inline override, or the policy stored on a handoff. */
@@ -246,15 +247,15 @@ export const handoffSchema = z
 /**
  * The store versions this build reads (docs/contract.md §3): 1, 2 once a record carries a field AgentSync 0.4.0 does
  * not know (`claimed_session`, `worktree`), 3 once one carries a field or status the build before this one does not know
- * (a pass group, a receiver's permissions, the status `withdrawn`: storeVersion.ts). A file is written as the lowest version that holds its records
- * (storeVersionFor), so an older clone reads every other file as before.
+ * (a pass group, a receiver's permissions, the status `withdrawn`, a per-file review: storeVersion.ts). A file is
+ * written as the lowest version that holds its records (storeVersionFor), so an older clone reads every other file as before.
  */
 export const STORE_VERSION = 3;
 export type StoreVersion = 1 | 2 | 3;
 
 /** The version a store holding `handoffs` is written as: the highest any of its records needs (storeVersion.ts). */
 export function storeVersionFor(
-  handoffs: readonly Partial<Pick<Handoff, 'status' | 'claimed_session' | 'worktree' | 'group' | 'policy'>>[],
+  handoffs: readonly Partial<Pick<Handoff, 'status' | 'claimed_session' | 'worktree' | 'group' | 'policy' | 'result'>>[],
 ): StoreVersion {
   let version: StoreVersion = 1;
   for (const h of handoffs) {

@@ -1,6 +1,7 @@
 // Renders the `## Agent Handoffs` section of AgentTracker.md (docs/agentsync-documentation.md) and splices it into
 // the file, keeping everything outside the section byte for byte (section bounds: markdownSections.ts).
 // Agent text can never add or break a line.
+import type { PassGroup } from './passGroup';
 import { displayAgent } from './agentId';
 import type { Handoff } from './handoffSchema';
 import { findSection, type SectionRange } from './markdownSections';
@@ -49,7 +50,13 @@ export function renderHandoffLines(h: Handoff): string[] {
   if (h.no_handoff_reason) lines.push(`  - skipped: ${inlineText(h.no_handoff_reason)}`);
   const request = requestLine(h);
   if (request) lines.push(`  - request: ${request}`);
+  // A fan-out (docs/contract.md §6): its children and its joined return share a group, named so a reader can match them.
+  if (h.group) lines.push(`  - group: ${groupText(h.group)}`);
   return lines;
+}
+
+function groupText(g: PassGroup): string {
+  return `${g.join ? `joined return of ${g.size} parallel passes` : `one of ${g.size} parallel passes`} (group ${codeSpan(g.id)})`;
 }
 
 /** The request side (docs/contract.md §6) in one line (phase, feature, spec, expected output, constraints, instructions), or null. */

@@ -129,6 +129,22 @@ export const paramSchemas = {
       reason: z.string().trim().min(1, 'reason must say why the pass is withdrawn (the receiver is told)').max(LIMITS.reason),
       ...expectedRev(),
     }),
+  reviewFiles: () =>
+    withHandoffRef({
+      agent: agentParam(),
+      // Paths exactly as the report lists them (result.artifacts.file_modifications).
+      accept: z.array(z.string().min(1).max(1_000)).max(LIMITS.files).default([]),
+      reject: z
+        .array(
+          z.strictObject({
+            path: z.string().min(1).max(1_000),
+            reason: z.string().trim().min(1, 'each rejected file needs a reason (its receiver is told)').max(LIMITS.reason),
+          }),
+        )
+        .max(LIMITS.files)
+        .default([]),
+      ...expectedRev(),
+    }),
   clearConflicts: () => withHandoffRef({ agent: agentParam(), ...expectedRev() }),
   expireLeases: () => z.strictObject({ ...envelope() }),
   passOver: () =>

@@ -12,6 +12,7 @@ import { resolveHandoff } from './handoffTarget';
 import { passOverCommand } from './passOverCommand';
 import { startOnHandoff } from './startOnHandoffCommand';
 import { askText } from './prompts';
+import { acceptFile, rejectFile } from './fileReviewCommands';
 import type { CommandId } from '../manifest/commandIds';
 
 type MoveHandler = (deps: CommandDeps, arg?: unknown) => Promise<unknown>;
@@ -25,6 +26,8 @@ const HANDLERS: Readonly<Record<string, MoveHandler>> = {
   pass: passOverCommand,
   clearConflicts: clearConflictsCommand,
   start: startOnHandoff,
+  acceptFile,
+  rejectFile,
 };
 
 type CommandMove = (typeof COMMAND_MOVES)[number];

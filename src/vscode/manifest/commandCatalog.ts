@@ -5,6 +5,7 @@
 import { MOVES, type CatalogMove } from '../../core/requests/catalog';
 import { isTerminal, STATUSES, type Handoff } from '../../core/domain/handoffSchema';
 import { INITIALIZED_CONTEXT_KEY } from './contextKeys';
+import { ITEM_CONTEXT } from './treeItemContext';
 import { HANDOFFS_VIEW_ID } from './viewContributions';
 
 /** A command that is no action of the catalog (it opens, shows or sets up something). */
@@ -85,9 +86,13 @@ export const PLAIN_COMMANDS: readonly PlainCommand[] = [
     palette: 'always',
     viewTitle: { group: 'navigation@3', initialized: false },
   },
+  // A report's file opens its diff (per-file review, docs/contract.md §6): a tree item's click, or a pick of the files.
+  { id: 'agentsync.openFileDiff', title: 'Open File Diff', icon: 'diff', palette: 'initialized' },
   { id: 'agentsync.showStaleHandoffs', title: 'Show Stale Handoffs Assigned to Me', icon: 'warning', palette: 'initialized' },
   { id: 'agentsync.installCommandInPath', title: "Install 'agentsync' Command in PATH", icon: 'terminal', palette: 'always' },
 ];
+
+export const OPEN_FILE_DIFF = 'agentsync.openFileDiff';
 
 /** The moves that are editor commands, in menu order. */
 export const COMMAND_MOVES = MOVES.filter((m): m is CatalogMove & { command: NonNullable<CatalogMove['command']> } => !!m.command);
@@ -133,6 +138,7 @@ export function commandContributions(): Record<string, unknown>[] {
 
 function itemWhen(move: (typeof COMMAND_MOVES)[number]): string {
   if (move.command.on === 'conflict') return `${VIEW} && viewItem == conflict`;
+  if (move.command.on === 'file') return `${VIEW} && viewItem == ${ITEM_CONTEXT.reviewFile('pending')}`;
   return `${VIEW} && viewItem =~ /\\.${moveFlag(move)}(\\.|$)/`;
 }
 

@@ -8,6 +8,8 @@ export const ITEM_CONTEXT = {
   folder: 'folder',
   file: 'file',
   conflict: 'conflict',
+  /** A file of a report (per-file review): `pending` while it may be accepted or rejected, else its decision or `none`. */
+  reviewFile: (state: 'pending' | 'accepted' | 'rejected' | 'none') => `reviewFile.${state}`,
   group: (group: string) => `group.${group}`,
   todo: (status: string) => `todo.${status}`,
   info: (tone: 'info' | 'warning' | 'error') => `info.${tone}`,
@@ -19,6 +21,7 @@ export function itemContextSamples(): string[] {
     ITEM_CONTEXT.folder,
     ITEM_CONTEXT.file,
     ITEM_CONTEXT.conflict,
+    ...(['pending', 'accepted', 'rejected', 'none'] as const).map(ITEM_CONTEXT.reviewFile),
     ...ATTENTION_GROUPS.map(ITEM_CONTEXT.group),
     ...todoSchema.shape.status.options.map(ITEM_CONTEXT.todo),
     ...(['info', 'warning', 'error'] as const).map(ITEM_CONTEXT.info),

@@ -11,7 +11,9 @@ import { handoffContextValue } from '../manifest/commandCatalog';
 import { ITEM_CONTEXT } from '../manifest/treeItemContext';
 import { conflictValue, handoffTooltip, literal } from './handoffTooltip';
 import { statusIcon, statusLabel } from './statusIcons';
-import { hasChildren, type HandoffNode, type TreeNode } from './treeNodes';
+import { hasChildren, type HandoffNode, type ReviewFileNode, type TreeNode } from './treeNodes';
+import { canReviewFiles } from '../../core/domain/fileReview';
+import { OPEN_FILE_DIFF } from '../manifest/commandCatalog';
 
 const GROUP_ICONS: Record<AttentionGroup, string> = {
   assigned: 'account',
@@ -79,6 +81,24 @@ export function handoffItemTooltip(node: HandoffNode): vscode.MarkdownString {
   return handoffTooltip(node.handoff, node.stale, chainLines(node.handoff, node.index.chains));
 }
 
+const DECISION_ICONS = { accepted: 'pass', rejected: 'close' } as const;
+
+/** A file of a report: Accept / Reject while it waits (its contextValue), its decision after; a click opens its diff. */
+function reviewFileItem(node: ReviewFileNode): vscode.TreeItem {
+  const f = node.file;
+  const item = new vscode.TreeItem(path.basename(f.path), vscode.TreeItemCollapsibleState.None);
+  item.resourceUri = vscode.Uri.file(path.join(node.service.layout.root, f.path));
+  const r = f.review;
+  item.iconPath = r ? new vscode.ThemeIcon(DECISION_ICONS[r.decision]) : new vscode.ThemeIcon('diff');
+  item.description = [f.change, r ? `${r.decision} by ${r.by}` : canReviewFiles(node.handoff) ? 'to review' : null, path.dirname(f.path)]
+    .filter((x) => x && x !== '.')
+    .join(' · ');
+  item.tooltip = [f.path, f.summary, r?.reason ? `${r.decision}: ${r.reason}` : null].filter(Boolean).join('\n');
+  item.command = { command: OPEN_FILE_DIFF, title: 'Open Diff', arguments: [node] };
+  item.contextValue = ITEM_CONTEXT.reviewFile(r ? r.decision : canReviewFiles(node.handoff) ? 'pending' : 'none');
+  return item;
+}
+
 export function treeItemFor(node: TreeNode): vscode.TreeItem {
   let item: vscode.TreeItem;
   switch (node.kind) {
@@ -108,6 +128,9 @@ export function treeItemFor(node: TreeNode): vscode.TreeItem {
       item.contextValue = ITEM_CONTEXT.file;
       break;
     }
+    case 'reviewFile':
+      item = reviewFileItem(node);
+      break;
     case 'todo':
       item = new vscode.TreeItem(node.todo.content.split('\n')[0], vscode.TreeItemCollapsibleState.None);
       item.iconPath = new vscode.ThemeIcon(TODO_ICONS[node.todo.status] ?? 'circle-large-outline');

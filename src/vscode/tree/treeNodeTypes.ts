@@ -5,6 +5,7 @@ import type { AttentionGroup } from '../../core/domain/handoffAttention';
 import type { AttentionGroupIndex } from '../../core/domain/attentionTree';
 import type { AgentSyncConfig } from '../../core/domain/configSchema';
 import type { Handoff, Todo } from '../../core/domain/handoffSchema';
+import type { FileModification } from '../../core/domain/fileModification';
 
 export type HandoffConflict = NonNullable<Handoff['conflicts']>[number];
 
@@ -44,6 +45,12 @@ export interface TodoNode extends NodeBase {
   todo: Todo;
   handoff: Handoff;
 }
+/** A file the report of returned work lists (per-file review, docs/contract.md §6): click opens its diff. */
+export interface ReviewFileNode extends NodeBase {
+  kind: 'reviewFile';
+  file: FileModification;
+  handoff: Handoff;
+}
 /** What a git merge of the store could not decide on its own (docs/contract.md §3 `conflicts`), until a human clears it. */
 export interface ConflictNode extends NodeBase {
   kind: 'conflict';
@@ -57,7 +64,7 @@ export interface InfoNode extends NodeBase {
   tone: 'info' | 'warning' | 'error';
   command?: { command: string; title: string; arguments?: unknown[] };
 }
-export type TreeNode = FolderNode | GroupNode | HandoffNode | FileNode | TodoNode | ConflictNode | InfoNode;
+export type TreeNode = FolderNode | GroupNode | HandoffNode | FileNode | ReviewFileNode | TodoNode | ConflictNode | InfoNode;
 
 export interface TreeContext {
   me: string;

@@ -6,7 +6,18 @@ import { buildAttentionTree, chainedUnder } from '../../core/domain/attentionTre
 import type { Handoff } from '../../core/domain/handoffSchema';
 import { notices } from './treeNotices';
 import type { FolderService } from '../folders/folderService';
-import type { ConflictNode, FileNode, FolderNode, GroupNode, HandoffNode, TodoNode, TreeContext, TreeNode } from './treeNodeTypes';
+import type {
+  ConflictNode,
+  FileNode,
+  FolderNode,
+  GroupNode,
+  HandoffNode,
+  ReviewFileNode,
+  TodoNode,
+  TreeContext,
+  TreeNode,
+} from './treeNodeTypes';
+import { reportedFiles } from '../../core/domain/fileReview';
 import type { CommandId } from '../manifest/commandIds';
 
 export type * from './treeNodeTypes';
@@ -78,7 +89,10 @@ function handoffNode(parent: TreeNode, h: Handoff, from: GroupNode | HandoffNode
   };
 }
 
-/** Under a handoff: its merge conflicts (first: they need a human), the handoffs passed on from it, its files (click opens), then its todos. */
+/**
+ * Under a handoff: its merge conflicts (first: they need a human), the handoffs passed on from it, the files its report
+ * lists (per-file review: click opens the diff), its files (click opens), then its todos.
+ */
 export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[] {
   const h = node.handoff;
   return [
@@ -91,6 +105,14 @@ export function handoffChildren(node: HandoffNode, ctx: TreeContext): TreeNode[]
       handoff: h,
     })),
     ...node.chained.map((c) => handoffNode(node, c, node, ctx)),
+    ...reportedFiles(h).map((f): ReviewFileNode => ({
+      kind: 'reviewFile',
+      id: `${node.id}/review:${f.path}`,
+      service: node.service,
+      parent: node,
+      file: f,
+      handoff: h,
+    })),
     ...h.files.map((p): FileNode => ({
       kind: 'file',
       id: `${node.id}/file:${p}`,
@@ -118,7 +140,12 @@ export function hasChildren(node: TreeNode): boolean {
       return node.handoffs.length > 0;
     case 'handoff':
       return (
-        node.chained.length + node.handoff.files.length + (node.handoff.todos?.length ?? 0) + (node.handoff.conflicts?.length ?? 0) > 0
+        node.chained.length +
+          node.handoff.files.length +
+          reportedFiles(node.handoff).length +
+          (node.handoff.todos?.length ?? 0) +
+          (node.handoff.conflicts?.length ?? 0) >
+        0
       );
     default:
       return false;

@@ -6,6 +6,7 @@ import type { PassOverPolicy } from '../../domain/configSchema';
 import type { CompletionResult, Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
 import { SYSTEM_AGENT } from '../../domain/agentId';
+import { acceptRemaining } from '../../domain/fileReview';
 
 export interface NotifyMarker {
   agent: string;
@@ -41,6 +42,8 @@ export function applyOnReturn(tx: StoreTransaction, ctx: ActionContext, done: Ha
   if (done.status !== 'ready_for_review' || !appliesWithoutReview(policy, done.result)) return null;
   const system = { ...ctx, agent: SYSTEM_AGENT };
   const why = `auto_apply: ${done.to_agents.join(', ')}'s report is complete, PROCEED, without issues`;
-  const approved = applyStatusChange(tx, system, done, 'approved', `${why}; approved without review`);
+  // auto_apply accepts every file the report lists (docs/contract.md §6, "Per-file review").
+  const result = acceptRemaining(done, SYSTEM_AGENT, tx.now().toISOString());
+  const approved = applyStatusChange(tx, system, done, 'approved', `${why}; approved without review`, result ? { result } : {});
   return applyStatusChange(tx, system, approved, 'merged', `${why}; merged without review`);
 }

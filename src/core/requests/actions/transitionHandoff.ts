@@ -9,6 +9,7 @@ import { claimHandoff } from './claimHandoff';
 import { assertNotWithdrawn, isPassedWork, receiversOf } from '../../domain/withdrawal';
 import { withdrawPass } from './withdrawPass';
 import { joinGroupIfDone } from './groupJoin';
+import { acceptRemaining } from '../../domain/fileReview';
 import { checkRevision, requireHandoff } from './findHandoff';
 import type { Handoff, HandoffStatus } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
@@ -25,6 +26,22 @@ export function transitionHandoff(tx: StoreTransaction, ctx: ActionContext, p: T
   // Escalating a fan-out child ends it: its group may join now (groupJoin.ts).
   const joined = out.handoff.group ? joinGroupIfDone(tx, ctx, out.handoff) : null;
   return joined ? { ...out, returned: joined } : out;
+}
+
+/** Back to its receiver for revision (prior_attempts + 1), or escalated once that passes maxAttempts. */
+export function reviseOrEscalate(
+  tx: StoreTransaction,
+  ctx: ActionContext,
+  h: Handoff,
+  reason: string,
+  patch: Partial<Handoff> = {},
+): Handoff {
+  const attempts = h.prior_attempts + 1;
+  if (attempts > tx.config.maxAttempts) {
+    const why = boundedReason(`returned for revision ${attempts} times (over maxAttempts ${tx.config.maxAttempts}): ${reason}`);
+    return applyStatusChange(tx, ctx, h, 'escalated', why, { ...patch, prior_attempts: attempts });
+  }
+  return applyStatusChange(tx, ctx, h, 'in_progress', boundedReason(reason), { ...patch, prior_attempts: attempts });
 }
 
 function move(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { handoff: Handoff } {
@@ -62,13 +79,12 @@ function move(tx: StoreTransaction, ctx: ActionContext, p: TransitionInput): { h
           lease_expires_at: null,
         }),
       };
-    case 'return_for_revision': {
-      const attempts = h.prior_attempts + 1;
-      if (attempts > tx.config.maxAttempts) {
-        const why = boundedReason(`returned for revision ${attempts} times (over maxAttempts ${tx.config.maxAttempts}): ${reason}`);
-        return { handoff: applyStatusChange(tx, ctx, h, 'escalated', why, { prior_attempts: attempts }) };
-      }
-      return { handoff: applyStatusChange(tx, ctx, h, 'in_progress', reason, { prior_attempts: attempts }) };
+    case 'return_for_revision':
+      return { handoff: reviseOrEscalate(tx, ctx, h, reason) };
+    case 'approve': {
+      // Approving accepts every file of the report not yet reviewed (docs/contract.md §6, "Per-file review").
+      const result = acceptRemaining(h, ctx.agent, tx.now().toISOString());
+      return { handoff: applyStatusChange(tx, ctx, h, 'approved', reason, result ? { result } : {}) };
     }
     case 'unblock':
       if (p.to === 'in_progress') {

@@ -108,9 +108,10 @@ export interface MoveDefinition {
     inline?: boolean;
     /**
      * The tree item the menu entry is on: a handoff (by its can- flag, and a List Handoffs pick) or a merge conflict;
-     * `palette`: no tree menu entry, flag or pick (the Command Palette and the dashboard only).
+     * `palette`: no tree menu entry, flag or pick (the Command Palette and the dashboard only); `file`: a file of a
+     * report waiting for its review (manifest/treeItemContext.ts `reviewFile`).
      */
-    on?: 'handoff' | 'conflict' | 'palette';
+    on?: 'handoff' | 'conflict' | 'file' | 'palette';
     /** Texts asked before the request is sent (the generic command handler). */
     prompts?: readonly MovePrompt[];
     /** The message after it worked: `${id} …`, or where `{id}` stands; `{me}` is the window's agent. */

@@ -14,6 +14,7 @@ import { heartbeat } from './heartbeat';
 import { listHandoffs } from './listHandoffs';
 import { passOver } from './passOver';
 import { returnHandoff } from './returnHandoff';
+import { reviewFiles } from './reviewFiles';
 import { endSession, health, startSession, status } from './sessions';
 import { snoozeHandoff } from './snoozeHandoff';
 import { transitionHandoff } from './transitionHandoff';
@@ -30,6 +31,7 @@ export const CATALOG = {
   passOver,
   returnHandoff,
   withdrawPass,
+  reviewFiles,
   assignHandoff,
   expireLeases,
   heartbeat,

@@ -52,6 +52,15 @@ describe('tracker renderer (docs/contract.md §11)', () => {
       assert.deepEqual(renderHandoffLines(h).slice(3), ['  - skipped: docs only no code']);
     });
 
+    it('a fan-out child and its joined return each get a group line naming the group', () => {
+      const id = '01JGR0UP000000000000000000';
+      const child = renderHandoffLines(makeHandoff({ group: { id, size: 3 } }));
+      const join = renderHandoffLines(makeHandoff({ group: { id, size: 3, join: true } }));
+      assert.equal(child.at(-1), `  - group: one of 3 parallel passes (group \`${id}\`)`);
+      assert.equal(join.at(-1), `  - group: joined return of 3 parallel passes (group \`${id}\`)`);
+      assert.ok(!renderHandoffLines(makeHandoff({})).some((l) => l.includes('group:')));
+    });
+
     it('agent ids are shown in Title Case, keeping separators', () => {
       const h = makeHandoff({ from_agent: 'claude-code', to_agents: ['gpt_5', 'copilot'], owner_mode: 'shared' });
       assert.match(renderHandoffLines(h)[0], /from: Claude-Code \| to: Gpt_5,Copilot \|/);
