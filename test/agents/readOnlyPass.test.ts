@@ -8,15 +8,16 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { agentEnv, agentsync, CLI, request, runAgent } from './agentHarness';
+import { agentEnv, agentsync, CLI, request, runAgent, startWatch } from './agentHarness';
 import { startModelServer, type ModelServer } from './modelServer';
+import { outputsWith } from './agentChecks';
 import { runOf } from './vendorRuns';
 
 const ORIGINAL = 'export const shared = 1;\n';
 const CLAIM_MARK = 'agentsync-claim-answer:';
 
 /** A workspace (git, `agentsync init --hooks`) where alice passed a read-only audit to claude; its home and PATH. */
-function readOnlyScene(): { ws: string; home: string; pathVar: string; id: string } {
+function readOnlyScene(agent: 'claude' | 'codex'): { ws: string; home: string; pathVar: string; id: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-agent-readonly-'));
   const ws = path.join(root, 'ws');
   const home = path.join(root, 'home');
@@ -25,19 +26,21 @@ function readOnlyScene(): { ws: string; home: string; pathVar: string; id: strin
   spawnSync('git', ['init', '-q'], { cwd: ws });
   fs.writeFileSync(path.join(bin, 'agentsync'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
   const pathVar = [bin, path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+  // Codex runs its shell through bash -lc: a login shell rebuilds PATH from /etc/profile, then reads ~/.profile.
+  fs.writeFileSync(path.join(home, '.profile'), `export PATH="${pathVar}:$PATH"\n`);
   const init = agentsync(ws, ['init', '--hooks']);
   assert.equal(init.code, 0, init.stdout + init.stderr);
   const cfgFile = path.join(ws, '.agentsync.json');
   const cfg = JSON.parse(fs.readFileSync(cfgFile, 'utf8')) as { agentCapabilities: Record<string, string[]> };
   cfg.agentCapabilities.alice = ['code_patch'];
-  cfg.agentCapabilities.claude ??= ['pr_review'];
+  cfg.agentCapabilities[agent] ??= ['pr_review'];
   fs.writeFileSync(cfgFile, JSON.stringify(cfg, null, 2) + '\n');
   fs.mkdirSync(path.join(ws, 'src'));
   fs.writeFileSync(path.join(ws, 'src/shared.ts'), ORIGINAL);
   const passed = request(ws, {
     action: 'passOver',
     agent: 'alice',
-    to: 'claude',
+    to: agent,
     reason: 'audit',
     summary: 'Audit src/shared.ts',
     override: { can_modify_files: false },
@@ -82,11 +85,30 @@ function show(ws: string, id: string): Shown {
   return (JSON.parse(agentsync(ws, ['show', id, '--json']).stdout) as { data: { handoff: Shown } }).data.handoff;
 }
 
-describe('a read-only receiver (real Claude Code CLI)', function () {
+/** The session's end hook ran when the CLI ended: the pass its session held went back to alice (E011). */
+async function checkHandedBack(s: { ws: string; id: string }, agent: string, why: string): Promise<void> {
+  let h = show(s.ws, s.id);
+  for (const end = Date.now() + 30_000; h.status !== 'escalated' && Date.now() < end; h = show(s.ws, s.id))
+    await new Promise((r) => setTimeout(r, 250));
+  assert.equal(h.status, 'escalated', `the pass went back after the session ended: ${JSON.stringify(h)} (${why})`);
+  assert.match(
+    h.state_history[h.state_history.length - 1].reason ?? '',
+    new RegExp(`^E011 SUBAGENT_CRASHED: the session .* of ${agent} ended`),
+  );
+  assert.ok(h.claimed_session?.id, 'the claim recorded the session its end hook named');
+  const list = JSON.parse(agentsync(s.ws, ['list', '--json']).stdout) as {
+    data: { handoffs: { to_agents: string[]; parent_uid?: string; status: string; summary: string }[] };
+  };
+  const back = list.data.handoffs.find((x) => x.parent_uid === h.uid);
+  assert.ok(back && back.to_agents[0] === 'alice' && back.status === 'queued', JSON.stringify(list.data.handoffs));
+  assert.match(back.summary, /^Session ended \(E011 SUBAGENT_CRASHED\)/);
+}
+
+describe('a read-only receiver (real Claude Code and Codex CLIs)', function () {
   this.timeout(300_000);
 
   it('its Edit is denied by the pre-tool hook with E013 while its Read passes; its SessionEnd hands the pass back with E011', async () => {
-    const s = readOnlyScene();
+    const s = readOnlyScene('claude');
     const file = path.join(s.ws, 'src/shared.ts');
     const server = await startModelServer([
       { tool: 'Bash', args: { command: `echo ${CLAIM_MARK}; agentsync claim ${s.id} --agent claude --json`, description: 'claim' } },
@@ -117,18 +139,47 @@ describe('a read-only receiver (real Claude Code CLI)', function () {
     assert.match(edit.text, new RegExp(`E013 PERMISSION_DENIED: ${s.id} was passed to you with can_modify_files: false`), why);
     assert.equal(fs.readFileSync(file, 'utf8'), ORIGINAL, 'the file is unchanged');
 
-    // Claude Code's SessionEnd ran when `claude -p` ended: the pass its session held went back to alice (E011).
-    let h = show(s.ws, s.id);
-    for (const end = Date.now() + 30_000; h.status !== 'escalated' && Date.now() < end; h = show(s.ws, s.id))
-      await new Promise((r) => setTimeout(r, 250));
-    assert.equal(h.status, 'escalated', `the pass went back after the session ended: ${JSON.stringify(h)} (${why})`);
-    assert.match(h.state_history[h.state_history.length - 1].reason ?? '', /^E011 SUBAGENT_CRASHED: the session .* of claude ended/);
-    assert.ok(h.claimed_session?.id, 'the claim recorded the session its SessionEnd named');
-    const list = JSON.parse(agentsync(s.ws, ['list', '--json']).stdout) as {
-      data: { handoffs: { to_agents: string[]; parent_uid?: string; status: string; summary: string }[] };
-    };
-    const back = list.data.handoffs.find((x) => x.parent_uid === h.uid);
-    assert.ok(back && back.to_agents[0] === 'alice' && back.status === 'queued', JSON.stringify(list.data.handoffs));
-    assert.match(back.summary, /^Session ended \(E011 SUBAGENT_CRASHED\)/);
+    await checkHandedBack(s, 'claude', why);
+  });
+
+  it('Codex: its apply_patch is denied with E013 while `cat` passes; its SessionEnd hands the pass back with E011', async () => {
+    const s = readOnlyScene('codex');
+    const file = path.join(s.ws, 'src/shared.ts');
+    const codex = runOf('codex');
+    // Codex's sandbox keeps .git (the clone's home) read-only to its shell: it claims through the drop zone, which the
+    // watcher answers as the only live session of codex there (the one its SessionStart hook started).
+    const answer = path.join(s.ws, '.agentsync/responses/codex-claim.json');
+    const claim = { action: 'claimHandoff', request_id: 'codex-claim', handoffId: s.id, agent: 'codex' };
+    const server = await startModelServer([
+      codex.write(s.ws, path.join(s.ws, '.agentsync/requests/codex-claim.json'), JSON.stringify(claim)),
+      codex.shell('cat src/shared.ts'),
+      // Two turns later the watcher has long answered; a read-only receiver may run `cat` (one simple command).
+      codex.shell(`cat ${answer}`),
+      ...codex.edit(s.ws, file, 'export const shared = 1;', 'export const shared = 2;'),
+      { text: 'The audit found nothing to change.' },
+    ]);
+    const launch = codex.launch({ home: s.home, serverUrl: server.url, folders: [s.ws], prompt: `Audit ${s.id}` });
+    const watch = await startWatch(s.ws);
+    let run;
+    try {
+      run = await runAgent(launch.bin, launch.args, { cwd: s.ws, env: agentEnv(s, launch.env) });
+    } finally {
+      await watch.stop();
+      await server.close();
+    }
+    const why = `exit ${run.code}\nstderr: ${run.stderr.slice(-2000)}\nstdout: ${run.stdout.slice(-3000)}\nwatch: ${watch.output().slice(-1500)}`;
+    assert.equal(run.code, 0, why);
+    assert.ok(
+      outputsWith(server, '"request_file"').some((o) => /"ok":\s*true/.test(o)),
+      `the claim through the drop zone succeeded, and Codex read its answer (${why})`,
+    );
+    const read = outputsWith(server, 'export const shared = 1;').filter((o) => !o.includes('*** Begin Patch'));
+    assert.ok(read.length > 0 && !read.some((o) => o.includes('E013')), `\`cat\` passed: its output reached the model (${why})`);
+    assert.ok(
+      server.seen().includes(`E013 PERMISSION_DENIED: ${s.id} was passed to you with can_modify_files: false`),
+      `the apply_patch was denied with E013 and the model was told (${why})`,
+    );
+    assert.equal(fs.readFileSync(file, 'utf8'), ORIGINAL, 'the file is unchanged');
+    await checkHandedBack(s, 'codex', why);
   });
 });

@@ -20,8 +20,8 @@ export function patchFiles(patch: string): string[] {
 }
 
 /**
- * Codex 0.169's binary names SessionEnd among its hook events (run_session_end_hooks, capped at 3 s), with the same
- * input as its other hooks (session_id, cwd).
+ * Codex 0.169 runs SessionEnd hooks (capped at 3 s) when a session ends, `codex exec` included, with the same input as
+ * its other hooks (session_id, cwd): test/agents/readOnlyPass.test.ts sees it hand a pass back.
  */
 const sessionEnd: Capability = { yes: 'SessionEnd' };
 
