@@ -21,6 +21,7 @@ import type { AgentSession } from '../core/domain/agentSession';
 import { hookSession } from './hookSession';
 import type { CliIo } from './cliContext';
 import { outputFailed, safeWrite, writeStdoutOnce } from './safeOutput';
+import { detachSessionEnd, DETACHED_NETWORK_MS, isDetachedRun } from './hookDetach';
 
 /**
  * The hook's input. Read from file descriptor 0, never through process.stdin, whose first use loads Node's streams:
@@ -98,10 +99,13 @@ export function main(): void {
   const args = parseHookArgs(argv, process.env);
   // The network step ends before the agent's time limit, counted from this process's start (hookDeadline.ts).
   if (!('error' in args)) process.env[NETWORK_DEADLINE_ENV] = String(hookNetworkDeadline(args.event, Date.now() - process.uptime() * 1000));
+  if (isDetachedRun(process.env)) process.env[NETWORK_DEADLINE_ENV] = String(Date.now() + DETACHED_NETWORK_MS);
   const inputText = readStdinText();
   if (!('error' in args)) {
     const input = parseHookInput(inputText);
     if (args.vendor.runByAnother(process.env, input)) return;
+    // session-end writes the store after its agent has gone: in a detached process (hookDetach.ts).
+    if (detachSessionEnd(args.event, inputText)) return;
     const here = answeredHere(args, input);
     if (here.done) {
       // Through the CLI's rule: an agent that closed the pipe ends the hook quietly, a full disk is said on stderr.

@@ -1,7 +1,8 @@
 // `agentsync hook <event>`: what the agents' own hooks run (docs/agentsync-documentation.md, "Hook packs").
 // session-start starts the agent's session and puts the briefing into its context; pre-tool-use warns (or denies)
 // before a write to a file another agent's live claim lists (the conflict radar); post-tool-use renews its leases
-// when they are past half their time; stop blocks once while it holds claimed work, under requireHandoffOnEndSession.
+// when they are past half their time; stop blocks once while it holds claimed work, under requireHandoffOnEndSession;
+// session-end (where the vendor has one) hands the passes its session held back to their origins with E011.
 // Each vendor's JSON, in and out, is its module's in src/core/hooks/vendors/.
 // A hook never runs a configured command (build, test, deploy), and a failure never stops the agent: it is reported
 // on stderr and the hook exits 0.
@@ -26,6 +27,7 @@ import { oneLine } from './terminalText';
 import type { Handoff } from '../core/domain/handoffSchema';
 import type { SessionBriefing } from '../core/requests/sessions/sessionBriefing';
 import type { Verb } from './handoffVerbs';
+import { sessionEnd } from './hookSessionEnd';
 
 /** The agent's session id as a request parameter, when the hook knows one (docs/contract.md §4). */
 function sessionParam(session: AgentSession): { session?: string } {
@@ -147,6 +149,7 @@ export const hookVerb: Verb = {
       if (args.event === 'session-start') await sessionStart(wctx, args, session);
       else if (args.event === 'pre-tool-use') toolRadar(wctx, args, input, session);
       else if (args.event === 'post-tool-use') await postToolUse(wctx, args, input, session);
+      else if (args.event === 'session-end') await sessionEnd(wctx, args, input, session);
       else await stop(wctx, args, input, session);
     } catch (e) {
       // A hook that fails must not stop the agent's work: say what happened, let it continue.

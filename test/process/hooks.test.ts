@@ -326,9 +326,9 @@ describe('agentsync init --hooks (process)', function () {
       },
     ]);
     const codex = JSON.parse(first['.codex/hooks.json']) as HooksFile;
-    assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PreToolUse', 'PostToolUse', 'Stop']);
+    assert.deepEqual(Object.keys(codex.hooks), ['SessionStart', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd']);
     const gemini = JSON.parse(first['.gemini/settings.json']) as HooksFile;
-    assert.deepEqual(Object.keys(gemini.hooks), ['SessionStart', 'BeforeTool', 'AfterTool', 'AfterAgent']);
+    assert.deepEqual(Object.keys(gemini.hooks), ['SessionStart', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd']);
     assert.equal(gemini.hooks.AfterAgent[0].hooks[0].command, guardedHookCommand('agentsync hook stop --agent gemini --format gemini'));
     assert.match(first['.opencode/plugins/agentsync.js'], /^\/\/ agentsync:/);
     assert.match(first['.opencode/plugins/agentsync.js'], /'tool\.execute\.before'/);
@@ -359,7 +359,8 @@ describe('agentsync init --hooks (process)', function () {
         assert.equal(r.stdout, '');
       }
     }
-    assert.equal(posix, 4 + 4 + 3 + 4 + 4, 'every event of every JSON pack was run');
+    // Claude Code, Codex, Copilot and Gemini CLI: 4 events and SessionEnd; Cursor: no pre-tool hook.
+    assert.equal(posix, 5 + 5 + 4 + 5 + 5, 'every event of every JSON pack was run');
     // With agentsync on PATH the same command line runs the hook: Claude's session start briefs the agent.
     const bin = tempWorkspace('bin');
     fs.writeFileSync(path.join(bin, 'agentsync'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 });

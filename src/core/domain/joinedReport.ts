@@ -21,6 +21,7 @@ export function childOutcome(c: Handoff): string {
   const last = c.state_history[c.state_history.length - 1]?.reason ?? null;
   const code = endingCode(last);
   if (code === 'E010 SUBAGENT_TIMEOUT' || code === 'E022 RETURN_TIMEOUT') return `timed out (${code})`;
+  if (code === 'E011 SUBAGENT_CRASHED') return `its receiver's session ended (${code})`;
   if (c.status === 'escalated') return `escalated${code ? ` (${code})` : ''}: ${(last ?? '').slice(0, 300)}`;
   return c.status;
 }

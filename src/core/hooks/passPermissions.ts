@@ -1,10 +1,15 @@
 // What a receiver may do (docs/contract.md §6, "What a receiver may do"): the pre-tool hook of the agent holding a pass
 // whose policy says `can_modify_files: false` (a read-only auditor) or `can_run_tools: false` refuses the tool with
 // E013 PERMISSION_DENIED and why. AgentSync's own ways stay open, so a receiver can always report: its MCP tools,
-// `agentsync …` in a shell, and a write into `.agentsync/requests/`. Node built-ins only (dist/hook.js).
+// `agentsync …` in a shell, and a write into `.agentsync/requests/`. The rule is here, once; what differs by vendor (the
+// tool's name, which tool is the shell and where its command is, which tools write which files) is each vendor's
+// module's (vendors/*.ts, `preTool`). Node built-ins only (dist/hook.js).
 import type { HookEvent, HookInput, Vendor } from './vendors/vendor';
 
-/** Shell commands that only read (their first word, or first two for git), allowed to a read-only receiver. */
+/**
+ * Shell commands that only read (their first word, or first two for git), allowed to a read-only receiver: POSIX
+ * commands, the same whichever vendor's shell tool runs them.
+ */
 export const READ_ONLY_SHELL = [
   'ls',
   'cat',
@@ -27,19 +32,6 @@ interface HeldPass {
   status: string;
   claimed_session?: { id?: string | null } | null;
   policy?: { can_modify_files?: boolean; can_run_tools?: boolean } | null;
-}
-
-const toolInput = (input: HookInput): Record<string, unknown> =>
-  input.tool_input && typeof input.tool_input === 'object' ? (input.tool_input as Record<string, unknown>) : {};
-
-function toolName(input: HookInput): string {
-  const v = input.tool_name ?? input.toolName ?? input.tool;
-  return typeof v === 'string' ? v : '';
-}
-
-function shellCommand(input: HookInput): string | null {
-  const v = toolInput(input).command ?? input.command;
-  return typeof v === 'string' ? v.trim() : null;
 }
 
 /** One simple command (no chaining, pipes, redirection or substitution) whose words start as `prefix`. */
@@ -85,8 +77,8 @@ export function permissionAnswer(
   if (!store) return null;
   const passes = limitingPasses(store, agent, session);
   if (!passes.length) return null;
-  const name = toolName(input);
-  const command = shellCommand(input);
+  const name = dialect.tool(input);
+  const command = dialect.shellCommand(input)?.trim() ?? null;
   const written = dialect.writes(input);
   if (ownTool(name) || (command !== null && ownShell(command)) || intoRequests(written)) return null;
   const what = command !== null ? `the shell command \`${command.slice(0, 120)}\`` : `the tool ${name || '(unnamed)'}`;

@@ -2,8 +2,10 @@
 // `.json` file of hooks.<Event>[] = { matcher?, hooks: [{ type: "command", command, timeout }] }, snake_case input
 // (session_id, cwd, stop_hook_active, tool_name, tool_input) and hookSpecificOutput answers.
 import { HOOK_TIMEOUT_S, packCommand, str, type HookEvent, type HookInput, type PackEntry } from './vendor';
+import { shellWrites } from '../shellWrites';
 
-export function claudeStyleEntries(vendor: string): PackEntry[] {
+/** The pack's entries; SessionEnd only for a vendor that has it (its module's `sessionEnd`). */
+export function claudeStyleEntries(vendor: string, sessionEnd: boolean): PackEntry[] {
   const entry = (name: string, event: HookEvent, timeout: number): PackEntry => ({
     name,
     event,
@@ -14,6 +16,7 @@ export function claudeStyleEntries(vendor: string): PackEntry[] {
     entry('PreToolUse', 'pre-tool-use', HOOK_TIMEOUT_S['pre-tool-use']),
     entry('PostToolUse', 'post-tool-use', HOOK_TIMEOUT_S['post-tool-use']),
     entry('Stop', 'stop', HOOK_TIMEOUT_S['stop']),
+    ...(sessionEnd ? [entry('SessionEnd', 'session-end', HOOK_TIMEOUT_S['session-end'])] : []),
   ];
 }
 
@@ -38,3 +41,22 @@ export function toolInput(input: HookInput): Record<string, unknown> {
   const v = input.tool_input;
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
+
+/** `tool_name`, and the shell command when it is one of `shells` (its `command`, or Codex's `cmd`). */
+export function claudeStyleTool(shells: readonly string[]): {
+  tool(input: HookInput): string;
+  shellCommand(input: HookInput): string | null;
+} {
+  return {
+    tool: (input) => str(input, 'tool_name'),
+    shellCommand: (input) => {
+      if (!shells.includes(str(input, 'tool_name'))) return null;
+      const args = toolInput(input);
+      const command = args.command ?? args.cmd;
+      return typeof command === 'string' ? command : null;
+    },
+  };
+}
+
+/** The files a shell command writes (shellWrites.ts), for a dialect's `writes`. */
+export const shellWritesOf = (command: string | null): string[] => (command === null ? [] : shellWrites(command));

@@ -1,9 +1,9 @@
 // GitHub Copilot (CLI and cloud agent): .github/copilot-instructions.md, `.github/hooks/agentsync.json`
-// { version: 1, hooks: { sessionStart|preToolUse|postToolUse|agentStop: [{ type, bash, powershell, timeoutSec }] } },
+// { version: 1, hooks: { sessionStart|preToolUse|postToolUse|agentStop|sessionEnd: [{ type, bash, powershell, timeoutSec }] } },
 // camelCase input (sessionId, cwd, toolName, toolArgs: an object, or a JSON string in older versions)
 // (docs/agentsync-documentation.md, "Hook packs").
 import { HOOK_TIMEOUT_S, packCommand, str, type HookEvent, type HookInput, type PackEntry, type Vendor } from './vendor';
-import { shellWrites } from '../shellWrites';
+import { shellWritesOf } from './claudeStyle';
 
 const entry = (name: string, event: HookEvent, timeoutSec: number): PackEntry => ({
   name,
@@ -23,6 +23,12 @@ function toolArgs(input: HookInput): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
+function shellCommand(input: HookInput): string | null {
+  if (str(input, 'toolName') !== 'bash') return null;
+  const command = toolArgs(input).command;
+  return typeof command === 'string' ? command : null;
+}
+
 export const copilot: Vendor = {
   id: 'copilot',
   name: 'GitHub Copilot',
@@ -37,6 +43,7 @@ export const copilot: Vendor = {
       entry('preToolUse', 'pre-tool-use', HOOK_TIMEOUT_S['pre-tool-use']),
       entry('postToolUse', 'post-tool-use', HOOK_TIMEOUT_S['post-tool-use']),
       entry('agentStop', 'stop', HOOK_TIMEOUT_S['stop']),
+      entry('sessionEnd', 'session-end', HOOK_TIMEOUT_S['session-end']),
     ],
   },
   sessionEnv: [],
@@ -47,9 +54,11 @@ export const copilot: Vendor = {
   loopActive: (input: HookInput) => input.stop_hook_active === true || input.stopHookActive === true,
   context: (text: string) => ({ additionalContext: text }),
   preTool: {
+    tool: (input: HookInput) => str(input, 'toolName'),
+    shellCommand,
     // create and edit take `path`.
     writes: (input: HookInput) => {
-      if (str(input, 'toolName') === 'bash') return shellWrites(toolArgs(input).command);
+      if (shellCommand(input) !== null) return shellWritesOf(shellCommand(input));
       if (!['create', 'edit', 'str_replace_editor', 'write'].includes(str(input, 'toolName'))) return [];
       const file = toolArgs(input).path;
       return typeof file === 'string' ? [file] : [];
@@ -57,6 +66,10 @@ export const copilot: Vendor = {
     warn: { when: 'before', output: (text: string) => ({ additionalContext: text }) },
     deny: (reason: string) => ({ permissionDecision: 'deny', permissionDecisionReason: reason }),
   },
+  denyBeforeTool: { yes: 'preToolUse' },
+  // sessionEnd: { timestamp, cwd, reason: complete | error | abort | timeout | user_exit } and the session's id; agentStop
+  // ends a turn, not the session.
+  sessionEnd: { yes: 'sessionEnd' },
   blockStop: (reason: string) => ({ decision: 'block', reason }),
   allowStop: () => ({}),
   runByAnother: () => false,

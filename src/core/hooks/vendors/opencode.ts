@@ -4,11 +4,16 @@
 // { warn } or { deny }, { block }.
 import { patchFiles } from './codex';
 import { str, type HookInput, type Vendor } from './vendor';
-import { shellWrites } from '../shellWrites';
+import { shellWritesOf } from './claudeStyle';
 
 function args(input: HookInput): Record<string, unknown> {
   const v = input.args;
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function shellCommand(input: HookInput): string | null {
+  const command = args(input).command;
+  return str(input, 'tool') === 'bash' && typeof command === 'string' ? command : null;
 }
 
 export const opencode: Vendor = {
@@ -30,17 +35,23 @@ export const opencode: Vendor = {
   context: (text: string) => ({ context: text }),
   preTool: {
     // write, edit, multiedit: filePath; apply_patch (offered to GPT models): patchText.
+    tool: (input: HookInput) => str(input, 'tool'),
+    shellCommand,
     writes: (input: HookInput) => {
       const tool = str(input, 'tool');
       const a = args(input);
       const patch = a.patchText ?? a.patch;
-      if (tool === 'bash') return shellWrites(a.command);
+      if (tool === 'bash') return shellWritesOf(shellCommand(input));
       if (tool === 'apply_patch' || tool === 'patch') return typeof patch === 'string' ? patchFiles(patch) : [];
       if (!['write', 'edit', 'multiedit'].includes(tool)) return [];
       return typeof a.filePath === 'string' ? [a.filePath] : [];
     },
     warn: { when: 'before', output: (text: string) => ({ warn: text }) },
     deny: (reason: string) => ({ deny: reason }),
+  },
+  denyBeforeTool: { yes: 'tool.execute.before' },
+  sessionEnd: {
+    no: "opencode's plugin events say when a session goes idle (after every answer) or is deleted, never that its process ended",
   },
   blockStop: (reason: string) => ({ block: reason }),
   allowStop: () => ({}),

@@ -5,7 +5,7 @@
 import { guardedHookCommand } from '../missingCommand';
 
 /** The events an AgentSync hook handles, whatever each vendor calls them. */
-export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'stop'] as const;
+export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /**
@@ -17,6 +17,9 @@ export const HOOK_TIMEOUT_S: Readonly<Record<HookEvent, number>> = {
   'pre-tool-use': 10,
   'post-tool-use': 10,
   stop: 30,
+  // A session-end hook only answers at once (hookMain.ts hands the work to a process of its own), so a vendor's short
+  // cap (Claude Code gives SessionEnd 1.5 s unless told otherwise; Codex 3 s) never cuts it.
+  'session-end': 3,
 };
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -50,8 +53,20 @@ export interface FilePack {
   events: readonly HookEvent[];
 }
 
+/**
+ * What a vendor can or cannot do, stated once in its module: `yes` names the vendor's own event that does it, `no`
+ * says why it cannot (shown to users in refusals and docs).
+ */
+export type Capability = { yes: string } | { no: string };
+
+export const can = (c: Capability): c is { yes: string } => 'yes' in c;
+
 /** What the vendor's pre-tool hook sees and reads back; null for a vendor with no pre-tool hook. */
 export interface PreToolDialect {
+  /** The tool's name as the vendor gives it (`Edit`, `apply_patch`, `run_shell_command`, …). */
+  tool(input: HookInput): string;
+  /** The command line when the tool is the vendor's shell tool (Bash, exec_command, bash, run_shell_command), else null. */
+  shellCommand(input: HookInput): string | null;
   /** Paths (as the tool gives them, absolute or relative to the folder) the tool call is about to write; [] for any other tool. */
   writes(input: HookInput): string[];
   /**
@@ -87,6 +102,17 @@ export interface Vendor {
   /** Session start: `text` goes into the agent's context. */
   context(text: string): object;
   preTool: PreToolDialect | null;
+  /**
+   * Whether its hooks can refuse a tool before it runs: what a pass limited by can_modify_files / can_run_tools
+   * needs (hooks/passPermissions.ts); a receiver whose vendor cannot is refused such a pass at claim with E013.
+   */
+  denyBeforeTool: Capability;
+  /**
+   * Whether it runs a hook when a session ends (not after each turn: Claude Code's Stop is no end): the pack's
+   * session-end entry, which hands back the passes the session held with E011. Without one only the lease's
+   * expiry (E010) tells that a receiver is gone.
+   */
+  sessionEnd: Capability;
   /** Stop blocked: the agent goes on with `reason` as its next instruction. */
   blockStop(reason: string): object;
   /** Stop let through. */

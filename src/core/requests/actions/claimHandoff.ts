@@ -8,6 +8,7 @@ import { checkRevision, requireHandoff } from './findHandoff';
 import { assertNotWithdrawn } from '../../domain/withdrawal';
 import { storeVersionFor, type Handoff } from '../../domain/handoffSchema';
 import type { StoreTransaction } from '../../store/storeTransaction';
+import { assertLimitsEnforceable } from './claimLimits';
 
 /**
  * A passed-over handoff's lease is the timeout_ms of the policy stored when it was passed (inline override included),
@@ -53,6 +54,7 @@ export function claimHandoff(
   }
   assertAuthority(h, 'owner', ctx.agent, tx.config.humans, 'claim');
   checkRevision(h, p.expected_rev);
+  assertLimitsEnforceable(h, ctx.agent);
   const now = tx.now();
   // The first record with claimed_session turns the store into version 2, which AgentSync 0.4.0 cannot read (docs/contract.md §3).
   const firstSession = recordsSession(ctx.session) && storeVersionFor(tx.handoffs) === 1;

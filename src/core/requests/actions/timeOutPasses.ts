@@ -26,52 +26,69 @@ export function timeOutPasses(tx: StoreTransaction, ctx: ActionContext): TimedOu
     // its holder) is no longer the one found due, and is looked at again by the next sweep.
     const h = due.handoff;
     if (tx.find(h.uid ?? h.handoff_id) !== h) continue;
-    const text = explain(due, h);
-    if (h.group) {
-      // A fan-out child is named in its group's one joined return (groupJoin.ts), not handed back alone.
-      const ended = applyStatusChange(
-        tx,
-        system,
-        h,
-        'escalated',
-        boundedReason(`${text.label}: ${text.why}; named in the join of its group`),
-        {
-          lease_expires_at: null,
-        },
-      );
-      out.timed_out.push(ended);
-      out.returned.push(joinGroupIfDone(tx, system, ended));
-      continue;
-    }
-    const back = createTimeoutReturn(tx, system, h, {
-      summary: `Timed out (${text.label}): ${text.short}: ${h.summary}`,
-      notes:
-        `${text.long} AgentSync handed the work back to ${h.return_to}. To go on: claim this handoff and do it, or pass it over again ` +
-        `(to ${h.to_agents[0]} to retry, or to another agent).${h.notes ? `\n\nNotes of ${h.handoff_id}:\n${h.notes}` : ''}`,
-      reason: `${text.label}: handed back from ${h.handoff_id} (${text.short})`,
-    });
-    const closed = applyStatusChange(
-      tx,
-      system,
-      h,
-      'escalated',
-      boundedReason(`${text.label}: ${text.why}; handed back to ${h.return_to} as ${back.handoff_id}`),
-      {
-        lease_expires_at: null,
-      },
-    );
-    out.timed_out.push(closed);
-    out.returned.push(back);
+    handBack(tx, system, h, explain(due, h), out);
   }
   return out;
 }
 
-function explain(due: DueTimeout, h: Handoff): { label: string; short: string; why: string; long: string } {
+/** Why a pass went back, in the words its history, its return and the join use. */
+export interface HandBackText {
+  /** "E010 SUBAGENT_TIMEOUT", the head of every history reason written. */
+  label: string;
+  /** The return's summary opens with it: "Timed out", "Session ended". */
+  title: string;
+  short: string;
+  why: string;
+  long: string;
+}
+
+/**
+ * Ends a pass whose receiver is gone (timed out, or its session ended) and hands the work back to its origin: a
+ * fan-out child is escalated and named in its group's one joined return (groupJoin.ts); any other is escalated and a
+ * queued handoff to its return_to explains what happened and what to do. Appends to `out`.
+ */
+export function handBack(tx: StoreTransaction, system: ActionContext, h: Handoff, text: HandBackText, out: TimedOut): void {
+  if (h.group) {
+    const ended = applyStatusChange(
+      tx,
+      system,
+      h,
+      'escalated',
+      boundedReason(`${text.label}: ${text.why}; named in the join of its group`),
+      {
+        lease_expires_at: null,
+      },
+    );
+    out.timed_out.push(ended);
+    out.returned.push(joinGroupIfDone(tx, system, ended));
+    return;
+  }
+  const back = createTimeoutReturn(tx, system, h, {
+    summary: `${text.title} (${text.label}): ${text.short}: ${h.summary}`,
+    notes:
+      `${text.long} AgentSync handed the work back to ${h.return_to}. To go on: claim this handoff and do it, or pass it over again ` +
+      `(to ${h.to_agents[0]} to retry, or to another agent).${h.notes ? `\n\nNotes of ${h.handoff_id}:\n${h.notes}` : ''}`,
+    reason: `${text.label}: handed back from ${h.handoff_id} (${text.short})`,
+  });
+  const closed = applyStatusChange(
+    tx,
+    system,
+    h,
+    'escalated',
+    boundedReason(`${text.label}: ${text.why}; handed back to ${h.return_to} as ${back.handoff_id}`),
+    { lease_expires_at: null },
+  );
+  out.timed_out.push(closed);
+  out.returned.push(back);
+}
+
+function explain(due: DueTimeout, h: Handoff): HandBackText {
   const label = `${DELEGATION_CODES[due.code]} ${due.code}`;
   const holder = h.claimed_by ?? h.to_agents[0];
   if (due.code === 'SUBAGENT_TIMEOUT') {
     return {
       label,
+      title: 'Timed out',
       short: `${holder} did not finish ${h.handoff_id}`,
       why: `the lease of ${holder} ran out at ${due.since} (timeout_ms ${due.timeoutMs}) before it finished`,
       long:
@@ -81,6 +98,7 @@ function explain(due: DueTimeout, h: Handoff): { label: string; short: string; w
   }
   return {
     label,
+    title: 'Timed out',
     short: `nobody claimed ${h.handoff_id}`,
     why: `nobody claimed it within timeout_ms ${due.timeoutMs} (queued since ${due.since})`,
     long: `${h.handoff_id} waited, queued for ${h.to_agents.join(', ')}, from ${due.since}, and nobody claimed it within timeout_ms ${due.timeoutMs}.`,
