@@ -59,6 +59,11 @@ describe('crash safety: SIGKILL at random moments', function () {
     const dir = tempWorkspace('crash');
     const layout = new WorkspaceLayout(dir);
     runCliSync(['--dir', dir, 'init']);
+    // Hundreds of codex → claude handoffs with no human: past the pair limit (docs/contract.md §6) they would wait
+    // blocked for a human, and this test is about surviving kills, not about the limit.
+    const configFile = path.join(dir, '.agentsync.json');
+    const config = JSON.parse(fs.readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(configFile, JSON.stringify({ ...config, passOver: { defaults: { max_handoffs_per_pair_per_hour: 10_000 } } }));
     const control = tempWorkspace('crash-control');
 
     const seenRev = new Map<string, number>(); // uid → highest rev an answer or a check has seen
