@@ -28,6 +28,11 @@ import {
 } from './syncSeed.mjs';
 
 const RUNNER = path.join(ROOT, 'bench/sync-runner.cjs');
+/**
+ * The product's remote time limit (src/core/git/gitRemote.ts, 30 s) made long, where a long history needs it. Read when
+ * used: sync-bench.mjs sets the run's consent file in process.env after this module is loaded.
+ */
+const patient = () => ({ ...process.env, AGENTSYNC_REMOTE_TIMEOUT_MS: '900000' });
 const KB = (b) => `${(b / 1024).toFixed(1)} KB`;
 const spread = (xs, unit = (x) => `${x.toFixed(1)} ms`) =>
   `median ${unit(median(xs))}, p99 ${unit(percentile(xs, 99))}, largest ${unit(Math.max(...xs))} (n=${xs.length})`;
@@ -206,8 +211,11 @@ export async function freshCloneFigure(o) {
   );
   const imported = Math.max(0, o.historyWrites - hw.ids.length);
   const importS = await fastImportHistory(hw.bare, imported, 'bench');
-  syncNow(hw.ws, hw.bare, 'after the history');
-  if (o.format === 2) upgradeFormat(hw.ws);
+  if (o.format === 2) {
+    // Setup, not measured: this clone catches up on the history (past the product's 30 s remote limit if need be).
+    syncNow(hw.ws, hw.bare, 'after the history', patient());
+    upgradeFormat(hw.ws, patient());
+  }
   const commits = Number(git(['--git-dir', hw.bare, 'rev-list', '--count', REF]));
   // The same state in one commit: main as it is, the ref a parentless commit of the ref's tree.
   const one = bareRepo(o.base, 'onecommit');
@@ -232,10 +240,19 @@ export async function freshCloneFigure(o) {
       git(['remote', 'set-url', 'origin', `git://127.0.0.1:${proxy.port}/${repo}.git`], dir);
       const objects = path.join(dir, '.git/objects');
       const before = treeBytes(objects);
-      proxy.reset();
-      const t0 = performance.now();
-      const answer = JSON.parse((await runAsync(process.execPath, [CLI, '--dir', dir, '--json', 'sync'])).trim().split('\n').pop());
-      const took = performance.now() - t0;
+      // With the product's own remote time limit first; when it runs out, again with a long one for the figures.
+      let answer;
+      let took;
+      for (const env of [process.env, patient()]) {
+        proxy.reset();
+        const t0 = performance.now();
+        const out = await runAsync(process.execPath, [CLI, '--dir', dir, '--json', 'sync'], { env, anyExit: true });
+        took = performance.now() - t0;
+        answer = JSON.parse(out.trim().split('\n').pop());
+        if (answer.ok === true || answer.reason !== 'remote_unreachable' || env.AGENTSYNC_REMOTE_TIMEOUT_MS === '900000') break;
+        const again = `again with AGENTSYNC_REMOTE_TIMEOUT_MS=900000`;
+        console.log(`   ${label.padEnd(10)} refused ${answer.reason} (${answer.detail}) after ${(took / 1000).toFixed(1)} s; ${again}:`);
+      }
       if (answer.ok !== true) throw new Error(`a fresh clone's sync of ${repo} failed: ${JSON.stringify(answer)}`);
       const c = proxy.counts();
       down[label] = c.down;

@@ -30,8 +30,8 @@ export function confirmed(stdout, what) {
 }
 
 /** `agentsync --json sync` in `ws`, checked: answered ok on the commit the remote's ref now holds. */
-export function syncNow(ws, bare, what) {
-  const out = cliJson(ws, ['sync']);
+export function syncNow(ws, bare, what, env) {
+  const out = cliJson(ws, ['sync'], env);
   const a = JSON.parse(out.trim().split('\n').pop());
   const remote = git(['--git-dir', bare, 'rev-parse', REF]).trim();
   if (a.ok !== true || a.data?.commit !== remote) throw new Error(`${what}: agentsync sync did not end on the remote's ${remote}: ${out}`);
@@ -53,8 +53,8 @@ export class FormatUnavailable extends Error {}
  * `agentsync sync --upgrade-format` in `ws`: format 2 (one blob per record in fan-out trees). A build without the
  * option throws FormatUnavailable (the bench says so rather than measure format 1 under format 2's name).
  */
-export function upgradeFormat(ws) {
-  const r = spawnSync(process.execPath, [CLI, '--dir', ws, '--json', 'sync', '--upgrade-format'], { encoding: 'utf8' });
+export function upgradeFormat(ws, env = process.env) {
+  const r = spawnSync(process.execPath, [CLI, '--dir', ws, '--json', 'sync', '--upgrade-format'], { encoding: 'utf8', env });
   if (r.status === 2 && /unknown option/i.test(r.stdout + r.stderr)) {
     throw new FormatUnavailable('format 2 is unavailable in this build: `agentsync sync --upgrade-format` is an unknown option');
   }
@@ -234,15 +234,20 @@ export function byteProxy(targetPort) {
   );
 }
 
-/** A child process's stdout and exit code, awaited (so that a byteProxy in this process keeps serving meanwhile). */
-export function runAsync(cmd, args, options = {}) {
+/**
+ * A child process's stdout, awaited (so that a byteProxy in this process keeps serving meanwhile); a non-zero exit
+ * throws unless `anyExit`.
+ */
+export function runAsync(cmd, args, { anyExit = false, ...options } = {}) {
   return new Promise((resolve, reject) => {
     const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
     let out = '';
     let err = '';
     p.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     p.stderr.setEncoding('utf8').on('data', (d) => (err += d));
-    p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${out}${err}`))));
+    p.on('close', (code) =>
+      code === 0 || (anyExit && code !== null) ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${out}${err}`)),
+    );
   });
 }
 
