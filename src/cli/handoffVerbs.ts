@@ -31,6 +31,11 @@ export interface Verb {
    * `found-or-here`: the workspace found, else the current folder (verbs that work without one: hooks, merge drivers).
    */
   workspace?: 'here' | 'found-or-here';
+  /**
+   * The verb runs long (watch, mcp) or adds and removes worktrees (worktree, init): it finds a folder's git worktree
+   * afresh each time it asks; any other verb, run as a process, finds it once (core/git/worktreeLocation.ts).
+   */
+  freshWorktrees?: true;
   /** The verb checks its own words (subcommands); else it takes at most its usage's leading `<…>`/`[<…>]` words. */
   ownWords?: true;
   /** The exit code; a verb that has nothing to wait for answers it synchronously (the caller awaits either). */
@@ -69,6 +74,7 @@ export const VERBS: Record<string, Verb> = {
       `AgentTracker.md; --hooks merges the hook packs of ${VENDOR_IDS.map((v) => VENDORS[v].name).join(', ')} and says what each needs trusted`,
     options: { git: { type: 'boolean' }, hooks: { type: 'boolean' } },
     workspace: 'here',
+    freshWorktrees: true,
     run: (ctx, values) => {
       if (values.git) assertGitRepo(ctx.layout.root); // before anything is created
       const report = initWorkspace(ctx.layout.root, storeSeed(ctx.layout.root), { hooks: Boolean(values.hooks) });

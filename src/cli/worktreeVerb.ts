@@ -125,6 +125,7 @@ async function removeBound(ctx: CliContext, target: string, force: boolean): Pro
 
 export const worktreeVerb: Verb = {
   usage: 'add <path> --handoff <id> [--agent <a>] | list | remove <path> [--force]',
+  freshWorktrees: true,
   summary: "git worktrees owned by handoffs: add one on a new branch for a handoff, list the clone's worktrees, remove one",
   details: [
     '',
