@@ -44,10 +44,12 @@ export interface Verb {
 const agentOpt: Options = { agent: { type: 'string', short: 'a' } };
 const revOpt: Options = { 'expected-rev': { type: 'string' } };
 
-/** show's findings on the handoff's worktree: worktree_gone, and the merged offer (docs/contract.md §14 item 5). */
-function worktreeFindings(ctx: CliContext, h: Handoff): { worktree_gone: WorktreeGone | null; merged_offer: MergedOffer | null } {
-  if (!h.worktree) return { worktree_gone: null, merged_offer: null };
-  return { worktree_gone: worktreesGone(ctx, [h])[0] ?? null, merged_offer: mergedOffersOf(ctx, [h])[0] ?? null };
+/** show's findings on the handoff's worktree, each only when there is one: worktree_gone, the merged offer (docs/contract.md §14 item 5). */
+function worktreeFindings(ctx: CliContext, h: Handoff): { worktree_gone?: WorktreeGone; merged_offer?: MergedOffer } {
+  if (!h.worktree) return {};
+  const gone = worktreesGone(ctx, [h])[0];
+  const offer = mergedOffersOf(ctx, [h])[0];
+  return { ...(gone ? { worktree_gone: gone } : {}), ...(offer ? { merged_offer: offer } : {}) };
 }
 
 function contextText(from: string, context: WorkContext): string {
@@ -180,9 +182,10 @@ export const VERBS: Record<string, Verb> = {
         ...(v.cursor !== undefined ? { cursor: v.cursor } : {}),
       });
       const next = response.ok ? response.data!.next_cursor : undefined;
-      // Held work whose worktree is gone: flagged on its line, and listed in --json's `worktree_gone`.
+      // Held work whose worktree is gone: flagged on its line, and listed in --json's `worktree_gone` (only when there
+      // is some: the answer otherwise keeps the shape of listHandoffs').
       const gone = response.ok ? worktreesGone(ctx, response.data!.handoffs) : [];
-      const shown = response.ok ? { ...response, data: { ...response.data!, worktree_gone: gone } } : response;
+      const shown = response.ok && gone.length ? { ...response, data: { ...response.data!, worktree_gone: gone } } : response;
       const code = ctx.report(shown, (r) => {
         const hs = r.data!.handoffs;
         const goneIds = new Set(gone.map((g) => g.handoff_id));

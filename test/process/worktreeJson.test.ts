@@ -53,8 +53,8 @@ describe('worktree_gone and the merged offer in --json (process, real git worktr
   it('worktree_gone: in `worktree list --json`, `list --json` and `show --json`, as their human output says it', () => {
     const { repo, wt, id, other } = clone();
     assert.deepEqual(json<WorktreeList>(repo, 'worktree', 'list').worktree_gone, []);
-    assert.deepEqual(json<{ worktree_gone: unknown[] }>(repo, 'list').worktree_gone, []);
-    assert.equal(json<{ worktree_gone: unknown }>(repo, 'show', id).worktree_gone, null);
+    assert.equal(json<{ worktree_gone?: unknown[] }>(repo, 'list').worktree_gone, undefined, 'only when there is some');
+    assert.equal(json<{ worktree_gone?: unknown }>(repo, 'show', id).worktree_gone, undefined);
     fs.rmSync(wt, { recursive: true, force: true });
 
     const listed = json<WorktreeList>(repo, 'worktree', 'list');
@@ -71,7 +71,7 @@ describe('worktree_gone and the merged offer in --json (process, real git worktr
       'the unheld binding is not flagged',
     );
     assert.notEqual(id, other);
-    const shown = json<{ worktree_gone: Gone | null }>(repo, 'show', id);
+    const shown = json<{ worktree_gone?: Gone }>(repo, 'show', id);
     assert.equal(shown.worktree_gone?.handoff_id, id);
     assert.equal(shown.worktree_gone?.message, listed.worktree_gone[0].message);
     assert.match(cliAtOk(repo, 'show', id), new RegExp(shown.worktree_gone.message.slice(0, 40).replace(/[()]/g, '\\$&')));
@@ -85,13 +85,13 @@ describe('worktree_gone and the merged offer in --json (process, real git worktr
     cliAtOk(wt, 'complete', id, '--agent', 'claude');
     const rowOf = () => json<WorktreeList>(repo, 'worktree', 'list').worktrees.find((w) => w.name === 'claude-wt')!;
     assert.equal(rowOf().merged_offer, null, 'not before the merge');
-    assert.equal(json<{ merged_offer: Offer | null }>(repo, 'show', id).merged_offer, null);
+    assert.equal(json<{ merged_offer?: Offer }>(repo, 'show', id).merged_offer, undefined);
     gitOk(repo, 'merge', '-q', '--no-ff', '-m', 'merge the fix', `agentsync/${id}`);
     const offer = rowOf().merged_offer;
     assert.equal(offer?.handoff_id, id);
     assert.equal(offer?.into, 'main');
     assert.match(offer.command, new RegExp(`agentsync approve ${id} --agent codex`));
-    assert.deepEqual(json<{ merged_offer: Offer | null }>(repo, 'show', id).merged_offer, offer);
+    assert.deepEqual(json<{ merged_offer?: Offer }>(repo, 'show', id).merged_offer, offer);
     assert.ok(cliAtOk(repo, 'show', id).includes(offer.message.slice(0, 60)), 'show says the same');
     assert.ok(cliAtOk(repo, 'worktree', 'list').includes(offer.message.slice(0, 60)), 'worktree list says it too');
     const others = json<WorktreeList>(repo, 'worktree', 'list').worktrees.filter((w) => w.name !== 'claude-wt');
