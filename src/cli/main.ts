@@ -14,6 +14,7 @@ import { refusal } from '../core/domain/responseEnvelope';
 import { oneLine } from './terminalText';
 import { packageVersion } from './packageVersion';
 import { findWorkspaceRoot, notAWorkspaceMessage } from '../core/store/workspaceRoot';
+import { rememberWorktrees } from '../core/git/worktreeLocation';
 
 const GLOBAL_OPTIONS = {
   dir: { type: 'string', short: 'C' },
@@ -194,9 +195,15 @@ function findVerbIndex(argv: string[]): number {
   return -1;
 }
 
-/** Entry point used by bin/agentsync.js. */
+/**
+ * Entry point used by bin/agentsync.js. A verb that answers once and exits finds the folder's worktree and the clone's
+ * home once: the workspace search, the layout and the caller's place would otherwise each read the same `.git` files.
+ */
 export function main(): void {
-  runCli(process.argv.slice(2)).then(
+  const argv = process.argv.slice(2);
+  const verb = ALL_VERBS[argv[findVerbIndex(argv)]];
+  if (verb && !verb.freshWorktrees) rememberWorktrees();
+  runCli(argv).then(
     (code) => {
       process.exitCode = outputFailed() ? 1 : code;
     },

@@ -9,6 +9,7 @@ export const mcpVerb: Verb = {
   summary:
     'serve every action as a tool to an MCP client over stdio (e.g. {"command":"agentsync","args":["--dir","<repo>","mcp"]}); ends when stdin closes',
   options: { verbose: { type: 'boolean' } },
+  freshWorktrees: true,
   run: async (ctx, values, pos) => {
     if (pos.length) throw new UsageError(`mcp takes no arguments (got ${pos.join(' ')})`);
     // A computed path keeps esbuild from bundling the server into the CLI.

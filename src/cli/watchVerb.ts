@@ -29,6 +29,7 @@ export const watchVerb: Verb = {
   usage: '[--once] [--interval-ms N] [--verbose]',
   summary: 'answer the drop zone (.agentsync/request.json and .agentsync/requests/) without an editor, until stopped',
   options: { once: { type: 'boolean' }, 'interval-ms': { type: 'string' }, verbose: { type: 'boolean' } },
+  freshWorktrees: true,
   run: async (ctx, values) => {
     const rescanMs = intervalOf(values['interval-ms']);
     // Each message is one line: a request file's name may hold a newline, which must not forge a line of the log.

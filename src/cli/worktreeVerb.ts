@@ -18,6 +18,8 @@ import { UsageError, type CliContext } from './cliContext';
 import type { Verb } from './handoffVerbs';
 import { oneLine } from './terminalText';
 import { addWorktreeFor } from './worktreeAdd';
+import { mergedOffersOf, worktreesGone } from './worktreeFindings';
+import type { MergedOffer } from '../core/git/mergedOffer';
 import { checkoutHasAgentSync } from '../core/workspace/workspaceHome';
 import { cliContext, placementOf, real, refuse } from './worktreeCommon';
 import type { Values } from './verbArgs';
@@ -33,6 +35,8 @@ export interface WorktreeRow {
   holder: string | null;
   lease_expires_at: string | null;
   held: boolean;
+  /** Its handoff's branch reached the default branch: the move that records it (core/git/mergedOffer.ts). */
+  merged_offer: MergedOffer | null;
 }
 
 function gitDirOf(commonDir: string, w: CloneWorktree): string {
@@ -42,7 +46,10 @@ function gitDirOf(commonDir: string, w: CloneWorktree): string {
 function rowsOf(ctx: CliContext, handoffs: readonly Handoff[], now: Date): WorktreeRow[] {
   const placement = placementOf(ctx);
   const { location, inRepository } = placement;
-  return cloneWorktrees(location).map((w) => {
+  const worktrees = cloneWorktrees(location);
+  const bound = handoffs.filter((h) => h.worktree && worktrees.some((w) => w.name === h.worktree!.name));
+  const offers = mergedOffersOf(ctx, bound);
+  return worktrees.map((w) => {
     const h = handoffs.find((x) => x.worktree?.name === w.name) ?? null;
     return {
       name: w.name,
@@ -54,6 +61,7 @@ function rowsOf(ctx: CliContext, handoffs: readonly Handoff[], now: Date): Workt
       holder: h?.claimed_by ? displayAgent(h.claimed_by) + sessionWhere(h.claimed_session) : null,
       lease_expires_at: h?.claimed_by ? (h.lease_expires_at ?? null) : null,
       held: h ? isHeld(h, now) : false,
+      merged_offer: (h && offers.find((o) => o.handoff_id === h.handoff_id)) ?? null,
     };
   });
 }
@@ -61,21 +69,25 @@ function rowsOf(ctx: CliContext, handoffs: readonly Handoff[], now: Date): Workt
 async function listWorktrees(ctx: CliContext): Promise<number> {
   const handoffs = await ctx.dispatcher.store.transactRead((tx) => tx.handoffs);
   const rows = rowsOf(ctx, handoffs, new Date());
+  // Held work whose worktree was removed by other means has no row: said after the rows (docs/contract.md §14 item 5).
+  const gone = worktreesGone(ctx, handoffs);
   if (ctx.json) {
-    ctx.io.out(JSON.stringify(okResponse('worktree', { worktrees: rows })));
+    ctx.io.out(JSON.stringify(okResponse('worktree', { worktrees: rows, worktree_gone: gone })));
     return 0;
   }
   ctx.io.out(
-    rows
-      .map((r) =>
+    [
+      ...rows.map((r) =>
         [
           `${r.name}  ${r.path}  ${r.branch ?? '(detached HEAD)'}`,
           r.handoff ? `  handoff ${r.handoff} (${r.status})` : '  no handoff',
           r.holder ? `  held by ${r.holder}${r.lease_expires_at ? `, lease until ${r.lease_expires_at}` : ''}` : '',
           r.agentsync ? '' : '\n    no .agentsync.json in this checkout: a branch from before AgentSync (its agents get no packs)',
+          r.merged_offer ? `\n    ${r.merged_offer.message}` : '',
         ].join(''),
-      )
-      .join('\n'),
+      ),
+      ...gone.map((g) => g.message),
+    ].join('\n'),
   );
   return 0;
 }
@@ -125,6 +137,7 @@ async function removeBound(ctx: CliContext, target: string, force: boolean): Pro
 
 export const worktreeVerb: Verb = {
   usage: 'add <path> --handoff <id> [--agent <a>] | list | remove <path> [--force]',
+  freshWorktrees: true,
   summary: "git worktrees owned by handoffs: add one on a new branch for a handoff, list the clone's worktrees, remove one",
   details: [
     '',

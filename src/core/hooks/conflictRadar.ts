@@ -3,6 +3,7 @@
 // store without schema validation and parses only the records that name the file (storeScan.ts).
 import { canonicalRelativePath } from '../domain/canonicalPath';
 import { recordsContaining } from './storeScan';
+import { hookView } from './hookReaders';
 import { holderText, isHolder, type AgentSession } from '../domain/agentSession';
 
 export type RadarMode = 'warn' | 'deny' | 'off';
@@ -55,7 +56,7 @@ export function radarHits(
     const file = canonicalRelativePath(given);
     const last = file.slice(file.lastIndexOf('/') + 1);
     if (!last) continue;
-    for (const h of recordsContaining(store, [JSON.stringify(last).slice(1, -1)]) as ClaimFields[]) {
+    for (const h of hookView('conflictRadar', recordsContaining(store, [JSON.stringify(last).slice(1, -1)])) as ClaimFields[]) {
       if (!h || h.status !== 'in_progress' || typeof h.claimed_by !== 'string') continue;
       const listed = Array.isArray(h.files) && h.files.some((f) => typeof f === 'string' && canonicalRelativePath(f) === file);
       if (!listed || typeof h.handoff_id !== 'string') continue;

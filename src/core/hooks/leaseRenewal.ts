@@ -2,6 +2,7 @@
 // past half their time, so most tool calls write nothing. Reads the store text without schema validation: it only
 // decides whether to send heartbeats, and every heartbeat then goes through the dispatcher under the lock.
 import { recordsContaining } from './storeScan';
+import { hookView } from './hookReaders';
 import { isHolder, type AgentSession } from '../domain/agentSession';
 import { sessionFieldOf } from './conflictRadar';
 
@@ -23,7 +24,7 @@ export interface LeaseFields {
 export function leasesDue(store: Buffer | string, agent: string, nowMs: number, session: AgentSession | null = null): string[] {
   // Only the records that name the agent as holder are parsed (as AgentSync writes the file: `"claimed_by": "<agent>"`).
   const due: string[] = [];
-  for (const h of recordsContaining(store, [`"claimed_by": ${JSON.stringify(agent)}`]) as LeaseFields[]) {
+  for (const h of hookView('leaseRenewal', recordsContaining(store, [`"claimed_by": ${JSON.stringify(agent)}`])) as LeaseFields[]) {
     if (!h || h.status !== 'in_progress' || h.claimed_by !== agent || typeof h.handoff_id !== 'string') continue;
     const held = { handoff_id: h.handoff_id, claimed_by: agent, claimed_session: sessionFieldOf(h.claimed_session) };
     if (isHolder(held, agent, session) && leaseHalfUsed(h, nowMs) === true) due.push(h.handoff_id);

@@ -5,6 +5,7 @@
 // tool's name, which tool is the shell and where its command is, which tools write which files) is each vendor's
 // module's (vendors/*.ts, `preTool`). Node built-ins only (dist/hook.js).
 import type { HookEvent, HookInput, Vendor } from './vendors/vendor';
+import { hookView } from './hookReaders';
 
 /**
  * Shell commands that only read (their first word, or first two for git), allowed to a read-only receiver: POSIX
@@ -47,13 +48,14 @@ const intoRequests = (files: readonly string[]) =>
 
 /** The passes `agent` holds (in this session when the claim recorded one) that limit it. */
 function limitingPasses(store: Buffer, agent: string, session: string | null): HeldPass[] {
-  let parsed: { handoffs?: HeldPass[] };
+  let parsed: { handoffs?: unknown };
   try {
-    parsed = JSON.parse(store.toString('utf8')) as { handoffs?: HeldPass[] };
+    parsed = JSON.parse(store.toString('utf8')) as { handoffs?: unknown };
   } catch {
     return [];
   }
-  return (parsed.handoffs ?? []).filter(
+  const records = Array.isArray(parsed.handoffs) ? (hookView('passPermissions', parsed.handoffs) as unknown as HeldPass[]) : [];
+  return records.filter(
     (h) =>
       h.status === 'in_progress' &&
       h.claimed_by === agent &&

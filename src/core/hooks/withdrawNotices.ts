@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../disk/atomicFile';
 import { ensureSafeDirectory } from '../disk/safeDirectory';
 import type { AgentSession } from '../domain/agentSession';
 import { recordsContaining } from './storeScan';
+import { hookView } from './hookReaders';
 import type { HookEvent, Vendor } from './vendors/vendor';
 
 /** A withdrawal as told: which pass, who withdrew it, when and why. */
@@ -118,7 +119,7 @@ export function withdrawalAnswer(
   const store = readStore();
   if (store === null || store.indexOf('"withdrawn"') < 0) return null;
   const s = session();
-  const notices = withdrawalsFor(recordsContaining(store, ['"status": "withdrawn"']), agent, s);
+  const notices = withdrawalsFor(hookView('withdrawNotices', recordsContaining(store, ['"status": "withdrawn"'])), agent, s);
   const untold = takeUntold(notices, home.recordBase, withdrawNoticeFile(home.recordDir, agent, s?.id ?? null));
   return untold.length ? dialect.warn.output(withdrawalText(untold)) : null;
 }

@@ -10,6 +10,7 @@ import type { Handoff } from '../domain/handoffSchema';
 import { dashboardButtonTexts, dashboardMovesFor, type ButtonText } from './catalog/dashboardMoves';
 import { HEALTH_CHECKS } from './sessions/healthChecks';
 import { activeSessionsOf, lastSessionOf } from './sessions/sessionState';
+import { byCodeUnit } from '../domain/textOrder';
 
 export interface DashboardSession {
   agent: string;
@@ -97,7 +98,7 @@ function healthOf(state: Record<string, unknown>): DashboardHealth | null {
 
 function folderActivity(handoffs: readonly Handoff[], state: Record<string, unknown>, me: string, now: Date): FolderActivity {
   const sessions = [...activeSessionsOf(state).values()]
-    .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
+    .sort((a, b) => byCodeUnit(a.startedAt, b.startedAt))
     .map((s) => ({ agent: displayAgent(s.agent), goal: s.goal, startedAt: s.startedAt, handoffId: s.handoffId, mine: s.agent === me }));
   const leases = handoffs
     .filter((h) => h.status === 'in_progress' && h.claimed_by && h.lease_expires_at)

@@ -4,6 +4,7 @@ import { appendLines } from '../disk/atomicFile';
 import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { gitBusy, gitIndexLockPath } from '../git/gitActivity';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
+import { byCodeUnit } from '../domain/textOrder';
 
 const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
 
@@ -95,7 +96,7 @@ export class AuditLog {
       }
     }
     // Month files are in order; within one, a line may be older than the one before (refusals carry the wall clock).
-    return out.sort((a, b) => String(a.ts).localeCompare(String(b.ts))).slice(-limit);
+    return out.sort((a, b) => byCodeUnit(String(a.ts), String(b.ts))).slice(-limit);
   }
 
   /** Drops month files entirely older than the retention window; by default everything is kept. */

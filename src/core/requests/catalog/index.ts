@@ -20,6 +20,7 @@ import { snoozeHandoff } from './snoozeHandoff';
 import { transitionHandoff } from './transitionHandoff';
 import { updateTodos } from './updateTodos';
 import { withdrawPass } from './withdrawPass';
+import { byCodeUnit } from '../../domain/textOrder';
 
 /** In this order: the MCP tool list, the "Actions:" of a refusal, the docs' tables. */
 export const CATALOG = {
@@ -78,10 +79,10 @@ export interface CatalogMove extends MoveDefinition {
   action: ActionName;
 }
 
-/** Every move, in the order of the editor's menus (by menu group), the CLI-only ones last. */
+/** Every move, in the order of the editor's menus (by menu group); the CLI-only ones (no group) first. */
 export const MOVES: readonly CatalogMove[] = ACTION_NAMES.flatMap((action) =>
   (actionOf(action).moves ?? []).map((m) => ({ ...m, action })),
-).sort((a, b) => (a.command?.group ?? '~').localeCompare(b.command?.group ?? '~'));
+).sort((a, b) => byCodeUnit(a.command?.group ?? '', b.command?.group ?? ''));
 
 export function moveNamed(name: string): CatalogMove | undefined {
   return MOVES.find((m) => m.name === name || m.cli?.verb === name || m.cli?.aliases?.includes(name));

@@ -2,6 +2,7 @@
 // once, so `activeSessions` maps agent → session, and `activeSession` (0.3's field) is the most recently started one;
 // `agentSessions` keeps the agent's session id per worktree, so two sessions of one agent are told apart.
 import { normalizeAgentId } from '../../domain/agentId';
+import { byCodeUnit } from '../../domain/textOrder';
 
 export interface SessionRecord {
   /** A ULID. */
@@ -77,7 +78,7 @@ export function activeSessionsOf(state: Record<string, unknown>): Map<string, Se
 
 /** The state.json fields that describe the active sessions. */
 export function sessionFields(sessions: ReadonlyMap<string, SessionRecord>): Record<string, unknown> {
-  const list = [...sessions.values()].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const list = [...sessions.values()].sort((a, b) => byCodeUnit(a.startedAt, b.startedAt));
   return {
     sessionActive: list.length > 0,
     activeSession: list.length ? list[list.length - 1] : null,

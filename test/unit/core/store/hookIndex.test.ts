@@ -84,6 +84,24 @@ describe("the tool hooks' index", () => {
       assert.equal(freshHookIndex(layout.hookIndexFile, layout.handoffsFile), null);
     });
 
+    it('an index written for other readers (an older version, without a field a reader now declares) is not taken', () => {
+      const stat = fileStatKeyOf(layout.handoffsFile)!;
+      // As AgentSync 0.5 wrote it: version 1, no covers line, the fields listed by hand.
+      const old = `{\n  "version": 1,\n  "derived_from": "${stat} ${HASH}",\n  "handoffs": []\n}\n`;
+      fs.writeFileSync(layout.hookIndexFile, old);
+      assert.equal(derivedFrom(Buffer.from(old)), null);
+      assert.equal(freshHookIndex(layout.hookIndexFile, layout.handoffsFile), null);
+      assert.ok(new StoreReader(layout).hookBytes()?.equals(fs.readFileSync(layout.handoffsFile)), 'the store is read instead');
+      const covers = hookIndexBytes(handoffs, stat, HASH).toString('utf8').split('\n')[2];
+      fs.writeFileSync(
+        layout.hookIndexFile,
+        hookIndexBytes(handoffs, stat, HASH).toString('utf8').replace(covers, covers.replace('policy', 'polic')),
+      );
+      assert.equal(freshHookIndex(layout.hookIndexFile, layout.handoffsFile), null, 'covers names other fields');
+      writeHookIndex(layout.hookIndexFile, handoffs, stat, HASH);
+      assert.ok(freshHookIndex(layout.hookIndexFile, layout.handoffsFile), 'the next write replaces it: taken');
+    });
+
     it('an index of unknown origin is removed, and one through a symlink or without a head is not taken', () => {
       writeHookIndex(layout.hookIndexFile, handoffs, fileStatKeyOf(layout.handoffsFile), HASH);
       writeHookIndex(layout.hookIndexFile, handoffs, null, HASH);
