@@ -4,6 +4,7 @@
 import { childProcess } from '../disk/childProcess';
 import { SAFE_GIT_OPTIONS } from './gitSafety';
 import { runGitPlumbing } from './gitCommand';
+import { noteGitProcess } from './gitProcessLog';
 import { networkDeadline } from '../domain/networkDeadline';
 
 export interface RemoteRun {
@@ -76,6 +77,7 @@ export function runRemoteGit(root: string, args: string[], timeoutMs = REMOTE_TI
   const left = deadline === null ? timeoutMs : Math.min(timeoutMs, deadline - Date.now());
   // No time left under the deadline: not started at all, answered as a time-out (what is not done stays for later).
   if (left <= 0) return Promise.resolve({ ok: false, status: null, stdout: '', stderr: '', timedOut: true });
+  noteGitProcess(args);
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn('git', [...remoteGitOptions(), '-C', root, ...args], {
       env: remoteEnv(root),
