@@ -1,4 +1,4 @@
-// Shared format 2's paths (docs/contract.md §13, WORK IN PROGRESS: not read or written by the engine yet): one blob
+// Shared format 2's paths (docs/contract.md §13): one blob
 // per record and one per ledger answer, in trees of small fan-out over three levels, so a write rewrites the blob it
 // changes and three small trees above it, whatever the history holds. A ULID's last characters are its random part
 // (Crockford base32), so one character a level spreads records evenly: 32 × 32 × 32 leaves, ~3 records a leaf at
@@ -6,7 +6,19 @@
 import { createHash } from 'node:crypto';
 
 export const FORMAT_FILE = 'format';
+/** The store-wide fields beside the records (`id_high_water`), a small JSON object. */
+export const META_FILE = 'meta.json';
 export const SHARED_FORMAT_2 = 2;
+/** The newest shared format this build reads and writes; format 1 is the tree of handoffs.json and ledger.jsonl. */
+export const NEWEST_SHARED_FORMAT = SHARED_FORMAT_2;
+/** Every entry a format-2 tree's root may hold: the format marker and meta.json (files), the three areas (trees). */
+export const FORMAT_2_ROOT: Readonly<Record<string, 'blob' | 'tree'>> = {
+  [FORMAT_FILE]: 'blob',
+  [META_FILE]: 'blob',
+  records: 'tree',
+  archive: 'tree',
+  ledger: 'tree',
+};
 
 /** Where the records, the archived records and the ledger answers live in a format-2 tree. */
 export type SharedArea = 'records' | 'archive' | 'ledger';

@@ -1,4 +1,4 @@
-// Writes a format-2 shared-state commit (sharedTreeLayout.ts; WORK IN PROGRESS, not used by the engine yet) in ONE
+// Writes a format-2 shared-state commit (sharedTreeLayout.ts) in ONE
 // git process: `git fast-import` builds the new tree from the parent commit's, loading only the trees on the changed
 // paths, and writes only the changed blobs (as loose objects: unpackLimit, so a write does not leave one tiny pack
 // file per commit). The commit lands on a scratch ref of AgentSync's own, never on the fetched ref: only a push that

@@ -1,4 +1,4 @@
-// Format 2's writer (WORK IN PROGRESS, not used by the engine yet): one blob per record under three levels of fan-out,
+// Format 2's writer (src/core/store/sync/sharedTreeWriter.ts): one blob per record under three levels of fan-out,
 // and a write that adds only the changed blob and the trees on its path. Real git in a temp repository.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
