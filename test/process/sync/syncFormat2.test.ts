@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { cli, git, gitServerPerTest, storeBytes, type Answer } from '../gitServer';
 import { CLI, tempWorkspace } from '../processHarness';
 
-const BUNDLE = path.join(__dirname, '..', '..', '..', '..', 'test', 'process', 'fixtures', 'sync-format1.bundle');
+const FIXTURES = path.join(__dirname, '..', '..', '..', '..', 'test', 'process', 'fixtures');
+const BUNDLE = path.join(FIXTURES, 'sync-format1.bundle');
 const REF = 'refs/agentsync/state';
 
 /** The CLI with extra environment (the git process log), answering JSON. */
@@ -167,5 +168,32 @@ describe('sync: shared format 2, and reading the format before it', function () 
     const two = gitProcesses(a, ['release', idOf(a, 'created with a request id').handoff_id, '--agent', 'codex']);
     assert.equal(two.answer.ok, true, JSON.stringify(two.answer));
     assert.deepEqual(two.gits, ['cat-file', 'fast-import', 'push'], `format 2: ${two.gits.join(', ')}`);
+  });
+
+  it("an uncontended write reads sync.json once and this clone's store once", () => {
+    loadFixture();
+    const a = server.clone('a');
+    assert.equal(cli(a, ['sync']).ok, true);
+    const counts = path.join(tempWorkspace('reads'), 'reads.json');
+    const preload = `--require ${path.join(FIXTURES, 'countReads.js')}`;
+    const claim = cliEnv(a, ['claim', idOf(a, 'created with a request id').handoff_id, '--agent', 'codex'], {
+      NODE_OPTIONS: preload,
+      COUNT_READS_FILE: counts,
+    });
+    assert.equal(claim.ok, true, JSON.stringify(claim));
+    const reads = JSON.parse(fs.readFileSync(counts, 'utf8')) as Record<string, number>;
+    const of = (suffix: string) => Object.entries(reads).filter(([f]) => f.endsWith(suffix));
+    assert.deepEqual(
+      of('sync.json').map(([, n]) => n),
+      [1],
+      JSON.stringify(reads),
+    );
+    // The clone's record (in its home under the git common dir): read once for the batch (the working tree's copy is
+    // only compared when it is followed).
+    assert.deepEqual(
+      of(`agentsync${path.sep}@${path.sep}handoffs.json`).map(([, n]) => n),
+      [1],
+      JSON.stringify(reads),
+    );
   });
 });
