@@ -8,15 +8,22 @@ import { grantSyncConsent, revokeSyncConsent } from '../core/workspace/syncConse
 import type { Verb } from './handoffVerbs';
 
 export const syncVerb: Verb = {
-  usage: '[--status | --enable | --disable]',
+  usage: '[--status | --enable | --disable | --upgrade-format]',
   summary: 'sync with the git remote named in .agentsync.json "sync": fetch, confirm or revoke offline writes, push; --status only tells',
   details: [
     'Without "sync" in .agentsync.json this clone alone decides, and there is nothing to sync.',
     '--status reads only .agentsync/sync.json (no network): the last commit, when it was fetched, the last error, what waits.',
     '--enable: agree that this clone pushes to the remote and ref .agentsync.json names (kept outside the repository, like',
     '`agentsync trust`); until then writes are refused sync_not_consented. --disable withdraws it. Neither contacts the remote.',
+    '--upgrade-format: sync, writing the shared state in shared format 2 (one file per record, the archive on): upgrade every',
+    'clone first, since AgentSync 0.4.0 refuses a format-2 ref as store_invalid (docs/upgrading.md).',
   ],
-  options: { status: { type: 'boolean' }, enable: { type: 'boolean' }, disable: { type: 'boolean' } },
+  options: {
+    status: { type: 'boolean' },
+    enable: { type: 'boolean' },
+    disable: { type: 'boolean' },
+    'upgrade-format': { type: 'boolean' },
+  },
   run: async (ctx, values) => {
     const store = ctx.dispatcher.store;
     const sync = store.syncAuthority();
@@ -32,22 +39,27 @@ export const syncVerb: Verb = {
       );
     }
     const { remote, ref } = sync.config;
-    if ([values.status, values.enable, values.disable].filter(Boolean).length > 1)
-      throw new UsageError('--status, --enable and --disable cannot be combined');
+    const upgrade = Boolean(values['upgrade-format']);
+    if ([values.status, values.enable, values.disable, upgrade].filter(Boolean).length > 1)
+      throw new UsageError('--status, --enable, --disable and --upgrade-format cannot be combined');
     if (values.enable || values.disable) return consent(ctx, remote, ref, Boolean(values.enable));
     if (values.status) {
       const s = sync.status();
       const consented = sync.consented();
-      const lines = [...statusLines(remote, ref, s), ...(consented ? [] : [NOT_CONSENTED_LINE])];
-      return print(ctx, 'sync', { enabled: true, consented, remote, ref, ...stateData(s) }, lines);
+      const objects = { repository: 'this clone', ref: sync.ref.localRef, shallow: false };
+      const lines = [...statusLines(remote, ref, s), OBJECTS_LINE(objects.ref), ...(consented ? [] : [NOT_CONSENTED_LINE])];
+      return print(ctx, 'sync', { enabled: true, consented, remote, ref, ...stateData(s), objects }, lines);
     }
     const before = new Set(sync.status().pending.map((p) => p.request_id));
     const renumberedBefore = sync.status().renumbered?.length ?? 0;
+    if (upgrade) sync.askUpgrade();
     try {
       await ctx.dispatcher.sync();
     } catch (e) {
+      sync.takeUpgrade();
       return refuse(ctx, e);
     }
+    const upgraded = sync.takeUpgrade();
     const s = sync.status();
     const stillPending = new Set(s.pending.map((p) => p.request_id));
     const revokedNow = new Set(s.revoked.map((r) => r.request_id));
@@ -55,8 +67,9 @@ export const syncVerb: Verb = {
     const handoffs = store.read().handoffs.length;
     // Ids given offline are provisional: one the shared state gave another handoff meanwhile is renumbered.
     const renumbered = (s.renumbered ?? []).slice(renumberedBefore).map(({ from, to, uid }) => ({ from, to, uid }));
-    const data = { remote, ref, ...stateData(s), confirmed, renumbered, handoffs };
+    const data = { remote, ref, ...stateData(s), confirmed, renumbered, handoffs, ...(upgraded ? { format_upgrade: upgraded } : {}) };
     const lines = [
+      ...(upgraded ? [upgradeLine(upgraded, ref)] : []),
       ...statusLines(remote, ref, s),
       ...(confirmed.length ? [`confirmed: ${confirmed.join(', ')}`] : []),
       ...renumbered.map(
@@ -68,6 +81,21 @@ export const syncVerb: Verb = {
     return print(ctx, 'sync', data, lines);
   },
 };
+
+/** What --upgrade-format did, and what clones of an older AgentSync see now (docs/upgrading.md). */
+function upgradeLine(upgraded: string, ref: string): string {
+  if (upgraded === 'already') return `format: ${ref} is already in shared format 2; nothing to upgrade`;
+  if (upgraded !== 'written') return 'format: not upgraded (nothing was written)';
+  return (
+    `format: UPGRADED ${ref} to shared format 2 (one file per record, the archive runs in sync mode). Clones running an ` +
+    'AgentSync without format 2 (0.4.0 and earlier) now refuse every sync write and --fresh read as store_invalid ' +
+    '("its tree holds format, meta.json, records/ ..."): upgrade AgentSync there; never push an older state back'
+  );
+}
+
+/** Where the shared state's objects live, and why not shallow (docs/contract.md §13). */
+const OBJECTS_LINE = (localRef: string) =>
+  `objects: in this clone's repository (${localRef}), fetched whole, never --depth: a shallow fetch would mark the whole clone shallow`;
 
 const NOT_CONSENTED_LINE = 'NOT enabled on this machine: writes are refused until `agentsync sync --enable`';
 

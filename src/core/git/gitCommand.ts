@@ -3,6 +3,7 @@
 // repository is untrusted input.
 import { childProcess } from '../disk/childProcess';
 import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, noFetchGitEnv, safeGitArgs } from './gitSafety';
+import { noteGitProcess } from './gitProcessLog';
 
 export interface GitResult {
   ok: boolean;
@@ -27,6 +28,7 @@ interface SpawnOptions {
 }
 
 function spawnGit(root: string, options: readonly string[], args: readonly string[], spawn: SpawnOptions): GitResult {
+  noteGitProcess(args);
   const r = childProcess().spawnSync('git', [...options, '-C', root, ...args], { ...spawn, encoding: 'utf8' });
   if (r.error) throw new Error(`cannot run git (${r.error.message}); install git`);
   return { ok: r.status === 0, status: r.status, stdout: r.stdout, stderr: r.stderr, out: `${r.stdout}${r.stderr}`.trim() };
@@ -70,6 +72,7 @@ export function runGitPlumbing(root: string, args: readonly string[], input?: Bu
 
 /** runGitPlumbing for output read as bytes. */
 export function runGitPlumbingBytes(root: string, args: readonly string[], input?: string): GitBytesResult {
+  noteGitProcess(args);
   const r = childProcess().spawnSync('git', [...SAFE_GIT_OPTIONS, '-C', root, ...args], {
     input,
     env: plumbingEnv(),

@@ -4,6 +4,7 @@
 import { childProcess } from '../disk/childProcess';
 import { SAFE_GIT_OPTIONS } from './gitSafety';
 import { runGitPlumbing } from './gitCommand';
+import { noteGitProcess } from './gitProcessLog';
 import { networkDeadline } from '../domain/networkDeadline';
 
 export interface RemoteRun {
@@ -38,13 +39,25 @@ export function remoteGitOptions(): string[] {
   ];
 }
 
-/** The environment of a network git: the user's own, minus every way of asking a person for something. */
-export function remoteEnv(root: string): NodeJS.ProcessEnv {
+/**
+ * The environment of a network git: the user's own, minus every way of asking a person for something. `ssh` false:
+ * the caller knows the remote's last URL used no ssh (sshUrl), so the user's core.sshCommand is not looked up (one git
+ * process fewer a write); should the URL have become an ssh one since, ssh still cannot ask anything: it runs in a
+ * session without a terminal (runRemoteGit) and with SSH_ASKPASS_REQUIRE=never.
+ */
+export function remoteEnv(root: string, ssh = true): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', LC_ALL: 'C' };
   env.SSH_ASKPASS_REQUIRE = 'never';
   // The user's own ssh command wins (their keys, their proxy); otherwise ssh may not ask for a password or a host key.
-  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !userSshCommand(root)) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+  if (ssh && !env.GIT_SSH_COMMAND && !env.GIT_SSH && !userSshCommand(root)) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
   return env;
+}
+
+/** Whether git reaches `url` (as a push prints it, "To <url>") through ssh; anything not plainly another transport counts. */
+export function sshUrl(url: string): boolean {
+  if (/^(git|https?|file):\/\//i.test(url)) return false;
+  if (url.startsWith('/') || url.startsWith('.') || /^[A-Za-z]:[\\/]/.test(url)) return false;
+  return true;
 }
 
 const sshCommandSet = new Map<string, boolean>();
@@ -71,14 +84,15 @@ export function endRemoteGits(): void {
 }
 
 /** Runs a fetch or push (args after the options) with the remote environment; never throws for git's own failure. */
-export function runRemoteGit(root: string, args: string[], timeoutMs = REMOTE_TIMEOUT_MS): Promise<RemoteRun> {
+export function runRemoteGit(root: string, args: string[], timeoutMs = REMOTE_TIMEOUT_MS, ssh = true): Promise<RemoteRun> {
   const deadline = networkDeadline(process.env);
   const left = deadline === null ? timeoutMs : Math.min(timeoutMs, deadline - Date.now());
   // No time left under the deadline: not started at all, answered as a time-out (what is not done stays for later).
   if (left <= 0) return Promise.resolve({ ok: false, status: null, stdout: '', stderr: '', timedOut: true });
+  noteGitProcess(args);
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn('git', [...remoteGitOptions(), '-C', root, ...args], {
-      env: remoteEnv(root),
+      env: remoteEnv(root, ssh),
       // A new session: no controlling terminal, so neither git nor ssh can open /dev/tty to ask anything.
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@
 // changes), as paths relative to the workspace folder, also when that folder is a subfolder of the repository.
 import { childProcess } from '../disk/childProcess';
 import { DRIVER_CONFIG_LISTING, SAFE_GIT_OPTIONS, noFetchGitEnv, safeGitArgs } from './gitSafety';
+import { noteGitProcess } from './gitProcessLog';
 
 export interface GitInfo {
   isRepo: boolean;
@@ -20,6 +21,7 @@ export function isAgentSyncOwnFile(rel: string): boolean {
 }
 
 function git(cwd: string, options: readonly string[], args: readonly string[]): Promise<string> {
+  noteGitProcess(args);
   return new Promise((resolve, reject) => {
     // GIT_OPTIONAL_LOCKS=0: status must not take index.lock and collide with the user's own git commands.
     // noFetchGitEnv: a partial clone's lazy fetch would run the repository's ssh or upload-pack program (gitSafety.ts).

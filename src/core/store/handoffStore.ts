@@ -251,6 +251,7 @@ export class HandoffStore {
         await remote.prepare(
           batch.some((p) => p.fetchFirst),
           batch.find((p) => p.replayer)?.replayer ?? null,
+          batch,
         );
       await this.local.enter(
         remote !== null,

@@ -23,6 +23,8 @@ export interface SyncLocalState {
   unsettled?: Unsettled[];
   /** What the last contacts found of them (the newest kept). */
   settled?: Settled[];
+  /** Whether the last push reached the remote over ssh (gitRemote.ts, sshUrl): 'other' spares a config lookup a write. */
+  transport?: 'ssh' | 'other';
 }
 
 const EMPTY: SyncLocalState = { commit: null, fetched_at: null, last_error: null, pending: [], revoked: [] };
@@ -50,6 +52,7 @@ export function readSyncStateChecked(file: string): { state: SyncLocalState; dro
       ...(Array.isArray(raw.renumbered) ? { renumbered: validEntries(raw.renumbered, isRenumbered, 'renumbered', dropped) } : {}),
       ...(Array.isArray(raw.unsettled) ? { unsettled: validEntries(raw.unsettled, isUnsettled, 'unsettled', dropped) } : {}),
       ...(Array.isArray(raw.settled) ? { settled: validEntries(raw.settled, isSettled, 'settled', dropped) } : {}),
+      ...(raw.transport === 'ssh' || raw.transport === 'other' ? { transport: raw.transport } : {}),
     };
     return { state, dropped };
   } catch {
@@ -59,6 +62,8 @@ export function readSyncStateChecked(file: string): { state: SyncLocalState; dro
 
 export class SyncStateFile {
   private warned = false;
+  /** The state as last read or written, and the file's stat then: a batch reads and parses the file once. */
+  private cached: { key: string; state: SyncLocalState } | null = null;
 
   constructor(
     private readonly file: string,
@@ -66,8 +71,12 @@ export class SyncStateFile {
     private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
+  /** The state (do not change it: update() does). Parsed again only when the file changed since it was last read or written. */
   read(): SyncLocalState {
+    const key = statKey(this.file);
+    if (key && this.cached?.key === key) return this.cached.state;
     const { state, dropped } = readSyncStateChecked(this.file);
+    this.cached = key ? { key, state } : null;
     if (dropped.length && !this.warned) {
       this.warned = true;
       this.warn(
@@ -80,13 +89,26 @@ export class SyncStateFile {
 
   /** Read, change, write (call under the store lock). */
   update(change: (s: SyncLocalState) => void): SyncLocalState {
-    const s = this.read();
+    const s = structuredClone(this.read());
     change(s);
     if (s.revoked.length > MAX_REVOKED) s.revoked = s.revoked.slice(-MAX_REVOKED);
     if (s.renumbered && s.renumbered.length > MAX_REVOKED) s.renumbered = s.renumbered.slice(-MAX_REVOKED);
     if (s.settled && s.settled.length > MAX_REVOKED) s.settled = s.settled.slice(-MAX_REVOKED);
+    this.cached = null;
     writeFileAtomic(this.file, JSON.stringify(s, null, 2) + '\n');
+    const key = statKey(this.file);
+    if (key) this.cached = { key, state: s };
     return s;
+  }
+}
+
+/** A regular file's identity and version (inode, size, nanosecond mtime); null when it is not one. */
+function statKey(file: string): string | null {
+  try {
+    const st = fs.lstatSync(file, { bigint: true });
+    return st.isFile() ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
+  } catch {
+    return null;
   }
 }
 

@@ -24,7 +24,7 @@ import { GitIdle } from './gitIdle';
 import { StoreCommit, StoreMoved, type CommitTestHooks } from './storeCommit';
 import { StoreFile } from './storeFile';
 import { StoreLock } from './storeLock';
-import type { HandoffsFile } from '../../domain/handoffSchema';
+import type { Handoff, HandoffsFile } from '../../domain/handoffSchema';
 import { assertPlacementUsable, joinCommitted, mayWriteCommitted, takeSeedNotice } from '../homeRecord';
 
 /** How often a batch is applied again while handoffs.json keeps moving under it, before it is refused store_busy. */
@@ -156,6 +156,11 @@ export class LocalAuthority implements StateAuthority {
   /** Writes a state decided elsewhere (the remote) to this clone: handoffs.json when its bytes differ, ledger, derived files, audit. */
   adopt(tx: StoreTransaction): void {
     this.commit.write(tx, [], true);
+  }
+
+  /** The records due for the archive now, by this clone's configuration (sync mode's archive pass, sync/sharedWrite.ts). */
+  dueForArchive(handoffs: readonly Handoff[]): Handoff[] {
+    return dueForArchive(handoffs, this.config.get().config, this.now());
   }
 
   ledgerIndex(): ReadonlyMap<string, LedgerEntry> {

@@ -13,28 +13,25 @@ export interface Joined {
 }
 
 /**
- * Adds to `shared` the records of this clone's store it lacks. Not joined: a pending offline create (its replay adds
- * it), and a record the last adopted shared state held (`adoptedUids`: the remote removed it since). A record whose id
+ * Adds to `shared` the records of this clone's store (`mine`, read once per batch) it lacks. Not joined: a pending
+ * offline create (its replay adds it), and what `notToJoin` names: a record the last adopted shared state held (the
+ * remote removed it since), a record the shared state archived (a record joins by uid, never twice). A record whose id
  * the shared state gives another handoff gets the next free id of its day, keeping the old one in previous_ids (an
  * agent naming it is refused id_moved); records both hold stay the shared ones.
  */
 export async function joinLocalRecords(
   shared: StoreSnapshot,
+  mine: StoreSnapshot | null,
   local: LocalAuthority,
   state: SyncLocalState,
-  adoptedUids: (state: SyncLocalState) => Set<string>,
+  notToJoin: (uids: readonly string[]) => Promise<Set<string>>,
 ): Promise<Joined> {
   const out: Joined = { joined: 0, renumbered: [] };
-  let mine: StoreSnapshot;
-  try {
-    mine = (await local.base()).snapshot;
-  } catch {
-    return out; // no readable local store: nothing to join
-  }
+  if (!mine) return out; // no readable local store: nothing to join
   const replayed = new Set(state.pending.flatMap((p) => (p.created ? [p.created.uid] : [])));
   const only = mine.handoffs.filter((h) => h.uid && !shared.find(h.uid) && !replayed.has(h.uid));
   if (only.length === 0) return out;
-  const removed = adoptedUids(state);
+  const removed = await notToJoin(only.map((h) => h.uid!));
   for (const h of only) {
     if (removed.has(h.uid!)) continue;
     if (shared.find(h.handoff_id) === undefined) {

@@ -1,8 +1,12 @@
 // A batch decided on this clone while the remote is unreachable (`offline: "local"`, docs/contract.md §13): each
 // request that changed the store waits in sync.json as a pending write, with what the next contact needs to replay it.
-import type { BatchWork } from '../stateAuthority';
+// Under offline "refuse" a change is refused whole instead.
+import type { ActionError } from '../../domain/errors';
+import type { SyncConfig } from '../../domain/configSchema';
+import type { LocalAuthority } from '../local/localAuthority';
+import type { BatchWork, Decision } from '../stateAuthority';
 import type { StoreTransaction } from '../storeTransaction';
-import type { PendingWrite } from '../syncStateFile';
+import type { PendingWrite, SyncStateFile } from '../syncStateFile';
 
 /**
  * The pending writes of a batch (`changedBy[i]`: whether works[i] changed the store), applied at `at`. They are taken
@@ -45,4 +49,32 @@ function createdBy(tx: StoreTransaction, requestId: string): Pick<PendingWrite, 
 function refOf(request: Record<string, unknown>): string | null {
   const r = request.handoffId ?? request.handoff_id;
   return typeof r === 'string' ? r : null;
+}
+
+/** What deciding a batch on this clone needs (remoteAuthority.ts, when the remote is unreachable). */
+export interface OfflineBatch {
+  tx: StoreTransaction;
+  works: readonly BatchWork[];
+  changedBy: readonly boolean[];
+  why: ActionError;
+}
+
+/**
+ * The remote unreachable: offline "refuse" refuses a change whole (nothing written, not a byte) and answers a batch
+ * that changes nothing; offline "local" applies it here and keeps its writes pending in sync.json.
+ */
+export function decideOffline(local: LocalAuthority, state: SyncStateFile, config: SyncConfig, b: OfflineBatch): Decision {
+  const { remote, ref } = config;
+  if (config.offline === 'refuse' && b.tx.changed) throw b.why;
+  const pending = pendingWrites(b.tx, b.works, b.changedBy, local.now().toISOString());
+  local.adopt(b.tx);
+  try {
+    state.update((s) => s.pending.push(...pending));
+  } catch (e) {
+    local.logger.warn(`could not update .agentsync/sync.json: ${(e as Error).message}`);
+  }
+  b.works.forEach((w, i) =>
+    w.onSync?.({ confirmed: false, pending: Boolean(b.changedBy[i]), remote, ref, reason: 'remote_unreachable', commit: null }),
+  );
+  return { kind: 'decided' };
 }

@@ -7,18 +7,21 @@
 // this clone decides and the writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
-import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
+import type { StoreTransaction } from '../storeTransaction';
+import type { Handoff } from '../../domain/handoffSchema';
 import type { BaseState, BatchWork, Decision, Replay, Replayed, StateAuthority, SyncOutcome } from '../stateAuthority';
-import { RetryBudget, type RetryClock } from './retryBudget';
-import { SharedStateRef, type SharedBlobs } from './sharedStateRef';
-import { mergedLedger, parseSharedLedger, serializeSharedLedger } from './sharedLedger';
+import { busyRefusal, RetryBudget, type RetryClock } from './retryBudget';
+import { SharedStateRef } from './sharedStateRef';
+import { mergedLedger } from './sharedLedger';
 import { SyncStateFile, type PendingWrite, type SyncLocalState } from '../syncStateFile';
 import { recordRenumbered, settleContact } from './settleContact';
-import { parseSharedState } from './sharedSnapshot';
+import { sharedBase, type SharedBase } from './sharedBase';
 import { joinLocalRecords } from './joinLocalRecords';
-import { pendingWrites } from './pendingWrites';
+import { archiveMoves, commitMessage, followArchive, requestIds, upgradeChanges, writeChanges } from './sharedWrite';
+import { decideOffline } from './pendingWrites';
 import { afterLostReply, settleFromView, type OutcomeContext, type RetryReason } from './pushOutcome';
-import { adoptedRecords, assertNotRewound } from './rewoundCheck';
+import { adoptedHere, assertNotRewound } from './rewoundCheck';
+import { BatchRecords } from './batchRecords';
 import { ConsentGate } from './consentGate';
 import type { LocalAuthority } from '../local/localAuthority';
 
@@ -40,7 +43,18 @@ export class RemoteAuthority implements StateAuthority {
   private retry: RetryReason | null = null;
   private readonly budget: RetryBudget;
   private readonly consent: ConsentGate;
-  private shared: Map<string, LedgerEntry> = new Map();
+  /** What the shared state held when this attempt's base was read (null: no shared state yet). */
+  private loaded: SharedBase | null = null;
+  /** This batch's sync.json and this clone's records, read once per batch (under the lock, at its first attempt). */
+  private batchState: SyncLocalState | null = null;
+  /** This clone's own records and archive, as this batch sees them. */
+  private readonly records: BatchRecords;
+  /** The request ids a format-2 read looks up in the shared ledger: the batch's, its replays', the unsettled ones. */
+  private wanted: string[] = [];
+  /** `agentsync sync --upgrade-format`: the next batch writes the state in the newest shared format. */
+  private upgrade: 'asked' | 'written' | 'already' | null = null;
+  /** Records only this clone's archive holds, joining the shared archive at its first contact with a format-2 state. */
+  private archiveJoins: Handoff[] = [];
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
   /** Records renumbered while joining, because the shared state gives their id to another handoff. */
@@ -56,6 +70,7 @@ export class RemoteAuthority implements StateAuthority {
     this.state = new SyncStateFile(local.layout.syncStateFile, (m) => local.logger.warn(m));
     this.budget = new RetryBudget(clock);
     this.consent = new ConsentGate(local.layout.root, config);
+    this.records = new BatchRecords(local, this.ref, config);
   }
 
   /**
@@ -63,31 +78,49 @@ export class RemoteAuthority implements StateAuthority {
    * `replayer` (the requests layer's; none: they wait). `fetchFirst`: the batch wants the remote's newest state even if
    * it pushes nothing (a sync, a fresh read), so its first attempt fetches.
    */
-  async prepare(fetchFirst = false, replayer: Replayer | null = null): Promise<void> {
+  async prepare(fetchFirst = false, replayer: Replayer | null = null, batch: readonly BatchWork[] = []): Promise<void> {
     this.consent.assert();
+    this.ref.endSession();
     this.attempt = 0;
-    this.fetchFirst = fetchFirst;
+    this.fetchFirst = fetchFirst || this.upgrade === 'asked';
     this.retry = null;
+    this.batchState = null;
+    this.records.reset();
     this.budget.start();
-    const pending = this.state.read().pending;
-    this.replays = pending.length && replayer ? await replayer(pending) : [];
+    const s = this.state.read();
+    this.replays = s.pending.length && replayer ? await replayer(s.pending) : [];
+    this.wanted = requestIds(batch, s);
+  }
+
+  /** `agentsync sync --upgrade-format` (docs/upgrading.md): the next sync writes the shared state in format 2. */
+  askUpgrade(): void {
+    this.upgrade = 'asked';
+  }
+
+  /** What the last asked upgrade did: 'written' (this sync wrote format 2), 'already' (it was), null (not asked). */
+  takeUpgrade(): 'written' | 'already' | 'asked' | null {
+    const u = this.upgrade;
+    this.upgrade = null;
+    return u;
   }
 
   async base(): Promise<BaseState> {
     this.attempt++;
+    // Once per batch, under the lock: sync.json (its later writes go through update()).
+    if (this.attempt === 1) this.batchState = this.state.read();
+    const last = this.batchState!;
+    this.ref.ssh = last.transport !== 'other';
     // The first attempt decides on the commit this clone last fetched or pushed: no network; the push's compare-and-swap
     // tells whether it was still the remote's. Without one, and on every later attempt, the ref is fetched.
-    const known = this.attempt === 1 && !this.fetchFirst ? this.ref.lastKnown() : null;
     const retry = this.retry;
     this.retry = null;
-    let blobs: SharedBlobs | null = null;
+    let got = null;
     try {
       if (retry?.unreachable) throw retry.unreachable;
-      this.head = known;
       // A last known commit that is not a shared state (a broken one fetched earlier) is no view: fetch instead.
-      if (known) blobs = this.ref.readIfState(known);
-      if (!blobs) this.head = retry?.prefetched !== undefined ? retry.prefetched : await this.ref.fetch();
-      this.fetched = !blobs;
+      if (this.attempt === 1 && !this.fetchFirst) got = await this.ref.lastKnownView(this.wanted);
+      this.fetched = !got;
+      this.head = got ? got.commit : retry?.prefetched !== undefined ? retry.prefetched : await this.ref.fetch();
       this.offline = null;
     } catch (e) {
       this.noteError(e);
@@ -103,49 +136,57 @@ export class RemoteAuthority implements StateAuthority {
     // again cannot help (a stuck lock on the server, a full disk): named as the server's refusal.
     const stuck = retry?.stuck;
     if (stuck && this.fetched && this.head === stuck.expected) throw this.ref.stuck(stuck.detail);
-    blobs ??= this.ref.read(this.head);
-    if (this.fetched) assertNotRewound(this.ref, this.config, this.state.read(), this.head);
+    // What the ref holds is checked first (not a shared state: store_invalid), then that it holds what this clone adopted.
+    if (!got && this.head) got = await this.ref.view(this.head, this.wanted);
+    if (this.fetched) assertNotRewound(this.ref, this.config, last, this.head);
+    this.loaded = got ? sharedBase(got.view, this.local.file.previous(), this.config, got.commit) : null;
     // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
-    const snapshot = blobs.handoffs
-      ? parseSharedState(blobs.handoffs, this.local.file.previous(), this.config, this.head)
-      : (await this.local.base()).snapshot;
+    const snapshot = this.loaded?.snapshot ?? (await this.local.base()).snapshot;
     // Records only this clone holds (its first contact with a shared state another clone seeded, a branch merged in)
     // join it: nothing is lost. Without a shared state yet, this clone's store seeds it.
     this.joinRenumbered = [];
     if (!this.head) this.joined = snapshot.handoffs.length;
     else {
-      const join = await joinLocalRecords(snapshot, this.local, this.state.read(), (s) => adoptedRecords(this.ref, this.config, s));
+      const format2 = this.loaded?.format === 2;
+      const notToJoin = (uids: readonly string[]) => this.records.notToJoin(uids, last, this.head!, format2);
+      const join = await joinLocalRecords(snapshot, await this.records.localRecords(), this.local, last, notToJoin);
       this.joined = join.joined;
       this.joinRenumbered = join.renumbered;
     }
-    this.shared = parseSharedLedger(blobs.ledger);
-    if (this.fetched) settleFromView(this.outcomeContext(), this.head, snapshot, this.shared);
-    const stillPending = new Set(this.state.read().pending.map((p) => p.request_id));
+    // A clone's first contact with a format-2 state: what only its own archive holds joins the shared archive (by uid, once).
+    const first = !last.commit || !adoptedHere(last, this.config);
+    this.archiveJoins = this.loaded?.format === 2 && first ? await this.records.archiveJoins(snapshot, this.head!) : [];
+    const shared = this.loaded?.ledger ?? new Map();
+    if (this.fetched) settleFromView(this.outcomeContext(), this.head, snapshot, shared);
+    const stillPending = new Set(last.pending.map((p) => p.request_id));
     return {
       snapshot,
-      ledger: () => mergedLedger(this.shared, this.local.ledgerIndex()),
-      archivable: [],
+      ledger: () => mergedLedger(shared, this.local.ledgerIndex()),
+      // The archive runs in sync mode only where the shared state has a place for it (format 2).
+      archivable: this.loaded?.format === 2 ? this.local.dueForArchive(snapshot.handoffs) : [],
       replays: this.replays.filter((r) => stillPending.has(r.requestId)),
     };
   }
 
   async decide(
     tx: StoreTransaction,
-    _base: BaseState,
+    base: BaseState,
     works: readonly BatchWork[],
     changedBy: readonly boolean[],
     replayed: readonly Replayed[],
   ): Promise<Decision> {
     const { remote, ref } = this.config;
-    if (this.offline) return this.decideOffline(tx, works, changedBy, this.offline);
+    if (this.offline) return decideOffline(this.local, this.state, this.config, { tx, works, changedBy, why: this.offline });
     let commit = this.head;
-    if (tx.changed || this.joined > 0) {
-      commit = this.ref.write(
-        this.head,
-        Buffer.concat(tx.snapshot.serializeChunks()),
-        serializeSharedLedger(this.shared, tx.ledger),
-        commitMessage(tx),
-      );
+    const upgrading = this.upgrade === 'asked' && this.loaded?.format !== 2;
+    const writes = tx.changed || this.joined > 0 || this.archiveJoins.length > 0 || upgrading;
+    // Format 2's archive pass: in this write's commit, so the records move under its compare-and-swap.
+    const archived = writes && !upgrading ? archiveMoves(tx.snapshot, base.archivable) : [];
+    if (writes) {
+      const changes = upgrading
+        ? upgradeChanges(this.loaded, tx, this.local.archive.records(), this.loaded?.ledger ?? new Map())
+        : writeChanges(this.loaded, tx, [...archived, ...this.archiveJoins]);
+      commit = this.ref.write(this.head, changes, commitMessage(tx, upgrading));
       let pushed;
       try {
         pushed = await this.ref.push(commit, this.head);
@@ -179,13 +220,19 @@ export class RemoteAuthority implements StateAuthority {
     }
     // Process tests kill the writer here, between the push and the local write (test/process/remoteSync.test.ts); not user API.
     if (commit !== this.head && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
-    // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it.
+    // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it, its
+    // archive first (the records archived now, and those another clone archived that this one held open).
+    if (this.upgrade === 'asked') this.upgrade = upgrading ? 'written' : 'already';
+    const elsewhere = commit && this.loaded?.format === 2 ? await this.records.archivedElsewhere(tx, commit, archived) : [];
+    followArchive(this.local.layout, [...archived, ...elsewhere], (m) => this.local.logger.warn(m));
+    this.ref.endSession();
     this.local.adopt(tx);
     const at = this.local.now().toISOString();
     const renumbered = [...this.joinRenumbered, ...replayed.flatMap((r) => (r.renumbered ? [r.renumbered] : []))];
     // An agent holding a provisional id the shared state gave another handoff is refused id_moved until told.
     this.bestEffort(() => recordRenumbered(this.local.layout, tx, renumbered, at));
-    this.bestEffort(() => this.state.update((s) => settleContact(s, { replayed, renumbered, commit, remote, ref, at })));
+    const over = this.ref.pushedOver;
+    this.bestEffort(() => this.state.update((s) => settleContact(s, { replayed, renumbered, commit, remote, ref, at, over })));
     const outcome: SyncOutcome = {
       confirmed: true,
       remote,
@@ -198,19 +245,6 @@ export class RemoteAuthority implements StateAuthority {
     return { kind: 'decided' };
   }
 
-  private decideOffline(tx: StoreTransaction, works: readonly BatchWork[], changedBy: readonly boolean[], why: ActionError): Decision {
-    const { remote, ref } = this.config;
-    // offline "refuse": a change is refused whole (nothing written, not a byte); a batch that changes nothing is answered.
-    if (this.config.offline === 'refuse' && tx.changed) throw why;
-    const pending = pendingWrites(tx, works, changedBy, this.local.now().toISOString());
-    this.local.adopt(tx);
-    this.bestEffort(() => this.state.update((s) => s.pending.push(...pending)));
-    works.forEach((w, i) =>
-      w.onSync?.({ confirmed: false, pending: Boolean(changedBy[i]), remote, ref, reason: 'remote_unreachable', commit: null }),
-    );
-    return { kind: 'decided' };
-  }
-
   async another(): Promise<boolean> {
     const pause = this.budget.next(this.retry?.contended ?? true);
     if (pause === null) return false;
@@ -219,15 +253,8 @@ export class RemoteAuthority implements StateAuthority {
   }
 
   exhausted(lastWhy: string): Error {
-    const { remote, ref } = this.config;
-    const seconds = Math.round(this.budget.elapsedMs() / 1000);
-    return new ActionError(
-      'remote_busy',
-      `${ref} on the git remote "${remote}" kept moving for ${seconds} s (the time a write keeps trying: ` +
-        `${this.budget.budgetMs / 1000} s): other writes won each of ${this.attempt} attempts (the last refused push: ${lastWhy}); ` +
-        'nothing was changed. Retry.',
-      { sync: { remote, ref }, attempts: this.attempt },
-    );
+    this.ref.endSession();
+    return busyRefusal(this.config, this.budget, this.attempt, lastWhy);
   }
 
   /** Whether the local user agreed to push to this remote and ref (consentGate.ts). */
@@ -269,9 +296,4 @@ export class RemoteAuthority implements StateAuthority {
       this.local.logger.warn(`could not update .agentsync/sync.json: ${(e as Error).message}`);
     }
   }
-}
-
-function commitMessage(tx: StoreTransaction): string {
-  const lines = tx.audit.filter((a) => !a.refused).map((a) => `${a.action} ${a.handoff_id ?? ''} by ${a.agent ?? '?'}`.trim());
-  return `agentsync: ${lines.length} change(s)\n\n${lines.slice(0, 50).join('\n')}\n`;
 }

@@ -1,6 +1,8 @@
 // How long a write keeps trying when the shared ref keeps moving under it (docs/contract.md §13): a time budget, not
 // a count, so that `remote_busy` means the remote truly kept moving for that long, however slow each attempt was on
 // a loaded machine. Between attempts a random pause, growing with each lost race up to a cap, spreads racing clones.
+import { ActionError } from '../../domain/errors';
+import type { SyncConfig } from '../../domain/configSchema';
 
 /** The whole time a write may keep retrying: past it, the batch is refused `remote_busy`. */
 export const RETRY_BUDGET_MS = 60_000;
@@ -52,4 +54,17 @@ export class RetryBudget {
   elapsedMs(): number {
     return this.clock.now() - this.startedAt;
   }
+}
+
+/** remote_busy: the ref kept moving for the whole budget; nothing was changed. */
+export function busyRefusal(config: SyncConfig, budget: RetryBudget, attempts: number, lastWhy: string): ActionError {
+  const { remote, ref } = config;
+  const seconds = Math.round(budget.elapsedMs() / 1000);
+  return new ActionError(
+    'remote_busy',
+    `${ref} on the git remote "${remote}" kept moving for ${seconds} s (the time a write keeps trying: ` +
+      `${budget.budgetMs / 1000} s): other writes won each of ${attempts} attempts (the last refused push: ${lastWhy}); ` +
+      'nothing was changed. Retry.',
+    { sync: { remote, ref }, attempts },
+  );
 }

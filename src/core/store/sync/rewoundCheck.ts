@@ -6,6 +6,7 @@ import type { SyncConfig } from '../../domain/configSchema';
 import { StoreSnapshot } from '../storeSnapshot';
 import type { SyncLocalState } from '../syncStateFile';
 import type { SharedStateRef } from './sharedStateRef';
+import { FORMAT_FILE } from './sharedTreeLayout';
 
 /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
 export function adoptedHere(s: SyncLocalState, config: SyncConfig): boolean {
@@ -28,13 +29,22 @@ export function assertNotRewound(ref: SharedStateRef, config: SyncConfig, last: 
   );
 }
 
-/** The uids of the shared state this clone last adopted from this remote and ref (none when it cannot be read). */
-export function adoptedRecords(ref: SharedStateRef, config: SyncConfig, state: SyncLocalState): Set<string> {
+/** Which of `uids` the shared state this clone last adopted from this remote and ref held (none when it cannot be read). */
+export async function adoptedRecords(
+  ref: SharedStateRef,
+  config: SyncConfig,
+  state: SyncLocalState,
+  uids: readonly string[],
+): Promise<Set<string>> {
   if (!state.commit || !adoptedHere(state, config)) return new Set();
-  const blobs = ref.readIfState(state.commit);
-  if (!blobs?.handoffs) return new Set();
   try {
-    return new Set(StoreSnapshot.parse(blobs.handoffs, false).handoffs.flatMap((h) => (h.uid ? [h.uid] : [])));
+    // Format 2: only the blobs of these uids are looked up; format 1: its one handoffs.json is read.
+    const held2 = await ref.recordsByUid(state.commit, 'records', uids);
+    if (held2.size || (await ref.hasFile(state.commit, FORMAT_FILE))) return new Set(held2.keys());
+    const got = await ref.view(state.commit, []);
+    if (got?.view.format !== 1) return new Set();
+    const held = new Set(StoreSnapshot.parse(got.view.blobs.handoffs!, false).handoffs.map((h) => h.uid));
+    return new Set(uids.filter((u) => held.has(u)));
   } catch {
     return new Set();
   }

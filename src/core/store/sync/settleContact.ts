@@ -16,6 +16,8 @@ export interface Contact {
   ref: string;
   /** When (ISO time). */
   at: string;
+  /** How the push reached the remote, when it said (gitRemote.ts, sshUrl). */
+  over?: 'ssh' | 'other' | null;
 }
 
 /** Updates `s` (sync.json, read under its own update) for a contact whose state this clone adopted. */
@@ -43,6 +45,7 @@ export function settleContact(s: SyncLocalState, c: Contact): void {
   s.source = { remote: c.remote, ref: c.ref };
   s.fetched_at = c.at;
   s.last_error = null;
+  if (c.over) s.transport = c.over;
 }
 
 /**

@@ -1,21 +1,19 @@
 // The shared state on the remote's ref, through git's plumbing only (docs/contract.md §13): fetch into a private
-// ref, read blobs with cat-file, write a commit with hash-object/mktree/commit-tree, push it as a compare-and-swap.
+// ref, read objects through one cat-file conversation (sharedView.ts), write a commit with one fast-import
+// (sharedTreeWriter.ts), push it as a compare-and-swap.
 // The working tree, the index and FETCH_HEAD are never touched.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
-import { runGitPlumbing as localGit, runGitPlumbingBytes as localGitBytes, type GitResult } from '../../git/gitCommand';
-import {
-  classifyRemoteFailure,
-  gitOutputSummary,
-  neverConnected,
-  REMOTE_PROGRAM_OPTIONS,
-  runRemoteGit,
-  type RemoteRun,
-} from '../../git/gitRemote';
+import { runGitPlumbing as localGit } from '../../git/gitCommand';
+import { refused, remoteFailure } from './remoteRefusals';
+import { neverConnected, REMOTE_PROGRAM_OPTIONS, runRemoteGit, sshUrl } from '../../git/gitRemote';
 
-import { checkSizes, LEDGER_FILE, sharedBlobs, sharedStateQuery, STATE_FILE, type SharedBlobs } from './sharedStateTree';
+import { GitObjectSession } from '../../git/gitObjectSession';
+import type { LedgerEntry } from '../storeTransaction';
+import { ledgerAnswers, readSharedView, recordsByUid, type SharedView } from './sharedView';
+import { writeSharedCommit, type TreeChange } from './sharedTreeWriter';
 
 export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE, type SharedBlobs } from './sharedStateTree';
 
@@ -48,6 +46,11 @@ export class SharedStateRef {
   private checked = false;
   /** The repository's common git folder (refs live there, also for a worktree); known once assertUsable ran. */
   private commonDir = '';
+  private session: GitObjectSession | null = null;
+  /** Whether the remote's URL may be an ssh one (sync.json's `transport`): false spares the core.sshCommand lookup. */
+  ssh = true;
+  /** What the last push said of the remote's URL ("To <url>"): 'ssh', 'other', or null when it said nothing. */
+  pushedOver: 'ssh' | 'other' | null = null;
 
   constructor(
     private readonly root: string,
@@ -132,38 +135,73 @@ export class SharedStateRef {
     this.assertUsable();
     this.clearStaleRefLock();
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', REMOTE_PROGRAM_OPTIONS.fetch];
-    const run = await runRemoteGit(this.root, [...args, this.config.remote, `+${this.config.ref}:${this.localRef}`]);
+    const run = await runRemoteGit(this.root, [...args, this.config.remote, `+${this.config.ref}:${this.localRef}`], undefined, this.ssh);
     // The object the ref names, whatever it is (read() refuses anything but a shared-state commit).
     if (run.ok) return localGit(this.root, ['rev-parse', '--verify', '--quiet', this.localRef]).stdout.trim() || null;
     // No such ref on the remote: the private ref keeps the last commit seen (it holds what a deleted ref lost).
     if (/couldn't find remote ref/i.test(run.stderr)) return null;
-    throw this.failure('fetch from', run);
+    throw remoteFailure(this.config, 'fetch from', run);
+  }
+
+  /** The conversation with `git cat-file --batch` this batch reads through (one git process, sharedView.ts). */
+  private objects(): GitObjectSession {
+    return (this.session ??= new GitObjectSession(this.root));
+  }
+
+  /** Ends the batch's object session (its git process). */
+  endSession(): void {
+    this.session?.close();
+    this.session = null;
   }
 
   /**
-   * The blobs of a fetched commit (null: no commit yet, so no state), read with one `git cat-file --batch`. Anything
-   * but a commit whose tree holds exactly the shared state's files (handoffs.json, and ledger.jsonl) is refused
-   * `store_invalid`: a code branch's commit or a blob is not an empty state, and a write on top of it would replace it.
+   * What the commit `name` (an id, or this clone's private ref) holds, in either shared format; null when there is no
+   * such commit. `wanted`: the request ids whose ledger answers a format-2 read looks up. Refusals as sharedView.ts says.
    */
-  read(commit: string | null): SharedBlobs {
-    if (!commit) return { handoffs: null, ledger: '' };
-    const input = sharedStateQuery(commit);
-    // Sizes first: an object over its cap is refused before a byte of it is read (sharedStateSizes.ts).
-    const sizes = localGit(this.root, ['cat-file', '--batch-check'], input);
-    if (sizes.status !== 0) throw new Error(`git cat-file --batch-check ${commit} failed: ${sizes.stderr}`);
-    checkSizes(sizes.stdout, this.config, commit);
-    const r = localGitBytes(this.root, ['cat-file', '--batch'], input);
-    if (r.status !== 0) throw new Error(`git cat-file ${commit} failed: ${r.stderr}`);
-    return sharedBlobs(r.stdout, this.config, commit);
+  async view(name: string, wanted: readonly string[]): Promise<{ commit: string; view: SharedView } | null> {
+    try {
+      return await readSharedView(this.objects(), this.config, name, wanted);
+    } catch (e) {
+      this.endSession(); // a refusal may leave an object half read: the next read starts a new conversation
+      throw e;
+    }
   }
 
-  /** The blobs of `commit` when it is a shared-state commit, else null (no refusal). */
-  readIfState(commit: string): SharedBlobs | null {
+  /** view() of the commit this clone last fetched or pushed (no network); null when there is none or it cannot be read. */
+  async lastKnownView(wanted: readonly string[]): Promise<{ commit: string; view: SharedView } | null> {
     try {
-      return this.read(commit);
+      return await this.view(this.localRef, wanted);
     } catch (e) {
-      if (isActionError(e)) return null;
-      throw e;
+      // A newer format is an answer, not a view to replace with a fetch; anything else is no view: fetch instead.
+      if (isActionError(e) && e.reason === 'store_too_new') throw e;
+      return null;
+    }
+  }
+
+  /** The ledger answers of `wanted` ids in format-2 commit `commit`. */
+  ledgerAnswers(commit: string, wanted: readonly string[]): Promise<Map<string, LedgerEntry>> {
+    return ledgerAnswers(this.objects(), this.config, commit, wanted);
+  }
+
+  /** Which of `uids` format-2 commit `commit` holds under `area`: their bytes by uid (none when it cannot be read). */
+  async recordsByUid(commit: string, area: 'records' | 'archive', uids: readonly string[]): Promise<Map<string, Buffer>> {
+    if (uids.length === 0) return new Map();
+    try {
+      return await recordsByUid(this.objects(), this.config, commit, area, uids);
+    } catch {
+      this.endSession();
+      return new Map();
+    }
+  }
+
+  /** Whether `commit`'s tree has a file at `file` (false when it cannot be read). */
+  async hasFile(commit: string, file: string): Promise<boolean> {
+    try {
+      const [o] = await this.objects().get([`${commit}:${file}`], 1024);
+      return o?.type === 'blob';
+    } catch {
+      this.endSession();
+      return false;
     }
   }
 
@@ -184,30 +222,28 @@ export class SharedStateRef {
     }
   }
 
-  /** A commit holding these blobs on top of `parent` (objects only: no ref, no index, no working tree). */
-  write(parent: string | null, handoffs: Buffer, ledger: string, message: string): string {
-    const hash = (data: Buffer | string) =>
-      mustOk(localGit(this.root, ['hash-object', '-w', '--stdin'], data), 'hash-object').stdout.trim();
-    const tree = mustOk(
-      localGit(this.root, ['mktree'], `100644 blob ${hash(handoffs)}\t${STATE_FILE}\n100644 blob ${hash(ledger)}\t${LEDGER_FILE}\n`),
-      'mktree',
-    ).stdout.trim();
-    const args = ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message];
-    return mustOk(localGit(this.root, args, undefined, COMMIT_IDENTITY), 'commit-tree').stdout.trim();
+  /** A commit of `changes` on top of `parent` (objects and a scratch ref only: no index, no working tree). One git process. */
+  write(parent: string | null, changes: readonly TreeChange[], message: string): string {
+    const scratchRef = `refs/agentsync-scratch/${this.config.remote}/${this.config.ref.replace(/^refs\//, '')}`;
+    return writeSharedCommit(this.root, { scratchRef, parent, message, changes, when: Math.floor(Date.now() / 1000) });
   }
 
   /** Pushes `commit` to the ref if the ref is still `expected` (null: must not exist yet). */
   async push(commit: string, expected: string | null): Promise<PushOutcome> {
-    this.assertUsable();
+    // A branch ref is checked against the worktrees first; the default refs/agentsync/... costs no check before the
+    // push: a missing remote or repository fails the push, and is then named (assertUsable below).
+    if (this.config.ref.startsWith('refs/heads/')) this.assertUsable();
     const { ref, remote } = this.config;
     const lease = `--force-with-lease=${ref}:${expected ?? ''}`;
-    const args = ['push', '--porcelain', '--no-verify', REMOTE_PROGRAM_OPTIONS.push, lease, remote, `${commit}:${ref}`];
-    const run = await runRemoteGit(this.root, args);
+    // The private ref follows a push that landed in the same git process: a fetch refspec for it, given on the command
+    // line only, makes git update it as the remote-tracking ref of what was pushed (no update-ref process after).
+    const tracking = ['-c', `remote.${remote}.fetch=+${ref}:${this.localRef}`];
+    const args = [...tracking, 'push', '--porcelain', '--no-verify', REMOTE_PROGRAM_OPTIONS.push, lease, remote, `${commit}:${ref}`];
+    const run = await runRemoteGit(this.root, args, undefined, this.ssh);
+    const url = /^To (.+)$/m.exec(run.stdout)?.[1];
+    this.pushedOver = url === undefined ? null : sshUrl(url) ? 'ssh' : 'other';
     const line = run.stdout.split('\n').find((l) => l.includes(`:${ref}\t`));
-    if (run.ok && line && !line.startsWith('!')) {
-      localGit(this.root, ['update-ref', this.localRef, commit]);
-      return { kind: 'ok' };
-    }
+    if (run.ok && line && !line.startsWith('!')) return { kind: 'ok' };
     if (line?.startsWith('!')) {
       const summary = line.split('\t').slice(2).join(' ');
       // Someone else's write landed since the commit we decided on: the compare-and-swap failed, apply again.
@@ -221,7 +257,8 @@ export class SharedStateRef {
         .filter(Boolean);
       throw refused(this.config, [summary, ...said].join(' | ').slice(0, 600));
     }
-    const failure = this.failure('push to', run);
+    this.assertUsable();
+    const failure = remoteFailure(this.config, 'push to', run);
     if (failure.reason === 'remote_unreachable' && !neverConnected(run)) return { kind: 'unknown', error: failure };
     throw failure;
   }
@@ -230,49 +267,4 @@ export class SharedStateRef {
   stuck(detail: string): ActionError {
     return refused(this.config, `${detail}, and the ref did not move`);
   }
-
-  private failure(what: string, run: RemoteRun): ActionError {
-    const kind = classifyRemoteFailure(run);
-    const said = gitOutputSummary(run);
-    const { remote, ref } = this.config;
-    const sync = { remote, ref };
-    if (kind === 'auth') {
-      return new ActionError(
-        'remote_auth',
-        `The git remote "${remote}" wants credentials AgentSync cannot get without a prompt (git said: ${said}). Set up a credential ` +
-          'helper, an ssh agent or a token for this remote (a plain `git fetch` must work without asking), then retry. Nothing was changed.',
-        { sync, detail: said },
-      );
-    }
-    if (kind === 'refused') return refused(this.config, said);
-    return new ActionError(
-      'remote_unreachable',
-      `Could not ${what} the git remote "${remote}" (git said: ${said}). Nothing was changed. Retry when the remote answers. ` +
-        'A read without --fresh (or "fresh": true) answers from this clone\'s last synced state; for writes, ' +
-        '"sync": { "offline": "local" } in .agentsync.json works locally and confirms later with `agentsync sync`.',
-      { sync, detail: said },
-    );
-  }
-}
-
-function refused(config: SyncConfig, said: string): ActionError {
-  return new ActionError(
-    'remote_refused',
-    `The git remote "${config.remote}" refused the update of ${config.ref} (${said}). Nothing was changed. If the host protects ` +
-      `or forbids this ref, allow pushes to it, or set sync.ref to a branch this machine may push (e.g. "refs/heads/agentsync-state").`,
-    { sync: { remote: config.remote, ref: config.ref }, detail: said },
-  );
-}
-
-/** The shared state's commits are AgentSync's, not a person's: a fixed identity, so no user.name setup is needed. */
-const COMMIT_IDENTITY: NodeJS.ProcessEnv = {
-  GIT_AUTHOR_NAME: 'AgentSync',
-  GIT_AUTHOR_EMAIL: 'agentsync@localhost',
-  GIT_COMMITTER_NAME: 'AgentSync',
-  GIT_COMMITTER_EMAIL: 'agentsync@localhost',
-};
-
-function mustOk(r: GitResult, what: string): GitResult {
-  if (!r.ok) throw new Error(`git ${what} failed: ${r.stderr.trim()}`);
-  return r;
 }

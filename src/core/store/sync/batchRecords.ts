@@ -1,0 +1,70 @@
+// What one sync batch knows of this clone's own records (docs/contract.md §13): its store, read once per batch and
+// only read, and its archive; which of them join the shared state (by uid, never twice), and which records the
+// shared state archived that this clone held open (read by uid, so its archive follows).
+import type { Handoff } from '../../domain/handoffSchema';
+import type { LocalAuthority } from '../local/localAuthority';
+import type { StoreSnapshot } from '../storeSnapshot';
+import type { StoreTransaction } from '../storeTransaction';
+import type { SyncLocalState } from '../syncStateFile';
+import type { SyncConfig } from '../../domain/configSchema';
+import { adoptedRecords } from './rewoundCheck';
+import type { SharedStateRef } from './sharedStateRef';
+import { parseArchivedRecord } from './sharedWrite';
+
+export class BatchRecords {
+  private mine: StoreSnapshot | null | undefined = undefined;
+
+  constructor(
+    private readonly local: LocalAuthority,
+    private readonly ref: SharedStateRef,
+    private readonly config: SyncConfig,
+  ) {}
+
+  /** A new batch: its records are read again (once). */
+  reset(): void {
+    this.mine = undefined;
+  }
+
+  /** This clone's records, read once per batch and only read (joinLocalRecords.ts); null when its store cannot be read. */
+  async localRecords(): Promise<StoreSnapshot | null> {
+    if (this.mine === undefined)
+      this.mine = await this.local.base().then(
+        (b) => b.snapshot,
+        () => null,
+      );
+    return this.mine;
+  }
+
+  /**
+   * Of the uids only this clone holds, those that must not join: records the last adopted state held (the remote
+   * removed them since), and records the shared state at `head` archived (`format2`; a record joins once).
+   */
+  async notToJoin(uids: readonly string[], last: SyncLocalState, head: string, format2: boolean): Promise<Set<string>> {
+    const out = await adoptedRecords(this.ref, this.config, last, uids);
+    if (format2) for (const uid of (await this.ref.recordsByUid(head, 'archive', uids)).keys()) out.add(uid);
+    return out;
+  }
+
+  /** The records of this clone's archive the shared archive at `head` lacks (none open in the shared state: that one stands). */
+  async archiveJoins(shared: StoreSnapshot, head: string): Promise<Handoff[]> {
+    const mine = this.local.archive.records((h) => Boolean(h.uid) && !shared.find(h.uid!));
+    if (mine.length === 0) return [];
+    const there = await this.ref.recordsByUid(head, 'archive', [...new Set(mine.map((h) => h.uid!))]);
+    const seen = new Set<string>();
+    const joins = mine.filter((h) => !there.has(h.uid!) && !seen.has(h.uid!) && Boolean(seen.add(h.uid!)));
+    if (joins.length) this.local.logger.info(`${joins.length} record(s) of this clone's archive join the shared archive`);
+    return joins;
+  }
+
+  /** Records this clone held open that the shared state at `commit` archived (another clone's pass), read by uid. */
+  async archivedElsewhere(tx: StoreTransaction, commit: string, archivedNow: readonly Handoff[]): Promise<Handoff[]> {
+    const mine = await this.localRecords();
+    const now = new Set(archivedNow.map((h) => h.uid));
+    const gone = (mine?.handoffs ?? []).flatMap((h) => (h.uid && !tx.snapshot.find(h.uid) && !now.has(h.uid) ? [h.uid] : []));
+    const found = await this.ref.recordsByUid(commit, 'archive', gone);
+    return [...found.values()].flatMap((b) => {
+      const h = parseArchivedRecord(b);
+      return h && !this.local.archive.find(h.uid!) ? [h] : [];
+    });
+  }
+}
