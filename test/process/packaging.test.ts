@@ -60,14 +60,14 @@ interface SizeReport {
 describe('packaging', function () {
   this.timeout(120_000);
 
-  it('dist/extension.js, built for the VSIX (--production), is at most 520 KB', () => {
+  it('dist/extension.js, built for the VSIX (--production), is at most 560 KB', () => {
     const out = run([path.join(REPO_ROOT, 'bench/bundle-size.mjs'), '--json']);
     const report = JSON.parse(out.split('\n')[0]) as SizeReport;
     const extension = report.bundles.find((b) => b.bundle === 'dist/extension.js');
     assert.ok(extension, `no dist/extension.js in ${out}`);
-    assert.equal(report.extensionBudget, 520 * 1024);
+    assert.equal(report.extensionBudget, 560 * 1024);
     const biggest = extension.packages.map((p) => `${p.name} ${(p.bytes / 1024).toFixed(0)} KB`).join(', ');
-    assert.ok(extension.bytes <= 520 * 1024, `dist/extension.js is ${(extension.bytes / 1024).toFixed(1)} KB (largest: ${biggest})`);
+    assert.ok(extension.bytes <= 560 * 1024, `dist/extension.js is ${(extension.bytes / 1024).toFixed(1)} KB (largest: ${biggest})`);
     assert.equal(report.withinBudget, true);
   });
 
