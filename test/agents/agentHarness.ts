@@ -123,8 +123,11 @@ export function scene(agent: string, other: string, config: object = {}): Scene 
   fs.mkdirSync(path.join(ws, 'src/sub'));
   fs.writeFileSync(path.join(ws, 'src/sub/index.ts'), 'export const sub = 1;\n');
   const create = (from: string, to: string, summary: string, files: string[], claim = true) => {
+    // The scene is set by a person: a human author starts no lineage (docs/contract.md §6, loops across separate
+    // handoffs), so the agents' crossed handoffs are a starting state, not a loop the product refuses.
     const r = request(ws, {
       action: 'createHandoff',
+      agent: 'human',
       handoff: { from_agent: from, to_agents: [to], owner_mode: 'single', summary, files },
     });
     if (!r.ok) throw new Error(`createHandoff: ${JSON.stringify(r)}`);

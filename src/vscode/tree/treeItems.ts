@@ -50,8 +50,9 @@ export function handoffLabel(h: Handoff): string {
 export function handoffDescription(node: HandoffNode): string {
   const h = node.handoff;
   const conflicts = h.conflicts?.length ?? 0;
-  // A fan-out's children sit side by side under the work they came from; the mark says they are one group.
-  const group = groupFlag(h, node.index.handoffs);
+  // A fan-out's children sit side by side under the work they came from; the mark says they are one group, numbered
+  // among all its children (the folder's handoffs: children waiting on different agents may be in different groups).
+  const group = groupFlag(h, node.all);
   const flags = [
     ...(group ? [group] : []),
     ...(node.stale ? ['stale'] : []),

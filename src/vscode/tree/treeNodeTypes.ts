@@ -23,6 +23,8 @@ export interface GroupNode extends NodeBase {
   handoffs: Handoff[];
   /** The group's rows and chains, indexed once per render of the folder. */
   index: AttentionGroupIndex;
+  /** Every handoff of the folder: a fan-out's children may sit in different groups, and each is numbered among all. */
+  all: readonly Handoff[];
   config: AgentSyncConfig;
 }
 export interface HandoffNode extends NodeBase {
@@ -33,6 +35,7 @@ export interface HandoffNode extends NodeBase {
   /** Open handoffs passed on or returned from this one (parent_uid), in any group, shown beneath it. */
   chained: readonly Handoff[];
   index: AttentionGroupIndex;
+  all: readonly Handoff[];
   config: AgentSyncConfig;
 }
 export interface FileNode extends NodeBase {

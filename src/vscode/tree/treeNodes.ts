@@ -55,6 +55,7 @@ export function folderChildren(service: FolderService, ctx: TreeContext, parent?
       group: g,
       handoffs: index.handoffs,
       index,
+      all: view.handoffs,
       config: view.config,
     });
   }
@@ -85,6 +86,7 @@ function handoffNode(parent: TreeNode, h: Handoff, from: GroupNode | HandoffNode
     stale: staleReason(h, from.config, ctx.now),
     chained: chainedUnder(from.index, h).filter((c) => !onPath(parent, c.uid)),
     index: from.index,
+    all: from.all,
     config: from.config,
   };
 }
