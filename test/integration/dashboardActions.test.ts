@@ -28,7 +28,9 @@ async function rendered(what: string, check: (r: RenderedModel) => boolean, time
 }
 
 async function created(summary: string): Promise<Handoff> {
-  const r = await cli(['create', '--from', 'codex', '--to', 'human', '--summary', summary, '--json']);
+  // Written down by a person for codex: codex holds work of an earlier test, and work it created itself would come from
+  // that (docs/contract.md §6, loops across separate handoffs), drawn beneath it rather than as a card of its own.
+  const r = await cli(['create', '--agent', 'human', '--from', 'codex', '--to', 'human', '--summary', summary, '--json']);
   assert.equal(r.code, 0, r.stderr || r.stdout);
   const h = findHandoff(summary);
   await rendered(`${h.handoff_id} on the dashboard`, (x) => cardOf(x.model, h.handoff_id)?.status === 'queued');
