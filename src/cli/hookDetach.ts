@@ -2,8 +2,9 @@
 // its session-end hooks little time (Claude Code 1.5 s unless told otherwise, Codex 3 s) and kills what runs longer,
 // while handing a pass back writes the store (and, with sync, pushes). So the hook starts the same command again,
 // detached (its own process group, which the agent's exit does not end), hands it its input, and answers at once.
-// Node built-ins only, like hookMain.ts.
-import { spawn } from 'node:child_process';
+// Node built-ins only, like hookMain.ts; child_process is loaded only here (disk/childProcess.ts), so the other hooks,
+// which run at every tool call, do not pay for it.
+import { childProcess } from '../core/disk/childProcess';
 import type { HookEvent } from '../core/hooks/vendors/vendor';
 
 /** Set in the detached process, which does the work itself. */
@@ -23,7 +24,7 @@ export function isDetachedRun(env: NodeJS.ProcessEnv): boolean {
 export function detachSessionEnd(event: HookEvent, input: string): boolean {
   if (event !== 'session-end' || isDetachedRun(process.env)) return false;
   try {
-    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    const child = childProcess().spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
       env: { ...process.env, [DETACHED_ENV]: '1' },

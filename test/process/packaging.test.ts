@@ -71,6 +71,16 @@ describe('packaging', function () {
     assert.equal(report.withinBudget, true);
   });
 
+  it('dist/hook.js, which every agent runs at every tool call, loads only Node built-ins and AgentSync: no package', () => {
+    // A schema library pulled in by one import (sync.json's entries once) costs every tool call its load.
+    const out = run([path.join(REPO_ROOT, 'bench/bundle-size.mjs'), '--json']);
+    const report = JSON.parse(out.split('\n')[0]) as SizeReport;
+    const hook = report.bundles.find((b) => b.bundle === 'dist/hook.js');
+    assert.ok(hook, `no dist/hook.js in ${out}`);
+    const packages = hook.packages.map((p) => p.name).filter((n) => !n.startsWith('(agentsync)') && n !== 'shared-builtin');
+    assert.deepEqual(packages, []);
+  });
+
   it("npm run package builds the VSIX with exactly the extension's files, the version of package.json and no vsce warning", () => {
     const manifest = readManifest();
     const vsix = path.join(REPO_ROOT, `agentsync-${manifest.version}.vsix`);

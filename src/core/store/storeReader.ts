@@ -10,7 +10,7 @@ import { freshHookIndex } from './hookIndex';
 import { seedHome } from './homeSeed';
 import { storeFileRefusal } from './storeLimits';
 import { WorkspaceLayout } from '../workspace/workspaceLayout';
-import { readSyncState } from './syncStateFile';
+import { readSyncFetchedAt } from './syncFetchedAt';
 import { emptyStoreBytes } from './storeFormat';
 import type { StoreSeed } from '../workspace/workspaceInit';
 
@@ -79,7 +79,7 @@ export class StoreReader {
    * when it never did (no sync, or not yet).
    */
   syncedAt(): string | null {
-    return readSyncState(this.layout.syncStateFile).fetched_at;
+    return readSyncFetchedAt(this.layout.syncStateFile);
   }
 }
 
