@@ -1,21 +1,31 @@
-// V8's code cache for dist/cli.js (bin/agentsync.js reads it): the package build runs a few verbs on a scratch
-// workspace, each adding the code it compiled to dist/cli.js.v8cache, so a user's `agentsync claim` starts without
-// compiling most of the bundle. It is only an optimisation: a cache from another Node, or for other bundle bytes, is
+// V8's code caches for dist/cli.js and dist/hook.js (bin/agentsync.js reads them): the package build runs a few verbs
+// and the tool hooks on a scratch workspace, each adding the code it compiled to dist/cli.js.v8cache or
+// dist/hook.js.v8cache, so a user's `agentsync claim`, and the hook around each tool call, start without compiling
+// most of their bundle. It is only an optimisation: a cache from another Node, or for other bundle bytes, is
 // ignored at run time. Written at build time only; the CLI never writes it.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/** Writes `<root>/dist/cli.js.v8cache` from a run of init, create, list, show, claim and release. */
+/**
+ * Writes `<root>/dist/cli.js.v8cache` from a run of init, create, list, show, claim and release, and
+ * `<root>/dist/hook.js.v8cache` from Claude Code's tool hooks before and after a Write.
+ */
 export function writeCliCodeCache(root) {
   const out = path.join(root, 'dist', 'cli.js.v8cache');
-  fs.rmSync(out, { force: true });
+  const hookOut = path.join(root, 'dist', 'hook.js.v8cache');
+  removeCliCodeCache(root);
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-code-cache-'));
   const cli = (...args) => {
-    const r = spawnSync(process.execPath, [path.join(root, 'bin', 'agentsync.js'), '--dir', ws, ...args], {
+    const hook = args[0] === 'hook';
+    const r = spawnSync(process.execPath, [path.join(root, 'bin', 'agentsync.js'), ...(hook ? [] : ['--dir', ws]), ...args], {
+      cwd: ws,
       encoding: 'utf8',
-      env: { ...process.env, AGENTSYNC_WRITE_CODE_CACHE: out },
+      input: hook
+        ? JSON.stringify({ session_id: 'build', cwd: ws, tool_name: 'Write', tool_input: { file_path: path.join(ws, 'a.ts') } })
+        : undefined,
+      env: { ...process.env, AGENTSYNC_WRITE_CODE_CACHE: hook ? hookOut : out },
     });
     if (r.status !== 0)
       throw new Error(`agentsync ${args.join(' ')} exited ${r.status} while writing the code cache: ${r.stdout}${r.stderr}`);
@@ -29,12 +39,13 @@ export function writeCliCodeCache(root) {
     cli('claim', id, '--agent', 'claude');
     cli('release', id, '--agent', 'claude');
     cli('claim', id, '--agent', 'claude');
+    for (const event of ['pre-tool-use', 'post-tool-use', 'pre-tool-use']) cli('hook', event, '--agent', 'claude', '--format', 'claude');
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
   }
 }
 
-/** A build without the cache (a development build) removes the one a package build left. */
+/** A build without the caches (a development build) removes those a package build left. */
 export function removeCliCodeCache(root) {
-  fs.rmSync(path.join(root, 'dist', 'cli.js.v8cache'), { force: true });
+  for (const bundle of ['cli.js', 'hook.js']) fs.rmSync(path.join(root, 'dist', `${bundle}.v8cache`), { force: true });
 }

@@ -82,6 +82,28 @@ describe('CLI start-up: each verb loads what it needs', function () {
     }
   });
 
+  it('a tool hook with nothing to tell loads neither crypto nor child_process (dist/hook.js runs at every tool call)', () => {
+    assert.ok(loadedModules(ws, ['list']).includes('NativeModule crypto'), 'the report is live: list loads crypto for the store stamp');
+    const input = {
+      session_id: 's-1',
+      cwd: ws,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: path.join(ws, 'a.ts') },
+    };
+    for (const event of ['pre-tool-use', 'post-tool-use']) {
+      const r = spawnSync(process.execPath, ['-r', modulesReporter(ws), CLI, 'hook', event, '--agent', 'claude', '--format', 'claude'], {
+        cwd: ws,
+        input: JSON.stringify(input),
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      const loaded = modulesIn(r.stderr);
+      for (const m of ['NativeModule crypto', 'NativeModule child_process'])
+        assert.ok(!loaded.includes(m), `${event} loaded ${m}: ${loaded.join(' ')}`);
+    }
+  });
+
   it('a tracker with a named entity in a link definition keeps the human text below it (the decoder loads when used)', () => {
     // `javascript&colon;x` decodes to a javascript: link, which Markdown refuses as a link reference definition, so
     // the line is a paragraph and the `===` under it makes a heading that ends the generated section. A decoder

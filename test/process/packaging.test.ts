@@ -177,6 +177,7 @@ describe('packaging', function () {
       'bin/agentsync.js',
       'dist/cli.js',
       'dist/cli.js.v8cache',
+      'dist/hook.js.v8cache',
       'dist/hook.js',
       'dist/mcp.js',
       'dist/entities.js',
@@ -212,6 +213,26 @@ describe('packaging', function () {
     const cached = report(['--json', 'list']);
     assert.equal(cached.status, 0, cached.stderr);
     assert.match(cached.stderr, /^code cache: used$/m);
+    const hookInput = JSON.stringify({ cwd: ws, tool_name: 'Write', tool_input: { file_path: path.join(ws, 'a.ts') } });
+    const hookReport = () =>
+      spawnSync(agentsync, ['hook', 'pre-tool-use', '--agent', 'claude'], {
+        cwd: ws,
+        encoding: 'utf8',
+        input: hookInput,
+        env: { ...process.env, AGENTSYNC_CODE_CACHE_REPORT: '1' },
+      });
+    const hookCached = hookReport();
+    assert.equal(hookCached.status, 0, hookCached.stderr);
+    assert.match(hookCached.stderr, /^code cache: used$/m, 'the tool hook starts from its own cache');
+    const hookBundle = path.join(prefix, 'lib', 'node_modules', 'agentsync', 'dist', 'hook.js');
+    // Same length, other bytes: only the byte-for-byte comparison can tell.
+    const hookBytes = fs.readFileSync(hookBundle);
+    const at = hookBytes.lastIndexOf('AgentSync');
+    hookBytes[at + 8] = 'C'.charCodeAt(0);
+    fs.writeFileSync(hookBundle, hookBytes);
+    const hookChanged = hookReport();
+    assert.equal(hookChanged.status, 0, hookChanged.stderr);
+    assert.doesNotMatch(hookChanged.stderr, /code cache/);
     const cli = path.join(prefix, 'lib', 'node_modules', 'agentsync', 'dist', 'cli.js');
     fs.appendFileSync(cli, '\n// changed after the build\n');
     const changed = report(['--json', 'list']);

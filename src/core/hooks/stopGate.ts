@@ -3,16 +3,15 @@
 // "Once" uses the vendor's loop flag where it has one, and a marker in .agentsync/hooks/ for every vendor.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../disk/atomicFile';
+import { sessionTag } from './sessionTag';
 import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import type { Handoff } from '../domain/handoffSchema';
 import { isHolder, type AgentSession } from '../domain/agentSession';
 
 /** The stop gate's marker, one per session of an agent (docs/contract.md §4); a session id is hashed into a safe name. */
 export function stopMarkerFile(dataDir: string, agent: string, session: string | null = null): string {
-  const tag = session ? `-${createHash('sha256').update(session).digest('hex').slice(0, 16)}` : '';
-  return path.join(dataDir, 'hooks', `stop-${agent}${tag}.json`);
+  return path.join(dataDir, 'hooks', `stop-${agent}${sessionTag(session)}.json`);
 }
 
 export interface StopDecision {

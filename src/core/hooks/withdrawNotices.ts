@@ -4,8 +4,8 @@
 // gate's markers. Node built-ins only: dist/hook.js runs it around every tool call.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../disk/atomicFile';
+import { sessionTag } from './sessionTag';
 import { ensureSafeDirectory } from '../disk/safeDirectory';
 import type { AgentSession } from '../domain/agentSession';
 import { recordsContaining } from './storeScan';
@@ -25,8 +25,7 @@ export interface WithdrawalNotice {
 const MAX_TOLD = 200;
 
 export function withdrawNoticeFile(dataDir: string, agent: string, session: string | null): string {
-  const tag = session ? `-${createHash('sha256').update(session).digest('hex').slice(0, 16)}` : '';
-  return path.join(dataDir, 'hooks', `withdrawn-${agent}${tag}.json`);
+  return path.join(dataDir, 'hooks', `withdrawn-${agent}${sessionTag(session)}.json`);
 }
 
 type Rec = Record<string, unknown>;

@@ -170,6 +170,24 @@ describe('sync: shared format 2, and reading the format before it', function () 
     assert.deepEqual(two.gits, ['cat-file', 'fast-import', 'push'], `format 2: ${two.gits.join(', ')}`);
   });
 
+  it('a write after a fast-import killed mid-update (its scratch ref lock left behind) succeeds; the lock is gone', () => {
+    loadFixture();
+    const a = server.clone('a');
+    assert.equal(cli(a, ['sync', '--upgrade-format']).ok, true);
+    // What a SIGKILL between fast-import's ref lock and its rename leaves: the scratch ref's lock file, no process.
+    const lock = path.join(a, '.git', 'refs', 'agentsync-scratch', 'origin', 'agentsync', 'state.lock');
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    fs.writeFileSync(lock, `${'0'.repeat(40)}\n`);
+    const claimed = cli(a, ['claim', idOf(a, 'created with a request id').handoff_id, '--agent', 'codex']);
+    assert.equal(claimed.ok, true, JSON.stringify(claimed));
+    assert.equal(fs.existsSync(lock), false);
+    // The claim is on the remote: another clone sees it held.
+    const b = server.clone('b');
+    assert.equal(cli(b, ['sync']).ok, true);
+    const shown = cli(b, ['show', idOf(a, 'created with a request id').handoff_id]);
+    assert.equal(shown.data?.handoff?.claimed_by, 'codex', JSON.stringify(shown));
+  });
+
   it("an uncontended write reads sync.json once and this clone's store once", () => {
     loadFixture();
     const a = server.clone('a');

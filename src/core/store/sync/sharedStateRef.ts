@@ -11,6 +11,7 @@ import { refused, remoteFailure } from './remoteRefusals';
 import { neverConnected, REMOTE_PROGRAM_OPTIONS, runRemoteGit, sshUrl } from '../../git/gitRemote';
 
 import { GitObjectSession } from '../../git/gitObjectSession';
+import { findWorktree } from '../../git/worktreeLocation';
 import type { LedgerEntry } from '../storeTransaction';
 import { ledgerAnswers, readSharedView, recordsByUid, type SharedView } from './sharedView';
 import { writeSharedCommit, type TreeChange } from './sharedTreeWriter';
@@ -118,13 +119,18 @@ export class SharedStateRef {
   }
 
   /**
-   * Removes the lock file a git process killed mid-update left on the private ref (git would refuse every later
-   * update of it: "cannot lock ref … File exists"). Only AgentSync writes that namespace, under this clone's lock,
-   * and the remote's compare-and-swap decides every write, so a lock removed here can cost at most a stale view.
+   * Removes the lock file a git process killed mid-update left on one of AgentSync's private refs (the fetched ref,
+   * the scratch ref fast-import writes): git would refuse every later update of it ("cannot lock ref … File exists").
+   * Only AgentSync writes those namespaces, under this clone's lock, and the remote's compare-and-swap decides every
+   * write, so a lock removed here can cost at most a stale view. The common dir is found by reading files when no git
+   * process has named it yet (an uncontended write starts none before fast-import).
    */
-  private clearStaleRefLock(): void {
+  private clearStaleRefLock(ref: string): void {
+    const lookup = this.commonDir ? null : findWorktree(this.root);
+    const commonDir = this.commonDir || (lookup?.ok ? lookup.location.commonDir : '');
+    if (!commonDir) return;
     try {
-      fs.rmSync(path.join(this.commonDir, `${this.localRef}.lock`), { force: true });
+      fs.rmSync(path.join(commonDir, `${ref}.lock`), { force: true });
     } catch {
       // nothing to remove, or not ours to remove: git's own message will say so
     }
@@ -133,7 +139,7 @@ export class SharedStateRef {
   /** Fetches the ref; the commit it holds, or null when the remote has no such ref yet. Throws the named remote_* refusal. */
   async fetch(): Promise<string | null> {
     this.assertUsable();
-    this.clearStaleRefLock();
+    this.clearStaleRefLock(this.localRef);
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', REMOTE_PROGRAM_OPTIONS.fetch];
     const run = await runRemoteGit(this.root, [...args, this.config.remote, `+${this.config.ref}:${this.localRef}`], undefined, this.ssh);
     // The object the ref names, whatever it is (read() refuses anything but a shared-state commit).
@@ -225,6 +231,7 @@ export class SharedStateRef {
   /** A commit of `changes` on top of `parent` (objects and a scratch ref only: no index, no working tree). One git process. */
   write(parent: string | null, changes: readonly TreeChange[], message: string): string {
     const scratchRef = `refs/agentsync-scratch/${this.config.remote}/${this.config.ref.replace(/^refs\//, '')}`;
+    this.clearStaleRefLock(scratchRef);
     return writeSharedCommit(this.root, { scratchRef, parent, message, changes, when: Math.floor(Date.now() / 1000) });
   }
 
