@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cliAsync, create, git, GitServer, gitServerPerTest, ids, storeBytes } from './gitServer';
 import { cutProxy, type CutProxy } from './cutProxy';
+import { runCliIn } from './processHarness';
 
 /** The summaries of the records on the shared ref, as the remote holds them. */
 function remoteSummaries(server: GitServer): string[] {
@@ -80,6 +81,13 @@ describe('sync: a push whose reply is lost', function () {
       (status.data!.unsettled as { request_id: string }[]).map((u) => u.request_id),
       [requestId],
     );
+    // Its last error is the unknown outcome, not the failed fetch's "Nothing was changed" (the remote holds the write).
+    const lastError = status.data!.last_error as { reason: string; message: string };
+    assert.equal(lastError.reason, 'remote_outcome_unknown', JSON.stringify(lastError));
+    assert.doesNotMatch(lastError.message, /Nothing was changed/i);
+    const text = runCliIn(a, ['sync', '--status']).stdout;
+    assert.match(text, /last error \(.*\): remote_outcome_unknown: /);
+    assert.doesNotMatch(text, /Nothing was changed/i);
     p.mode = 'pass';
     const retry = await cliAsync(a, [...args, '--request-id', requestId]);
     assert.equal(retry.ok, true, JSON.stringify(retry));

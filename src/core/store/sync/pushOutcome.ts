@@ -111,17 +111,24 @@ export async function afterLostReply(
       why: 'the push lost its reply; fetched to see whether it landed',
     };
   } catch (e) {
-    ctx.noteError(e);
     if (isActionError(e) && e.reason === 'remote_unreachable' && ctx.config.offline === 'local') {
+      ctx.noteError(e);
       return {
         retry: { contended: false, unreachable: e },
         why: 'the push lost its reply and the remote is unreachable; deciding on this clone',
       };
     }
-    if (!isActionError(e)) throw e;
+    if (!isActionError(e)) {
+      ctx.noteError(e);
+      throw e;
+    }
     const unsettled = unsettledWrites(works, changedBy, commit, ctx.now());
     ctx.bestEffort(() => ctx.state.update((s) => (s.unsettled = [...(s.unsettled ?? []), ...unsettled])));
-    throw outcomeUnknown(ctx.config, lost, e, unsettled);
+    // The error kept for `sync --status` is this one: the fetch's own ("… Nothing was changed") would deny a write
+    // the remote may hold.
+    const unknown = outcomeUnknown(ctx.config, lost, e, unsettled);
+    ctx.noteError(unknown);
+    throw unknown;
   }
 }
 
