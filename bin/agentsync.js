@@ -8,6 +8,8 @@
 // same V8 and the bundle is exactly the one the cache was made from; otherwise the bundle is compiled as usual, and
 // on Node 22.1 and later kept in Node's own compile cache (in the temp folder; NODE_DISABLE_COMPILE_CACHE=1 turns it
 // off). Node 20 has no such cache, and does not even load node:module for it.
+// bin/package.json says this folder is CommonJS: Node then reads that small file, not the package's own package.json
+// (84 KB with the editor's contributions) to learn how to load this file, on every start.
 const path = require('node:path');
 
 const args = process.argv.slice(2);

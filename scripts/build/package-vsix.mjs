@@ -23,6 +23,7 @@ const VSIX_FILES = [
   'dist/extension.js',
   // The CLI the extension puts on its terminals' PATH, and what its verbs load.
   'bin/agentsync.js',
+  'bin/package.json',
   'dist/cli.js',
   'dist/hook.js',
   'dist/mcp.js',
