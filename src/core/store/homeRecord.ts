@@ -170,11 +170,31 @@ export function followRecord(layout: WorkspaceLayout, chunks: readonly Buffer[])
   const main = layout.placement?.mainWorkspace;
   if (!file || !main) return;
   if (!fs.existsSync(path.join(main, '.agentsync.json')) && !fs.existsSync(file)) return;
-  const bytes = Buffer.concat(chunks);
-  const now = regularStoreBytes(file);
-  if (!now || !now.equals(bytes)) {
+  if (!sameBytes(file, chunks)) {
     ensureSafeDirectory(main, path.dirname(file));
-    writeFileAtomic(file, [bytes], { durable: false });
+    writeFileAtomic(file, [...chunks], { durable: false });
   }
   rememberCommitted(layout);
+}
+
+/**
+ * Whether `file` holds exactly `chunks` concatenated. A file of another size is not read (the common case: a write
+ * changes the record's length), and the chunks are never joined into one 1 MB buffer to compare.
+ */
+function sameBytes(file: string, chunks: readonly Buffer[]): boolean {
+  let size = 0;
+  for (const c of chunks) size += c.length;
+  try {
+    if (fs.lstatSync(file).size !== size) return false;
+  } catch {
+    return false;
+  }
+  const now = regularStoreBytes(file);
+  if (!now || now.length !== size) return false;
+  let at = 0;
+  for (const c of chunks) {
+    if (!now.subarray(at, at + c.length).equals(c)) return false;
+    at += c.length;
+  }
+  return true;
 }
