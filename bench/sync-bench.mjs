@@ -30,7 +30,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { median, percentile, ROOT } from './benchSupport.mjs';
 import { claimFigure, freshCloneFigure, gitProcessFigure, growthFigure, hookFigure, Workspaces } from './syncCost.mjs';
-import { FormatUnavailable, upgradeFormat } from './syncSeed.mjs';
+import { commitSyncOn, FormatUnavailable, upgradeFormat } from './syncSeed.mjs';
 
 const require = createRequire(import.meta.url);
 const harness = path.join(ROOT, 'out/test/process/sync/netHarness.js');
@@ -189,15 +189,7 @@ if (firstBuild) {
   const seed = path.join(work, 'seed');
   fs.mkdirSync(seed);
   git(['init', '--quiet', '-b', 'main'], seed);
-  run(process.execPath, [CLI, '--dir', seed, 'init']);
-  const configFile = path.join(seed, '.agentsync.json');
-  const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-  config.humans = agents;
-  config.sync = { remote: 'origin', ref: REF, offline: 'refuse', interval_s: 30 };
-  fs.writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n');
-  git(['add', '-A'], seed);
-  git(['-c', 'user.name=bench', '-c', 'user.email=bench@test.invalid', 'commit', '--quiet', '-m', 'sync on'], seed);
-  git(['push', '--quiet', bare, 'HEAD:refs/heads/main'], seed);
+  commitSyncOn(seed, agents, bare);
   proxy = await startDelayProxy({
     host: '127.0.0.1',
     port: 0,

@@ -88,19 +88,27 @@ export function consentingClone(url, dir) {
  * `agentsync sync`; with format 2, `agentsync sync --upgrade-format` after that. Returns the clone, the bare
  * repository, the queued ids in order (`next`: the first not yet claimed) and the seconds the product took.
  */
-export function syncedWorkspace({ base, work, name, url, open, finished, format }) {
-  const bare = bareRepo(base, name);
-  const ws = path.join(work, name);
-  git(['clone', '--quiet', url, ws]);
+/**
+ * `agentsync init` in the git checkout `ws`, with the bench's agents as humans and sync on through `origin`, committed
+ * and pushed to `pushTo`'s main branch: what a team commits once to turn sync on.
+ */
+export function commitSyncOn(ws, humans, pushTo) {
   run(process.execPath, [CLI, '--dir', ws, 'init']);
   const configFile = path.join(ws, '.agentsync.json');
   const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-  config.humans = AGENTS;
+  config.humans = humans;
   config.sync = { remote: 'origin', ref: REF, offline: 'refuse', interval_s: 30 };
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n');
   git(['add', '-A'], ws);
   git(['-c', 'user.name=bench', '-c', 'user.email=bench@test.invalid', 'commit', '--quiet', '-m', 'sync on'], ws);
-  git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main'], ws);
+  git(['push', '--quiet', pushTo, 'HEAD:refs/heads/main'], ws);
+}
+
+export function syncedWorkspace({ base, work, name, url, open, finished, format }) {
+  const bare = bareRepo(base, name);
+  const ws = path.join(work, name);
+  git(['clone', '--quiet', url, ws]);
+  commitSyncOn(ws, AGENTS, 'origin');
   run(process.execPath, [CLI, '--dir', ws, 'sync', '--enable']);
   const file = path.join(ws, '.agentsync/handoffs.json');
   const store = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -98,11 +98,16 @@ export function treeOf(dir: string): string[] {
 }
 
 /**
- * A workspace where `agent` holds one handoff (lease past half its time) and `other` holds another that lists
- * src/shared.ts (lease live); requireHandoffOnEndSession on, so a stop while holding work is blocked once.
+ * A git workspace (`ws`) where `agentsync init --hooks` ran, with the agents' capabilities given (those the config
+ * lacks) and `config` over its .agentsync.json; a home folder for the agent's CLI (`home`) and the PATH it runs with,
+ * whose first folder holds an `agentsync` that runs this checkout's CLI.
  */
-export function scene(agent: string, other: string, config: object = {}): Scene {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-agent-${agent}-`));
+export function agentWorkspace(
+  prefix: string,
+  capabilities: Record<string, string[]>,
+  config: object = {},
+): { ws: string; home: string; pathVar: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `agentsync-agent-${prefix}-`));
   const ws = path.join(root, 'ws');
   const home = path.join(root, 'home');
   const bin = path.join(root, 'bin');
@@ -116,8 +121,18 @@ export function scene(agent: string, other: string, config: object = {}): Scene 
   if (init.code !== 0) throw new Error(`init --hooks failed: ${init.stdout}${init.stderr}`);
   const cfgFile = path.join(ws, '.agentsync.json');
   const cfg = JSON.parse(fs.readFileSync(cfgFile, 'utf8')) as { agentCapabilities: Record<string, string[]> };
-  for (const a of [agent, other]) cfg.agentCapabilities[a] ??= ['code_patch'];
-  fs.writeFileSync(cfgFile, JSON.stringify({ ...cfg, requireHandoffOnEndSession: true, ...config }, null, 2) + '\n');
+  for (const [a, caps] of Object.entries(capabilities)) cfg.agentCapabilities[a] ??= caps;
+  fs.writeFileSync(cfgFile, JSON.stringify({ ...cfg, ...config }, null, 2) + '\n');
+  return { ws, home, pathVar };
+}
+
+/**
+ * A workspace where `agent` holds one handoff (lease past half its time) and `other` holds another that lists
+ * src/shared.ts (lease live); requireHandoffOnEndSession on, so a stop while holding work is blocked once.
+ */
+export function scene(agent: string, other: string, config: object = {}): Scene {
+  const caps = { [agent]: ['code_patch'], [other]: ['code_patch'] };
+  const { ws, home, pathVar } = agentWorkspace(agent, caps, { requireHandoffOnEndSession: true, ...config });
   fs.mkdirSync(path.join(ws, 'src'));
   fs.writeFileSync(path.join(ws, 'src/shared.ts'), 'export const shared = 1;\n');
   fs.mkdirSync(path.join(ws, 'src/sub'));

@@ -6,9 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { agentEnv, agentsync, CLI, request, runAgent, startWatch } from './agentHarness';
+import { agentEnv, agentsync, agentWorkspace, request, runAgent, startWatch } from './agentHarness';
 import { startModelServer, type ModelServer } from './modelServer';
 import { outputsWith } from './agentChecks';
 import { runOf } from './vendorRuns';
@@ -18,23 +17,7 @@ const CLAIM_MARK = 'agentsync-claim-answer:';
 
 /** A workspace (git, `agentsync init --hooks`) where alice passed a read-only audit to claude; its home and PATH. */
 function readOnlyScene(agent: 'claude' | 'codex'): { ws: string; home: string; pathVar: string; id: string } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-agent-readonly-'));
-  const ws = path.join(root, 'ws');
-  const home = path.join(root, 'home');
-  const bin = path.join(root, 'bin');
-  for (const d of [ws, home, bin]) fs.mkdirSync(d, { recursive: true });
-  spawnSync('git', ['init', '-q'], { cwd: ws });
-  fs.writeFileSync(path.join(bin, 'agentsync'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
-  const pathVar = [bin, path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
-  // Codex runs its shell through bash -lc: a login shell rebuilds PATH from /etc/profile, then reads ~/.profile.
-  fs.writeFileSync(path.join(home, '.profile'), `export PATH="${pathVar}:$PATH"\n`);
-  const init = agentsync(ws, ['init', '--hooks']);
-  assert.equal(init.code, 0, init.stdout + init.stderr);
-  const cfgFile = path.join(ws, '.agentsync.json');
-  const cfg = JSON.parse(fs.readFileSync(cfgFile, 'utf8')) as { agentCapabilities: Record<string, string[]> };
-  cfg.agentCapabilities.alice = ['code_patch'];
-  cfg.agentCapabilities[agent] ??= ['pr_review'];
-  fs.writeFileSync(cfgFile, JSON.stringify(cfg, null, 2) + '\n');
+  const { ws, home, pathVar } = agentWorkspace('readonly', { alice: ['code_patch'], [agent]: ['pr_review'] });
   fs.mkdirSync(path.join(ws, 'src'));
   fs.writeFileSync(path.join(ws, 'src/shared.ts'), ORIGINAL);
   const passed = request(ws, {

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Handoff } from '../../src/core/domain/handoffSchema';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import type { HandoffNode, TreeNode } from '../../src/vscode/tree/treeNodes';
-import { api, cli, findHandoff, hoverText, readHandoffs, runWithAnswers, waitFor, workspaceRoot, recordFile } from './helpers';
+import type { HandoffNode } from '../../src/vscode/tree/treeNodes';
+import { api, cli, findHandoff, hoverText, readHandoffs, runWithAnswers, waitFor, walk, workspaceRoot, recordFile } from './helpers';
 
 /** Runs the CLI with --json and returns the response envelope (asserting it succeeded). */
 async function cliOk(args: string[]): Promise<RequestResponse> {
@@ -35,20 +35,6 @@ async function seen(id: string, status?: string): Promise<Handoff> {
       .view()
       .handoffs.find((h) => h.handoff_id === id && (!status || h.status === status)),
   ))!;
-}
-
-/** Every handoff node of the tree, walked from the top (children of handoffs included), with its path of labels. */
-async function walk(): Promise<TreeNode[]> {
-  const a = await api();
-  const out: TreeNode[] = [];
-  const visit = (n?: TreeNode) => {
-    for (const c of a.tree.getChildren(n)) {
-      out.push(c);
-      if (c.kind === 'group' || c.kind === 'handoff') visit(c);
-    }
-  };
-  visit();
-  return out;
 }
 
 async function nodesOf(id: string): Promise<HandoffNode[]> {

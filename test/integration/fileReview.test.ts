@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
-import type { HandoffNode, ReviewFileNode, TreeNode } from '../../src/vscode/tree/treeNodes';
-import { api, cli, readHandoffs, runWithAnswers, waitFor, workspaceRoot } from './helpers';
+import type { HandoffNode, ReviewFileNode } from '../../src/vscode/tree/treeNodes';
+import { api, cli, readHandoffs, runWithAnswers, waitFor, walk, workspaceRoot } from './helpers';
 
 function git(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): string {
   return execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8', input, env: { ...process.env, ...env } }).trim();
@@ -43,20 +43,6 @@ async function cliOk(args: string[], input?: string): Promise<RequestResponse> {
   const response = JSON.parse(r.stdout) as RequestResponse;
   assert.equal(response.ok, true, r.stdout + r.stderr);
   return response;
-}
-
-/** Every node of the tree, walked from the top. */
-async function walk(): Promise<TreeNode[]> {
-  const a = await api();
-  const out: TreeNode[] = [];
-  const visit = (n?: TreeNode) => {
-    for (const c of a.tree.getChildren(n)) {
-      out.push(c);
-      if (c.kind === 'group' || c.kind === 'handoff') visit(c);
-    }
-  };
-  visit();
-  return out;
 }
 
 /** The handoff's node once the window shows it at revision `rev` or later. */

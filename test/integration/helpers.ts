@@ -64,6 +64,20 @@ export function readHandoffs(root = workspaceRoot()): Handoff[] {
 }
 
 /** A tree item's label or tooltip, or a confirmation message, as plain text (each may be a string or an object). */
+/** Every node of the Handoffs tree, walked from the top (children of groups and of handoffs included). */
+export async function walk(): Promise<TreeNode[]> {
+  const a = await api();
+  const out: TreeNode[] = [];
+  const visit = (n?: TreeNode) => {
+    for (const c of a.tree.getChildren(n)) {
+      out.push(c);
+      if (c.kind === 'group' || c.kind === 'handoff') visit(c);
+    }
+  };
+  visit();
+  return out;
+}
+
 export function plainText(v: string | vscode.TreeItemLabel | vscode.MarkdownString | undefined): string {
   if (v === undefined) return '';
   return typeof v === 'string' ? v : 'label' in v ? v.label : v.value;

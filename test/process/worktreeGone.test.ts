@@ -4,8 +4,8 @@
 // never released silently. Real git worktrees, the CLI as a process.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { cliAt, cliAtOk, gitOk, tempWorkspace } from './processHarness';
+import { cliAt, cliAtOk, gitOk } from './processHarness';
+import { handoffInWorktree, initializedClone } from './worktreeScene';
 
 interface Briefing {
   worktree_gone?: { handoff_id: string; message: string }[];
@@ -25,18 +25,9 @@ function record(repo: string, id: string): { status: string; claimed_by?: string
 
 /** A clone with AgentSync; a handoff from codex to claude owning the worktree `claude-wt`, claimed there by claude. */
 function heldInWorktree(): { repo: string; wt: string; id: string; other: string } {
-  const repo = path.join(fs.realpathSync(tempWorkspace('wt-gone')), 'repo');
-  fs.mkdirSync(repo);
-  gitOk(repo, 'init', '-q', '-b', 'main');
-  cliAtOk(repo, 'init');
-  gitOk(repo, 'add', '-A');
-  gitOk(repo, 'commit', '-q', '-m', 'agentsync');
-  const id = cliAtOk(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'fix it', '--quiet').trim();
-  const other = cliAtOk(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'other work', '--quiet').trim();
-  cliAtOk(repo, 'worktree', 'add', '../claude-wt', '--handoff', id);
-  const wt = path.join(path.dirname(repo), 'claude-wt');
-  cliAtOk(wt, 'claim', id, '--agent', 'claude');
-  cliAtOk(repo, 'worktree', 'add', '../other-wt', '--handoff', other);
+  const repo = initializedClone('wt-gone');
+  const { id, wt } = handoffInWorktree(repo, 'fix it', 'claude-wt', true);
+  const other = handoffInWorktree(repo, 'other work', 'other-wt', false).id;
   return { repo, wt, id, other };
 }
 

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cliAtOk, gitOk, tempWorkspace } from './processHarness';
+import { cliAtOk, gitOk } from './processHarness';
+import { handoffInWorktree, initializedClone } from './worktreeScene';
 
 interface Gone {
   handoff_id: string;
@@ -32,18 +33,9 @@ const json = <T>(cwd: string, ...args: string[]): T => {
 
 /** A clone with AgentSync and two handoffs from codex to claude, each owning a worktree; the first claimed in it. */
 function clone(): { repo: string; wt: string; id: string; other: string } {
-  const repo = path.join(fs.realpathSync(tempWorkspace('wt-json')), 'repo');
-  fs.mkdirSync(repo);
-  gitOk(repo, 'init', '-q', '-b', 'main');
-  cliAtOk(repo, 'init');
-  gitOk(repo, 'add', '-A');
-  gitOk(repo, 'commit', '-q', '-m', 'agentsync');
-  const id = cliAtOk(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'fix it', '--quiet').trim();
-  const other = cliAtOk(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'other work', '--quiet').trim();
-  cliAtOk(repo, 'worktree', 'add', '../claude-wt', '--handoff', id);
-  cliAtOk(repo, 'worktree', 'add', '../other-wt', '--handoff', other);
-  const wt = path.join(path.dirname(repo), 'claude-wt');
-  cliAtOk(wt, 'claim', id, '--agent', 'claude');
+  const repo = initializedClone('wt-json');
+  const { id, wt } = handoffInWorktree(repo, 'fix it', 'claude-wt', true);
+  const other = handoffInWorktree(repo, 'other work', 'other-wt', false).id;
   return { repo, wt, id, other };
 }
 

@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cliAt, cliAtOk, gitOk, tempWorkspace } from './processHarness';
+import { cliAt, cliAtOk, gitOk } from './processHarness';
+import { handoffInWorktree, initializedClone } from './worktreeScene';
 
 function offers(cwd: string, agent: string): { handoff_id: string; command: string }[] | undefined {
   const r = cliAt(cwd, ['request', '-'], JSON.stringify({ action: 'startSession', agent, goal: 'look' }));
@@ -16,16 +17,8 @@ function offers(cwd: string, agent: string): { handoff_id: string; command: stri
 
 /** A clone; a handoff from codex to claude owning `claude-wt`, where claude claimed it, committed work and completed it. */
 function workDone(): { repo: string; wt: string; id: string } {
-  const repo = path.join(fs.realpathSync(tempWorkspace('wt-merged')), 'repo');
-  fs.mkdirSync(repo);
-  gitOk(repo, 'init', '-q', '-b', 'main');
-  cliAtOk(repo, 'init');
-  gitOk(repo, 'add', '-A');
-  gitOk(repo, 'commit', '-q', '-m', 'agentsync');
-  const id = cliAtOk(repo, 'create', '--from', 'codex', '--to', 'claude', '--summary', 'fix it', '--quiet').trim();
-  cliAtOk(repo, 'worktree', 'add', '../claude-wt', '--handoff', id);
-  const wt = path.join(path.dirname(repo), 'claude-wt');
-  cliAtOk(wt, 'claim', id, '--agent', 'claude');
+  const repo = initializedClone('wt-merged');
+  const { id, wt } = handoffInWorktree(repo, 'fix it', 'claude-wt', true);
   fs.writeFileSync(path.join(wt, 'fix.txt'), 'fixed\n');
   gitOk(wt, 'add', 'fix.txt');
   gitOk(wt, 'commit', '-q', '-m', 'the fix');
