@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, git, gitServerPerTest, storeBytes, type Answer } from '../gitServer';
 import { CLI, tempWorkspace } from '../processHarness';
+import { ledgerPath } from '../../../src/core/store/sync/sharedTreeLayout';
 
 const FIXTURES = path.join(__dirname, '..', '..', '..', '..', 'test', 'process', 'fixtures');
 const BUNDLE = path.join(FIXTURES, 'sync-format1.bundle');
@@ -186,6 +187,40 @@ describe('sync: shared format 2, and reading the format before it', function () 
     assert.equal(cli(b, ['sync']).ok, true);
     const shown = cli(b, ['show', idOf(a, 'created with a request id').handoff_id]);
     assert.equal(shown.data?.handoff?.claimed_by, 'codex', JSON.stringify(shown));
+  });
+
+  it('a write removes the ledger answers of its leaf folder older than 7 days, never a newer one; a retry of a pruned id applies nothing twice', () => {
+    loadFixture();
+    const a = server.clone('a');
+    assert.equal(cli(a, ['sync', '--upgrade-format']).ok, true);
+    const leaf = (id: string) => path.posix.dirname(ledgerPath(id));
+    const first = 'prune-first';
+    // Request ids whose answers share the first one's leaf (ledger/<a>/<b>/<c>/): the writes that can prune it.
+    const sameLeaf: string[] = [];
+    for (let i = 0; sameLeaf.length < 2; i++) if (leaf(`prune-${i}`) === leaf(first) && `prune-${i}` !== first) sameLeaf.push(`prune-${i}`);
+    const create = (requestId: string, summary: string, days: number) =>
+      cliEnv(a, ['create', '--from', 'codex', '--to', 'claude', '--summary', summary, '--request-id', requestId], {
+        AGENTSYNC_TEST_CLOCK_OFFSET_MS: String(days * 24 * 3600 * 1000),
+      });
+    const ledger = () => git(bare(), ['ls-tree', '-r', '--name-only', REF, 'ledger/']).split('\n');
+    assert.equal(create(first, 'answered first', 0).ok, true);
+    assert.ok(ledger().includes(ledgerPath(first)));
+    // Six days on, a write into the same leaf keeps it; eight days on, the next one removes it.
+    assert.equal(create(sameLeaf[0], 'six days on', 6).ok, true);
+    assert.ok(ledger().includes(ledgerPath(first)), 'an answer younger than 7 days is kept');
+    const before = git(bare(), ['ls-tree', '-r', '--name-only', REF]).split('\n').length;
+    assert.equal(create(sameLeaf[1], 'eight days on', 8).ok, true);
+    assert.ok(!ledger().includes(ledgerPath(first)), 'the answer older than 7 days is gone');
+    assert.ok(ledger().includes(ledgerPath(sameLeaf[1])));
+    // One record added, one answer added, two answers older than 7 days removed (the first's and six days on's).
+    assert.equal(git(bare(), ['ls-tree', '-r', '--name-only', REF]).split('\n').length, before + 2 - 2);
+    // The first request retried after its answer went: found from the record's request marker, not created again.
+    const count = () =>
+      (JSON.parse(storeBytes(a)!.toString()) as { handoffs: { summary: string }[] }).handoffs.filter((h) => h.summary === 'answered first')
+        .length;
+    const retried = create(first, 'answered first', 8);
+    assert.equal(retried.ok, true, JSON.stringify(retried));
+    assert.equal(count(), 1);
   });
 
   it("an uncontended write reads sync.json once and this clone's store once", () => {

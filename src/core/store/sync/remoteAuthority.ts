@@ -142,8 +142,7 @@ export class RemoteAuthority implements StateAuthority {
     this.loaded = got ? sharedBase(got.view, this.local.file.previous(), this.config, got.commit) : null;
     // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
     const snapshot = this.loaded?.snapshot ?? (await this.local.base()).snapshot;
-    // Records only this clone holds (its first contact with a shared state another clone seeded, a branch merged in)
-    // join it: nothing is lost. Without a shared state yet, this clone's store seeds it.
+    // Records only this clone holds (its first contact with a state another clone seeded, a branch merged in) join it.
     this.joinRenumbered = [];
     if (!this.head) this.joined = snapshot.handoffs.length;
     else {
@@ -180,12 +179,14 @@ export class RemoteAuthority implements StateAuthority {
     let commit = this.head;
     const upgrading = this.upgrade === 'asked' && this.loaded?.format !== 2;
     const writes = tx.changed || this.joined > 0 || this.archiveJoins.length > 0 || upgrading;
-    // Format 2's archive pass: in this write's commit, so the records move under its compare-and-swap.
+    // Format 2's archive pass and ledger pruning (ledgerPruning.ts): in this write's commit, under its compare-and-swap.
     const archived = writes && !upgrading ? archiveMoves(tx.snapshot, base.archivable) : [];
     if (writes) {
       const changes = upgrading
         ? upgradeChanges(this.loaded, tx, this.local.archive.records(), this.loaded?.ledger ?? new Map())
         : writeChanges(this.loaded, tx, [...archived, ...this.archiveJoins]);
+      if (this.head && this.loaded?.format === 2 && !upgrading)
+        changes.push(...(await this.ref.expiredLedger(this.head, changes, this.local.now())));
       commit = this.ref.write(this.head, changes, commitMessage(tx, upgrading));
       let pushed;
       try {

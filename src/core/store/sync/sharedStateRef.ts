@@ -15,6 +15,7 @@ import { findWorktree } from '../../git/worktreeLocation';
 import type { LedgerEntry } from '../storeTransaction';
 import { ledgerAnswers, readSharedView, recordsByUid, type SharedView } from './sharedView';
 import { writeSharedCommit, type TreeChange } from './sharedTreeWriter';
+import { expiredLedgerAnswers } from './ledgerPruning';
 
 export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE, type SharedBlobs } from './sharedStateTree';
 
@@ -187,6 +188,16 @@ export class SharedStateRef {
   /** The ledger answers of `wanted` ids in format-2 commit `commit`. */
   ledgerAnswers(commit: string, wanted: readonly string[]): Promise<Map<string, LedgerEntry>> {
     return ledgerAnswers(this.objects(), this.config, commit, wanted);
+  }
+
+  /** Old ledger answers a format-2 write of `changes` on `commit` removes (ledgerPruning.ts); none when they cannot be read. */
+  async expiredLedger(commit: string, changes: readonly TreeChange[], now: Date): Promise<TreeChange[]> {
+    try {
+      return await expiredLedgerAnswers(this.objects(), commit, changes, now);
+    } catch {
+      this.endSession(); // the next write prunes
+      return [];
+    }
   }
 
   /** Which of `uids` format-2 commit `commit` holds under `area`: their bytes by uid (none when it cannot be read). */
