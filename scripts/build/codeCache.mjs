@@ -17,20 +17,21 @@ export function writeCliCodeCache(root) {
   const hookOut = path.join(root, 'dist', 'hook.js.v8cache');
   removeCliCodeCache(root);
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-code-cache-'));
-  const cli = (...args) => {
-    const hook = args[0] === 'hook';
-    const r = spawnSync(process.execPath, [path.join(root, 'bin', 'agentsync.js'), ...(hook ? [] : ['--dir', ws]), ...args], {
+  /** `agentsync <args>` in the scratch workspace, adding the code it compiled to `cache`. */
+  const run = (cache, args, input) => {
+    const r = spawnSync(process.execPath, [path.join(root, 'bin', 'agentsync.js'), ...args], {
       cwd: ws,
       encoding: 'utf8',
-      input: hook
-        ? JSON.stringify({ session_id: 'build', cwd: ws, tool_name: 'Write', tool_input: { file_path: path.join(ws, 'a.ts') } })
-        : undefined,
-      env: { ...process.env, AGENTSYNC_WRITE_CODE_CACHE: hook ? hookOut : out },
+      input,
+      env: { ...process.env, AGENTSYNC_WRITE_CODE_CACHE: cache },
     });
     if (r.status !== 0)
       throw new Error(`agentsync ${args.join(' ')} exited ${r.status} while writing the code cache: ${r.stdout}${r.stderr}`);
     return r.stdout;
   };
+  const cli = (...args) => run(out, ['--dir', ws, ...args]);
+  const writeInput = JSON.stringify({ session_id: 'build', cwd: ws, tool_name: 'Write', tool_input: { file_path: path.join(ws, 'a.ts') } });
+  const hook = (event) => run(hookOut, ['hook', event, '--agent', 'claude', '--format', 'claude'], writeInput);
   try {
     cli('init');
     const id = JSON.parse(cli('--json', 'create', '--from', 'codex', '--to', 'claude', '--summary', 'code cache')).data.handoff.handoff_id;
@@ -39,7 +40,7 @@ export function writeCliCodeCache(root) {
     cli('claim', id, '--agent', 'claude');
     cli('release', id, '--agent', 'claude');
     cli('claim', id, '--agent', 'claude');
-    for (const event of ['pre-tool-use', 'post-tool-use', 'pre-tool-use']) cli('hook', event, '--agent', 'claude', '--format', 'claude');
+    for (const event of ['pre-tool-use', 'post-tool-use', 'pre-tool-use']) hook(event);
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
   }

@@ -46,7 +46,7 @@ export class SharedStateRef {
   /** Where the last fetch put the remote's ref: a private namespace no user refspec or branch list touches. */
   readonly localRef: string;
   private checked = false;
-  /** The repository's common git folder (refs live there, also for a worktree); known once assertUsable ran. */
+  /** The repository's common git folder (refs live there, also for a worktree): named by git in assertUsable, or found by reading files (clearStaleRefLock). */
   private commonDir = '';
   private session: GitObjectSession | null = null;
   /** Whether the remote's URL may be an ssh one (sync.json's `transport`): false spares the core.sshCommand lookup. */
@@ -127,11 +127,13 @@ export class SharedStateRef {
    * process has named it yet (an uncontended write starts none before fast-import).
    */
   private clearStaleRefLock(ref: string): void {
-    const lookup = this.commonDir ? null : findWorktree(this.root);
-    const commonDir = this.commonDir || (lookup?.ok ? lookup.location.commonDir : '');
-    if (!commonDir) return;
+    if (!this.commonDir) {
+      const lookup = findWorktree(this.root);
+      if (!lookup?.ok) return;
+      this.commonDir = lookup.location.commonDir;
+    }
     try {
-      fs.rmSync(path.join(commonDir, `${ref}.lock`), { force: true });
+      fs.rmSync(path.join(this.commonDir, `${ref}.lock`), { force: true });
     } catch {
       // nothing to remove, or not ours to remove: git's own message will say so
     }
