@@ -37,6 +37,12 @@ set -e
 # (grep finds nothing on a clean run: `|| true` keeps pipefail from ending the script there)
 passed=$( { grep -aoE '^ *[0-9]+ passing' "$log" || true; } | awk '{s+=$1} END {print s+0}')
 failed=$( { grep -aoE '^ *[0-9]+ failing' "$log" || true; } | awk '{s+=$1} END {print s+0}')
+# CI shows only the run's last lines: the failures of every tier (mocha's numbered list after "N failing", its
+# first 60 lines each) are printed again here, so they are among them.
+if [ "$failed" -gt 0 ]; then
+  echo "== the failures again (each tier's list, cut at 60 lines):"
+  awk '/^ *[0-9]+ failing/ {n = 60} n > 0 {print; n--}' "$log"
+fi
 rm -f "$log"
 failed=$((failed + checks))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
