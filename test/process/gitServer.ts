@@ -116,9 +116,10 @@ export class GitServer {
     return `git://127.0.0.1:${this.port}/shared.git`;
   }
 
-  clone(name: string, sync: Record<string, unknown> = { remote: 'origin' }): string {
+  /** `cloneArgs`: more `git clone` options (e.g. `--depth=1`). */
+  clone(name: string, sync: Record<string, unknown> = { remote: 'origin' }, cloneArgs: string[] = []): string {
     const dir = path.join(tempWorkspace(`sync-${name}`), 'ws');
-    git(path.dirname(dir), ['clone', '-q', this.url, 'ws']);
+    git(path.dirname(dir), ['clone', '-q', ...cloneArgs, this.url, 'ws']);
     fs.writeFileSync(path.join(dir, '.agentsync.json'), JSON.stringify({ sync }));
     // The clone's user agrees to the committed sync section, as each teammate does once (docs/contract.md §13).
     const enabled = runCliIn(dir, ['sync', '--enable']);
