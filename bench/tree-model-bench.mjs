@@ -14,7 +14,7 @@ import { coreModule, percentile } from './benchSupport.mjs';
 
 const { buildAttentionTree } = coreModule('domain/attentionTree');
 const { StoreSnapshot } = coreModule('store/storeSnapshot');
-const { DEFAULT_CONFIG } = coreModule('domain/configSchema');
+const { defaultConfig } = coreModule('domain/configSchema');
 const { storeHashOfBytes } = coreModule('store/storeHash');
 
 const { values: opt } = parseArgs({ options: { size: { type: 'string', default: '10000' }, runs: { type: 'string', default: '15' } } });
@@ -78,7 +78,7 @@ try {
   const reused = snapshot.handoffs.filter((h, i) => h === previous.handoffs[i]).length;
   console.log(`  records reused from the previous snapshot: ${reused} of ${SIZE}`);
 
-  const ctx = { me: 'claude', humans: [], config: DEFAULT_CONFIG, now: new Date() };
+  const ctx = { me: 'claude', humans: [], config: defaultConfig(), now: new Date() };
   let tree;
   line(
     'attention tree (groups + chains) from the records',

@@ -106,7 +106,11 @@ export type AgentSyncConfig = z.infer<typeof configSchema> & {
 };
 export type PassOverPolicy = z.infer<typeof passOverPolicySchema>;
 
-export const DEFAULT_CONFIG: AgentSyncConfig = configSchema.parse({}, PARSE_ONCE);
+let defaults: AgentSyncConfig | undefined;
+/** The configuration of a workspace without .agentsync.json; parsed on first use, not by every start of the CLI. */
+export function defaultConfig(): AgentSyncConfig {
+  return (defaults ??= configSchema.parse({}, PARSE_ONCE));
+}
 
 const REFUSAL_OF = { E030: 'CONFIG_INVALID', E031: 'PREFERENCE_CONFLICT' } as const;
 

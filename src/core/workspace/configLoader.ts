@@ -10,7 +10,7 @@ import { didYouMean, nearestKey } from '../domain/configKeyHints';
 import { PARSE_ONCE } from '../domain/parseOnce';
 import {
   configSchema,
-  DEFAULT_CONFIG,
+  defaultConfig,
   RESTRICTIVE_SECTIONS,
   type AgentSyncConfig,
   type RestrictiveSection,
@@ -44,7 +44,7 @@ function unusable(problem: string): LoadedConfig {
   const failing = RESTRICTIVE_SECTIONS.filter((k) => k !== 'sync');
   const brokenSections = Object.fromEntries(failing.map((k) => [k, { message: problem, path: '(file)', code: 'E030' }]));
   return {
-    config: { ...DEFAULT_CONFIG, requireHandoffOnEndSession: true, brokenSections },
+    config: { ...defaultConfig(), requireHandoffOnEndSession: true, brokenSections },
     problem:
       `${problem}; fix it. Until then the defaults are used, except that pass-overs and requests naming agents are refused (E030 CONFIG_INVALID) ` +
       `and requireHandoffOnEndSession counts as true`,
@@ -125,7 +125,7 @@ export function parseConfigText(text: string): LoadedConfig {
     } else {
       problems.push(`${issue.message} (the default is used until you fix it)`);
     }
-    const fallback = (DEFAULT_CONFIG as Record<string, unknown>)[key];
+    const fallback = (defaultConfig() as Record<string, unknown>)[key];
     if (fallback !== undefined) out[key] = fallback;
   }
   for (const [key, meant] of nearMisses) {
@@ -158,7 +158,7 @@ export function loadConfig(configPath: string): LoadedConfig {
   try {
     stat = fs.lstatSync(configPath);
   } catch {
-    return { config: DEFAULT_CONFIG, problem: null };
+    return { config: defaultConfig(), problem: null };
   }
   if (!stat.isFile()) return unusable('.agentsync.json is not a regular file (a symlink or folder); replace it with a file');
   if (stat.size > MAX_CONFIG_BYTES) return unusable(`.agentsync.json is ${stat.size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);

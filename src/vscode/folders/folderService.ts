@@ -9,7 +9,7 @@ import { BackgroundSync, type BackgroundSyncStatus } from '../../core/store/back
 import { isWorkspaceFolder } from '../../core/store/workspaceRoot';
 import { RequestDispatcher, type ActionResponse, type RequestFor, type RequestResponse } from '../../core/requests/requestDispatcher';
 import type { ActionName } from '../../core/requests/catalog';
-import { DEFAULT_CONFIG, type AgentSyncConfig } from '../../core/domain/configSchema';
+import { defaultConfig, type AgentSyncConfig } from '../../core/domain/configSchema';
 import { WorkspaceLayout } from '../../core/workspace/workspaceLayout';
 import type { Handoff } from '../../core/domain/handoffSchema';
 import type { StoreSnapshot } from '../../core/store/storeSnapshot';
@@ -130,7 +130,7 @@ export class FolderService implements vscode.Disposable {
     // The editor opening the folder is a start (docs/contract.md §2): out-of-date derived files are rebuilt, under the
     // lock, off this turn. After the first read, so a large store is never read here whole.
     if (snapshot && initialized) void this.store.repairAtStart(this.dispatcher.replayer);
-    const config = loaded.config ?? DEFAULT_CONFIG;
+    const config = loaded.config ?? defaultConfig();
     const prev = this.lastView;
     const same = prev && prev.config === config && prev.problem === problem && prev.initialized === initialized;
     if (same && snapshot === this.lastSnapshot && !!prev.checking === checking) return prev;

@@ -2,10 +2,10 @@
 // within a group (at any depth), finished ones left out.
 import * as assert from 'node:assert/strict';
 import { buildAttentionTree, chainedUnder } from '../../../../src/core/domain/attentionTree';
-import { DEFAULT_CONFIG } from '../../../../src/core/domain/configSchema';
+import { defaultConfig } from '../../../../src/core/domain/configSchema';
 import { makeHandoff, T0 } from '../../helpers/handoffFixtures';
 
-const ctx = { me: 'claude', humans: [], config: DEFAULT_CONFIG, now: new Date(T0) };
+const ctx = { me: 'claude', humans: [], config: defaultConfig(), now: new Date(T0) };
 const uid = (n: number) => `01JXK${String(n).padStart(21, '0')}`;
 const ho = (n: number, extra: Parameters<typeof makeHandoff>[0] = {}) =>
   makeHandoff({ handoff_id: `HO-20260221-00${n}`, uid: uid(n), ...extra });

@@ -2,11 +2,11 @@
 // which handoffs of a group are its own rows, and which are drawn beneath a parent, whatever group they are in.
 import { strict as assert } from 'node:assert';
 import { buildAttentionTree, chainedUnder, drawnBelow } from '../../../../src/core/domain/attentionTree';
-import { DEFAULT_CONFIG } from '../../../../src/core/domain/configSchema';
+import { defaultConfig } from '../../../../src/core/domain/configSchema';
 import type { Handoff } from '../../../../src/core/domain/handoffSchema';
 import { makeHandoff, T0 } from '../../helpers/handoffFixtures';
 
-const ctx = { me: 'claude', humans: [], config: DEFAULT_CONFIG, now: new Date(T0) };
+const ctx = { me: 'claude', humans: [], config: defaultConfig(), now: new Date(T0) };
 const uid = (n: number) => `01JCHA1N0000000000000000${String(n).padStart(2, '0')}`;
 const h = (n: number, more: Partial<Handoff> = {}) => makeHandoff({ handoff_id: `HO-20260221-00${n}`, uid: uid(n), ...more });
 const ids = (list: readonly Handoff[]) => list.map((x) => x.handoff_id);

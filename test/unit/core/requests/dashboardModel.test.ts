@@ -2,7 +2,7 @@
 // as cards, the buttons by status, sessions,
 // leases and the last health from state.json, and refusals kept per card.
 import * as assert from 'node:assert/strict';
-import { DEFAULT_CONFIG } from '../../../../src/core/domain/configSchema';
+import { defaultConfig } from '../../../../src/core/domain/configSchema';
 import { cardKey } from '../../../../src/core/domain/dashboardCards';
 import { MAX_SKIP_REASON, skipReason } from '../../../../src/core/domain/skipReason';
 import { MOVES } from '../../../../src/core/requests/catalog';
@@ -22,7 +22,7 @@ function input(handoffs: Handoff[], over: Partial<DashboardInput> = {}, state: R
     trusted: true,
     now: NOW,
     refusals: new Map(),
-    folders: [{ root: '/ws', name: 'ws', initialized: true, problem: null, handoffs, config: DEFAULT_CONFIG, state }],
+    folders: [{ root: '/ws', name: 'ws', initialized: true, problem: null, handoffs, config: defaultConfig(), state }],
     ...over,
   };
 }
@@ -51,7 +51,7 @@ describe('dashboard model', () => {
       groups.map((g) => g.label),
       ['Assigned to me', 'Shared with me', 'Awaiting my review', 'Blocked/Stale', 'Other open handoffs'],
     );
-    const byGroup = groupByAttention(store, { me: 'claude', humans: [], config: DEFAULT_CONFIG, now: NOW });
+    const byGroup = groupByAttention(store, { me: 'claude', humans: [], config: defaultConfig(), now: NOW });
     for (const g of groups) {
       const roots = byGroup.get(g.group)!.filter((x) => !x.parent_uid || !byGroup.get(g.group)!.some((p) => p.uid === x.parent_uid));
       assert.deepEqual(

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig, parseConfigText } from '../../../../src/core/workspace/configLoader';
-import { DEFAULT_CONFIG, knownAgents } from '../../../../src/core/domain/configSchema';
+import { defaultConfig, knownAgents } from '../../../../src/core/domain/configSchema';
 import { defaultConfigText } from '../../../../src/core/workspace/workspaceInit';
 import { handoffIn } from '../../helpers/handoffFixtures';
 import { makeTempDir, removeTempDirs, TestWorkspace } from '../../helpers/testWorkspace';
@@ -13,18 +13,18 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
   after(removeTempDirs);
 
   it('the defaults are AgentSync 0.3 values plus the new keys', () => {
-    assert.equal(DEFAULT_CONFIG.staleAfterHours, 24);
-    assert.equal(DEFAULT_CONFIG.autoStaleSessionMinutes, 0);
-    assert.equal(DEFAULT_CONFIG.requireHandoffOnEndSession, false);
-    assert.deepEqual(DEFAULT_CONFIG.commands, {});
-    assert.deepEqual(DEFAULT_CONFIG.agentCapabilities, {});
-    assert.deepEqual(DEFAULT_CONFIG.humans, []);
-    assert.equal(DEFAULT_CONFIG.maxAttempts, 3);
+    assert.equal(defaultConfig().staleAfterHours, 24);
+    assert.equal(defaultConfig().autoStaleSessionMinutes, 0);
+    assert.equal(defaultConfig().requireHandoffOnEndSession, false);
+    assert.deepEqual(defaultConfig().commands, {});
+    assert.deepEqual(defaultConfig().agentCapabilities, {});
+    assert.deepEqual(defaultConfig().humans, []);
+    assert.equal(defaultConfig().maxAttempts, 3);
   });
 
   it('a missing file means the defaults and no problem', () => {
     const loaded = loadConfig(path.join(makeTempDir(), '.agentsync.json'));
-    assert.deepEqual(loaded, { config: DEFAULT_CONFIG, problem: null });
+    assert.deepEqual(loaded, { config: defaultConfig(), problem: null });
   });
 
   it('the file init writes is valid and lists the plan agents', () => {
@@ -44,7 +44,7 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
   it('broken JSON: a problem that says so and what to do; the defaults serve, restrictive sections fail closed', () => {
     const loaded = parseConfigText('{ "staleAfterHours": 4, ');
     assert.match(loaded.problem!, /^\.agentsync\.json is not valid JSON \(.+\); fix it\. Until then the defaults are used, except/);
-    assert.equal(loaded.config.staleAfterHours, DEFAULT_CONFIG.staleAfterHours);
+    assert.equal(loaded.config.staleAfterHours, defaultConfig().staleAfterHours);
     assert.equal(loaded.config.requireHandoffOnEndSession, true);
     assert.deepEqual(Object.keys(loaded.config.brokenSections!).sort(), ['agentCapabilities', 'passOver', 'requireHandoffOnEndSession']);
   });
@@ -72,7 +72,7 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
       const loaded = parseConfigText(text);
       assert.match(loaded.problem!, expected);
       assert.match(loaded.problem!, /^\.agentsync\.json: /);
-      assert.deepEqual((loaded.config as Record<string, unknown>)[section], (DEFAULT_CONFIG as Record<string, unknown>)[section]);
+      assert.deepEqual((loaded.config as Record<string, unknown>)[section], (defaultConfig() as Record<string, unknown>)[section]);
       const other = JSON.parse(text) as Record<string, unknown>;
       for (const [k, v] of Object.entries(other))
         if (k !== section) assert.deepEqual((loaded.config as Record<string, unknown>)[k], v, `${k} still applies`);
@@ -179,7 +179,7 @@ describe('.agentsync.json (docs/contract.md §7)', () => {
   });
 
   it('knownAgents: null when no agents are configured, else the agents, the humans and "human"', () => {
-    assert.equal(knownAgents(DEFAULT_CONFIG), null);
+    assert.equal(knownAgents(defaultConfig()), null);
     const cfg = parseConfigText('{"agentCapabilities": {"codex": []}, "humans": ["alice"]}').config;
     assert.deepEqual([...knownAgents(cfg)!], ['codex', 'alice', 'human']);
   });

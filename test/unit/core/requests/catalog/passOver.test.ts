@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { parsePassOverTag, parseReturnTag } from '../../../../../src/core/domain/handoffTags';
 import { resolvePassOverPolicy } from '../../../../../src/core/domain/passOverPolicy';
-import { DEFAULT_CONFIG } from '../../../../../src/core/domain/configSchema';
+import { defaultConfig } from '../../../../../src/core/domain/configSchema';
 import type { Handoff } from '../../../../../src/core/domain/handoffSchema';
 import { removeTempDirs, TestWorkspace } from '../../../helpers/testWorkspace';
 
@@ -232,7 +232,7 @@ describe('pass-over tags and policy resolution', () => {
 
   it('resolves override > pair > subagent > defaults > built-in', () => {
     const config = {
-      ...DEFAULT_CONFIG,
+      ...defaultConfig(),
       passOver: {
         defaults: { timeout_ms: 1, max_chain_depth: 5 },
         subagents: { audit: { timeout_ms: 2 } },
@@ -244,6 +244,6 @@ describe('pass-over tags and policy resolution', () => {
     assert.equal(resolvePassOverPolicy(config, 'bob', 'audit').timeout_ms, 2);
     assert.equal(resolvePassOverPolicy(config, 'bob', 'scout').timeout_ms, 1);
     assert.equal(resolvePassOverPolicy(config, 'bob', 'scout').max_chain_depth, 5);
-    assert.equal(resolvePassOverPolicy(DEFAULT_CONFIG, 'bob', 'scout').max_chain_depth, 3);
+    assert.equal(resolvePassOverPolicy(defaultConfig(), 'bob', 'scout').max_chain_depth, 3);
   });
 });
