@@ -59,9 +59,10 @@ describe('sync: the archive in shared format 2', function () {
     assert.equal(files('archive').length, 1, 'archived once');
     assert.ok(files('archive')[0].endsWith(`${old.uid}.json`));
     assert.equal(files('records').length, 2, 'not brought back to the open records by the clone that held it');
-    // A change to it from a view that still has it open is decided on the fetched state, where it is archived.
+    // A move of it from a view that still has it open is refused and pushes nothing: a finished record has no legal
+    // move (merged is terminal), which is also why no write can race its archiving but another archive pass.
     const revise = cli(b, ['revise', old.handoff_id, '--agent', 'human']);
-    assert.equal(revise.ok, false, JSON.stringify(revise));
+    assert.equal(revise.reason, 'illegal_transition', JSON.stringify(revise));
     assert.equal(files('records').length, 2);
     for (const ws of [a, b]) {
       assert.equal(cli(ws, ['sync']).ok, true);
