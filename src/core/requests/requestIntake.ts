@@ -6,6 +6,7 @@ import { describeIssues } from '../domain/handoffSchema';
 import { ActionError } from '../domain/errors';
 import { newUid } from '../domain/handoffIds';
 import { MAX_JSON_DEPTH } from '../domain/boundedJson';
+import { PARSE_ONCE } from '../domain/parseOnce';
 import { nestsDeeperThan, requestHash } from '../domain/stableJson';
 import { requestIdSchema } from './requestParams';
 
@@ -93,7 +94,8 @@ export function takeIn(raw: unknown): Accepted | Refused {
       }),
     );
   }
-  const parsed = paramsSchemaOf(action).safeParse(req);
+  // Without zod's generated parser (domain/parseOnce.ts): a CLI call parses one request; a request's parameters are small.
+  const parsed = paramsSchemaOf(action).safeParse(req, PARSE_ONCE);
   if (!parsed.success) {
     // A completion report that does not parse is answered with the protocol's codes (E012 / E021).
     const report = reportInputRefusal(parsed.error);
