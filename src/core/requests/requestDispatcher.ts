@@ -18,6 +18,7 @@ import { parseRequestText, takeIn, type Accepted } from './requestIntake';
 import { earlierRequest, ledger } from './requestLedger';
 import { requestSession, type RequestCaller } from './requestSession';
 import { tellWithdrawals } from './withdrawTelling';
+import { tellFormatOnce } from './formatTelling';
 
 export { MAX_REQUEST_BYTES, MAX_REQUEST_DEPTH } from './requestIntake';
 /** The envelope of docs/contract.md §8; a dispatched request always has a request_id (the caller's or a new one). */
@@ -149,6 +150,8 @@ export class RequestDispatcher {
       if (response.ok) response.data = { ...response.data, sync: outcome };
       else response.sync = outcome;
     }
+    // Once the write is in: a notice of a store version this clone was told of before is left out.
+    if (response.ok) response.data = tellFormatOnce(response.data, this.store.layout);
     return response;
   }
 

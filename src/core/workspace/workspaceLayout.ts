@@ -138,5 +138,6 @@ export class WorkspaceLayout {
     '.agentsync/*.lock.break',
     '.agentsync/.*.tmp',
     '.agentsync/hooks/',
+    '.agentsync/format-told.json',
   ];
 }
