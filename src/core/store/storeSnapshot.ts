@@ -68,7 +68,7 @@ export class StoreSnapshot {
   static parse(
     data: string | Buffer,
     trusted = false,
-    from: { previous?: StoreSnapshot; chunks?: readonly Buffer[] | null } = {},
+    from: { previous?: Pick<StoreSnapshot, 'handoffs'>; chunks?: readonly Buffer[] | null } = {},
   ): StoreSnapshot {
     const { previous } = from;
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;

@@ -2,6 +2,7 @@
 // only read, and its archive; which of them join the shared state (by uid, never twice), and which records the
 // shared state archived that this clone held open (read by uid, so its archive follows).
 import type { Handoff } from '../../domain/handoffSchema';
+import { inSchemaOrder } from '../../domain/schemaOrder';
 import type { LocalAuthority } from '../local/localAuthority';
 import type { StoreSnapshot } from '../storeSnapshot';
 import type { StoreTransaction } from '../storeTransaction';
@@ -26,6 +27,16 @@ export class BatchRecords {
   }
 
   /** This clone's records, read once per batch and only read (joinLocalRecords.ts); null when its store cannot be read. */
+  /**
+   * This clone's records that a shared record of the same bytes may stand for unchecked (StoreSnapshot.parse's
+   * `previous`): those in the schema's order, as a parse leaves them, so a clone writes the same bytes whether it parsed
+   * the record or took its own (a record changed by appending fields is parsed, and so ordered, again).
+   */
+  async reusable(fallback: StoreSnapshot | undefined): Promise<{ handoffs: Handoff[] } | undefined> {
+    const own = (await this.localRecords()) ?? fallback;
+    return own && { handoffs: own.handoffs.filter(inSchemaOrder) };
+  }
+
   async localRecords(): Promise<StoreSnapshot | null> {
     if (this.mine === undefined)
       this.mine = await this.local.base().then(

@@ -1,10 +1,9 @@
-// The git remote as the authority (docs/contract.md §13): a write's first attempt applies the batch to the commit this
-// clone last fetched or pushed (no network), commits the result on top of it and pushes it as a compare-and-swap: one
-// conversation with the remote when nobody else wrote meanwhile. When the ref moved, the shared ref is fetched and the
-// batch applied again to the state it holds (a claim may now be already_claimed). A batch that pushes nothing (a
-// refusal, a briefing) is never answered from a view no fetch of this write confirmed: the ref is fetched and the batch
-// decided again. Only after the push succeeded does this clone's handoffs.json change. Offline (`offline: "local"`),
-// this clone decides and the writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
+// The git remote as the authority (docs/contract.md §13): a write's first attempt applies the batch to the commit this clone last fetched
+// or pushed (no network), commits the result on top of it and pushes it as a compare-and-swap: one conversation with the remote when nobody
+// else wrote meanwhile. When the ref moved, the shared ref is fetched and the batch applied again to the state it holds (a claim may now be
+// already_claimed). A batch that pushes nothing (a refusal, a briefing) is never answered from a view no fetch of this write confirmed: the
+// ref is fetched and the batch decided again. Only after the push succeeded does this clone's handoffs.json change. Offline (`offline:
+// "local"`), this clone decides and the writes wait in .agentsync/sync.json until the next contact confirms or revokes them.
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import type { StoreTransaction } from '../storeTransaction';
@@ -139,7 +138,8 @@ export class RemoteAuthority implements StateAuthority {
     // What the ref holds is checked first (not a shared state: store_invalid), then that it holds what this clone adopted.
     if (!got && this.head) got = await this.ref.view(this.head, this.wanted);
     if (this.fetched) assertNotRewound(this.ref, this.config, last, this.head);
-    this.loaded = got ? sharedBase(got.view, this.local.file.previous(), this.config, got.commit) : null;
+    // This clone's records first (its stamp vouches for them): a shared one of the same bytes is not checked again.
+    this.loaded = got ? sharedBase(got.view, await this.records.reusable(this.local.file.previous()), this.config, got.commit) : null;
     // No shared state yet: the first contact (a write, or only a sync) seeds it with this clone's store.
     const snapshot = this.loaded?.snapshot ?? (await this.local.base()).snapshot;
     // Records only this clone holds (its first contact with a state another clone seeded, a branch merged in) join it.
@@ -194,8 +194,7 @@ export class RemoteAuthority implements StateAuthority {
       } catch (e) {
         this.noteError(e);
         if (isActionError(e) && e.reason === 'remote_unreachable' && this.config.offline === 'local') {
-          // The push found no remote: the batch is decided here, applied again to this clone's own store as when a fetch
-          // finds no remote (whose pending writes are already in it, not replayed into this clone's ledger).
+          // No remote: decided again on this clone's store, as when a fetch finds none (its pending writes are in it, not replayed).
           this.retry = { contended: false, unreachable: e };
           return { kind: 'moved', why: 'the push found no remote; deciding on this clone' };
         }

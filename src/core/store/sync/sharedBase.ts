@@ -21,7 +21,12 @@ export interface SharedBase {
   highWater: string | undefined;
 }
 
-export function sharedBase(view: SharedView, previous: StoreSnapshot | undefined, config: SyncConfig, commit: string): SharedBase {
+export function sharedBase(
+  view: SharedView,
+  previous: Pick<StoreSnapshot, 'handoffs'> | undefined,
+  config: SyncConfig,
+  commit: string,
+): SharedBase {
   if (view.format === 1) {
     const snapshot = parseSharedState(view.blobs.handoffs!, previous, config, commit);
     return { format: 1, snapshot, ledger: parseSharedLedger(view.blobs.ledger), records: new Map(), highWater: snapshot.highWater };

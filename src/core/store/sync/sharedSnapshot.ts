@@ -7,7 +7,7 @@ import { StoreSnapshot } from '../storeSnapshot';
 /** `previous`: the last snapshot this clone read or wrote, whose records need no second check when these bytes hold them. */
 export function parseSharedState(
   bytes: Buffer,
-  previous: StoreSnapshot | undefined,
+  previous: Pick<StoreSnapshot, 'handoffs'> | undefined,
   config: SyncConfig,
   commit: string | null,
 ): StoreSnapshot {
