@@ -26,7 +26,6 @@ export class BatchRecords {
     this.mine = undefined;
   }
 
-  /** This clone's records, read once per batch and only read (joinLocalRecords.ts); null when its store cannot be read. */
   /**
    * This clone's records that a shared record of the same bytes may stand for unchecked (StoreSnapshot.parse's
    * `previous`): those in the schema's order, as a parse leaves them, so a clone writes the same bytes whether it parsed
@@ -37,6 +36,7 @@ export class BatchRecords {
     return own && { handoffs: own.handoffs.filter(inSchemaOrder) };
   }
 
+  /** This clone's records, read once per batch and only read (joinLocalRecords.ts); null when its store cannot be read. */
   async localRecords(): Promise<StoreSnapshot | null> {
     if (this.mine === undefined)
       this.mine = await this.local.base().then(
