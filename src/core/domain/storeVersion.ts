@@ -31,8 +31,22 @@ function reportNeedsV3(r: ReportFields): boolean {
   return r.commit !== undefined || (r.artifacts?.file_modifications ?? []).some((f) => f.summary !== undefined || f.review !== undefined);
 }
 
+const NOTICE_START = 'handoffs.json is now written as store version ';
+
+/** The notice of the write that first makes the store `version`: what it records follows (requests/formatTelling.ts). */
+export function formatNotice(version: 2 | 3, what: string): string {
+  return `${NOTICE_START}${version}: ${what}`;
+}
+
+/** The store version a format notice announces; undefined for any other text. */
+export function announcedVersion(notice: string): string | undefined {
+  return notice.startsWith(NOTICE_START) ? /^(\d+):/.exec(notice.slice(NOTICE_START.length))?.[1] : undefined;
+}
+
 /** Said once, by the request that first writes a version-3 field or status (withdrawPass, passOver, fanOut, reviewFiles). */
-export const V3_FORMAT_NOTICE =
-  'handoffs.json is now written as store version 3: this write records what earlier AgentSync builds cannot read (a ' +
-  'pass group, a receiver permission or output check in a policy, a per-file review, or the status withdrawn). Upgrade AgentSync in every ' +
-  'clone of this repository (docs/upgrading.md).';
+export const V3_FORMAT_NOTICE = formatNotice(
+  3,
+  'this write records what earlier AgentSync builds cannot read (a ' +
+    'pass group, a receiver permission or output check in a policy, a per-file review, or the status withdrawn). Upgrade AgentSync in every ' +
+    'clone of this repository (docs/upgrading.md).',
+);

@@ -2,11 +2,9 @@
 // (as data beside the tool call, like the radar), its next session start, or in the answer of its next request
 // (`data.withdrawn`). What was told is kept in the home's hooks/ folder, one file per agent and session, beside the stop
 // gate's markers. Node built-ins only: dist/hook.js runs it around every tool call.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../disk/atomicFile';
+import { readTold, writeTold } from '../disk/toldFile';
 import { sessionTag } from './sessionTag';
-import { ensureSafeDirectory } from '../disk/safeDirectory';
 import type { AgentSession } from '../domain/agentSession';
 import { recordsContaining } from './storeScan';
 import { hookView } from './hookReaders';
@@ -60,31 +58,16 @@ export function withdrawalsFor(records: readonly unknown[], agent: string, sessi
   return out;
 }
 
-function toldIn(file: string): string[] {
-  try {
-    const told = (JSON.parse(fs.readFileSync(file, 'utf8')) as { told?: unknown }).told;
-    return Array.isArray(told) ? told.filter(str) : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * The withdrawals not yet told through `file`, marked told now (best effort: a marker that cannot be written means
  * the receiver is told again next time, never not at all). `base`: every folder between it and the file must be real.
  */
 export function takeUntold(notices: readonly WithdrawalNotice[], base: string, file: string): WithdrawalNotice[] {
   if (notices.length === 0) return [];
-  const told = toldIn(file);
+  const told = readTold(file);
   const untold = notices.filter((n) => !told.includes(n.uid));
   if (untold.length === 0) return [];
-  try {
-    ensureSafeDirectory(base, path.dirname(file));
-    const next = [...told, ...untold.map((n) => n.uid)].slice(-MAX_TOLD);
-    writeFileAtomic(file, JSON.stringify({ told: next }) + '\n', { durable: false });
-  } catch {
-    // Told again at the next hook or request.
-  }
+  writeTold(base, file, [...told, ...untold.map((n) => n.uid)].slice(-MAX_TOLD));
   return untold;
 }
 

@@ -5,37 +5,26 @@
 // (format-told.json); where it cannot be kept, the notice is said again rather than lost.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../disk/atomicFile';
-import { ensureSafeDirectory } from '../disk/safeDirectory';
+import { readTold, writeTold } from '../disk/toldFile';
+import { announcedVersion } from '../domain/storeVersion';
 import type { WorkspaceLayout } from '../workspace/workspaceLayout';
 
-/** The words every format notice starts with (domain/storeVersion.ts and the actions that write a new version). */
-const FORMAT_NOTICE = /^handoffs\.json is now written as store version (\d+):/;
 const MAX_TOLD_BYTES = 4096;
-
-export function formatToldFile(recordDir: string): string {
-  return path.join(recordDir, 'format-told.json');
-}
 
 /** `data` without its format notice when this clone was told of that version before; the first time, noted as told. */
 export function tellFormatOnce(
   data: Record<string, unknown> | undefined,
   layout: Pick<WorkspaceLayout, 'recordDir' | 'recordBase'>,
 ): Record<string, unknown> | undefined {
-  const version = typeof data?.notice === 'string' ? FORMAT_NOTICE.exec(data.notice)?.[1] : undefined;
+  const version = typeof data?.notice === 'string' ? announcedVersion(data.notice) : undefined;
   if (!data || version === undefined) return data;
-  const file = formatToldFile(layout.recordDir);
+  const file = path.join(layout.recordDir, 'format-told.json');
   const told = toldVersions(file);
   if (told.includes(version)) {
     const { notice: _told, ...rest } = data;
     return rest;
   }
-  try {
-    ensureSafeDirectory(layout.recordBase, layout.recordDir);
-    writeFileAtomic(file, JSON.stringify({ told: [...told, version].sort() }) + '\n', { durable: false });
-  } catch {
-    // Said again by the next write that makes this version.
-  }
+  writeTold(layout.recordBase, file, [...told, version].sort());
   return data;
 }
 
@@ -43,8 +32,7 @@ function toldVersions(file: string): string[] {
   try {
     const st = fs.lstatSync(file);
     if (!st.isFile() || st.size > MAX_TOLD_BYTES) return [];
-    const told = (JSON.parse(fs.readFileSync(file, 'utf8')) as { told?: unknown }).told;
-    return Array.isArray(told) ? told.filter((v): v is string => typeof v === 'string' && /^\d+$/.test(v)) : [];
+    return readTold(file).filter((v) => /^\d+$/.test(v));
   } catch {
     return [];
   }

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError } from '../domain/errors';
+import { formatNotice } from '../domain/storeVersion';
 import { isTerminal, storeVersionFor, type Handoff } from '../domain/handoffSchema';
 import { worktreeBranchFor } from '../domain/worktreeBinding';
 import { cloneWorktrees } from '../git/cloneWorktrees';
@@ -22,9 +23,11 @@ export interface HandoffWorktree {
   notice: string | null;
 }
 
-export const FORMAT_NOTICE =
-  'handoffs.json is now written as store version 2: this handoff records its worktree (worktree), a field AgentSync 0.4.0 ' +
-  'cannot read. Upgrade AgentSync in every clone of this repository (docs/upgrading.md).';
+export const FORMAT_NOTICE = formatNotice(
+  2,
+  'this handoff records its worktree (worktree), a field AgentSync 0.4.0 cannot read. Upgrade AgentSync in every clone ' +
+    'of this repository (docs/upgrading.md).',
+);
 
 export function real(p: string): string {
   try {

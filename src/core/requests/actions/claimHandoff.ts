@@ -1,5 +1,6 @@
 // claimHandoff: first writer wins (the store lock makes "first" well defined across processes).
 import { ActionError } from '../../domain/errors';
+import { formatNotice } from '../../domain/storeVersion';
 import { applyStatusChange, auditEntry, type ActionContext } from '../../store/handoffMutation';
 import { assertAuthority } from '../../domain/lifecycle';
 import { holderText, isHolder, recordsSession } from '../../domain/agentSession';
@@ -69,6 +70,8 @@ export function claimHandoff(
   return firstSession ? { handoff, notice: SESSION_FORMAT_NOTICE } : { handoff };
 }
 
-const SESSION_FORMAT_NOTICE =
-  'handoffs.json is now written as store version 2: this claim records its session (claimed_session), a field AgentSync 0.4.0 ' +
-  'cannot read. Upgrade AgentSync in every clone of this repository (docs/upgrading.md).';
+const SESSION_FORMAT_NOTICE = formatNotice(
+  2,
+  'this claim records its session (claimed_session), a field AgentSync 0.4.0 cannot read. Upgrade AgentSync in every ' +
+    'clone of this repository (docs/upgrading.md).',
+);

@@ -3,6 +3,7 @@
 // approves the work and any rejected returns it to its receiver for revision (escalated past maxAttempts). Only the
 // record changes: no file in any worktree.
 import { ActionError } from '../../domain/errors';
+import { formatNotice } from '../../domain/storeVersion';
 import { planFileReview, rejectionReason, reportedFiles, withFiles, type FileVerdicts, type ReviewOutcome } from '../../domain/fileReview';
 import type { FileModification } from '../../domain/fileModification';
 import { storeVersionFor, type Handoff } from '../../domain/handoffSchema';
@@ -83,6 +84,8 @@ export function reviewFiles(
   };
 }
 
-const REVIEW_FORMAT_NOTICE =
-  'handoffs.json is now written as store version 3: it records a per-file review, which earlier AgentSync builds cannot read. ' +
-  'Upgrade AgentSync in every clone of this repository (docs/upgrading.md).';
+const REVIEW_FORMAT_NOTICE = formatNotice(
+  3,
+  'it records a per-file review, which earlier AgentSync builds cannot read. Upgrade AgentSync in every clone of this ' +
+    'repository (docs/upgrading.md).',
+);
