@@ -46,8 +46,9 @@ export const syncVerb: Verb = {
     if (values.status) {
       const s = sync.status();
       const consented = sync.consented();
-      const objects = { repository: 'this clone', ref: sync.ref.localRef, shallow: false };
-      const lines = [...statusLines(remote, ref, s), OBJECTS_LINE(objects.ref), ...(consented ? [] : [NOT_CONSENTED_LINE])];
+      const where = sync.ref.whereObjects();
+      const objects = { repository: where?.repository ?? null, ref: sync.ref.localRef, shallow: where?.shallow ?? false };
+      const lines = [...statusLines(remote, ref, s), OBJECTS_LINE(objects), ...(consented ? [] : [NOT_CONSENTED_LINE])];
       return print(ctx, 'sync', { enabled: true, consented, remote, ref, ...stateData(s), objects }, lines);
     }
     const before = new Set(sync.status().pending.map((p) => p.request_id));
@@ -93,9 +94,10 @@ function upgradeLine(upgraded: string, ref: string): string {
   );
 }
 
-/** Where the shared state's objects live, and why not shallow (docs/contract.md §13). */
-const OBJECTS_LINE = (localRef: string) =>
-  `objects: in this clone's repository (${localRef}), fetched whole, never --depth: a shallow fetch would mark the whole clone shallow`;
+/** Where the shared state's objects live (docs/contract.md §13). */
+const OBJECTS_LINE = (o: { repository: string | null; ref: string; shallow: boolean }) =>
+  `objects: in AgentSync's own repository ${o.repository ?? '(none: not in a git clone)'} (${o.ref}), ` +
+  `${o.shallow ? 'from its first fetch on (--depth=1)' : 'with their whole history'}; the clone's own history is never made shallow`;
 
 const NOT_CONSENTED_LINE = 'NOT enabled on this machine: writes are refused until `agentsync sync --enable`';
 

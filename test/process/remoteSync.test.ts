@@ -250,7 +250,7 @@ describe('sync through a git remote (git daemon on 127.0.0.1)', function () {
     const created = cli(a, ['request', '-'], create('before the kill'));
     const id = created.data!.handoff!.handoff_id;
     // What a SIGKILL during `git fetch` leaves: the lock file of the private ref it was updating.
-    const lock = path.join(a, '.git', 'refs', 'agentsync-fetched', 'origin', 'agentsync', 'state.lock');
+    const lock = path.join(a, '.git', 'agentsync', '@state.git', 'refs', 'agentsync-fetched', 'origin', 'agentsync', 'state.lock');
     fs.mkdirSync(path.dirname(lock), { recursive: true });
     fs.writeFileSync(lock, '');
     // Another clone moves the ref, so this clone's next fetch must update its private ref.

@@ -90,14 +90,19 @@ describe('sync refuses a shared ref that does not hold the shared state, or went
     const b = server.clone('b');
     assert.equal(cli(b, ['request', '-'], create('confirmed on b')).ok, true);
     const last = remoteHead();
+    assert.equal(cli(a, ['sync']).ok, true, 'a has the commit and, having written first, its whole history');
     git(bare, ['update-ref', '-d', 'refs/agentsync/state']);
     const before = storeBytes(b);
     const r = cli(b, ['request', '-'], create('after the delete'));
     assert.equal(r.reason, 'remote_rewound', JSON.stringify(r));
-    assert.ok(String(r.message).includes(`git push --force origin ${last}:refs/agentsync/state`), String(r.message));
+    // The commit is in the clone's state repository (docs/contract.md §13), and the message says to push it from there;
+    // b's first sync fetched the last commit only, so the message also says where the history is, which the push needs.
+    const restore = `git --git-dir=${path.join(b, '.git', 'agentsync', '@state.git')} push --force origin ${last}:refs/agentsync/state`;
+    assert.ok(String(r.message).includes(restore), String(r.message));
+    assert.match(String(r.message), /shallow update not allowed.*whole history/, String(r.message));
     assert.equal(git(bare, ['for-each-ref', 'refs/agentsync']), '', 'nothing pushed');
     assert.deepEqual(storeBytes(b), before);
-    git(b, ['push', '-q', 'origin', `${last}:refs/agentsync/state`]);
+    git(a, [`--git-dir=${path.join(a, '.git', 'agentsync', '@state.git')}`, 'push', '-q', 'origin', `${last}:refs/agentsync/state`]);
     const again = cli(b, ['request', '-'], create('after the restore'));
     assert.equal(again.ok, true, JSON.stringify(again));
     assert.equal(again.data!.handoff!.handoff_id.endsWith('-003'), true, 'no id given twice');

@@ -36,7 +36,11 @@ export class GitObjectSession {
   private readonly waiting: Waiter[] = [];
   private failed: Error | null = null;
 
-  constructor(private readonly root: string) {}
+  /** `gitDir`: another repository than the one `root` is in (git's --git-dir), e.g. the sync mode's own. */
+  constructor(
+    private readonly root: string,
+    private readonly gitDir?: string,
+  ) {}
 
   /** The objects `names` name (`<oid>`, `<rev>:<path>`, a ref), in order; null for one that is missing. */
   async get(names: readonly string[], max = 64 * 1024 * 1024): Promise<(GitObject | null)[]> {
@@ -85,7 +89,8 @@ export class GitObjectSession {
     if (this.child) return this.child;
     const args = ['cat-file', '--batch'];
     noteGitProcess(args);
-    const child = childProcess().spawn('git', [...SAFE_GIT_OPTIONS, '-C', this.root, ...args], {
+    const repo = this.gitDir ? [`--git-dir=${this.gitDir}`] : [];
+    const child = childProcess().spawn('git', [...SAFE_GIT_OPTIONS, '-C', this.root, ...repo, ...args], {
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

@@ -176,7 +176,7 @@ describe('sync: shared format 2, and reading the format before it', function () 
     const a = server.clone('a');
     assert.equal(cli(a, ['sync', '--upgrade-format']).ok, true);
     // What a SIGKILL between fast-import's ref lock and its rename leaves: the scratch ref's lock file, no process.
-    const lock = path.join(a, '.git', 'refs', 'agentsync-scratch', 'origin', 'agentsync', 'state.lock');
+    const lock = path.join(a, '.git', 'agentsync', '@state.git', 'refs', 'agentsync-scratch', 'origin', 'agentsync', 'state.lock');
     fs.mkdirSync(path.dirname(lock), { recursive: true });
     fs.writeFileSync(lock, `${'0'.repeat(40)}\n`);
     const claimed = cli(a, ['claim', idOf(a, 'created with a request id').handoff_id, '--agent', 'codex']);

@@ -1,7 +1,7 @@
 // Sync in a shallow clone (`git clone --depth=1`, common in CI and for large repositories; docs/contract.md §13): the
-// shared state's objects are fetched whole into it, so the rewind check (does the remote's ref still hold the commit
-// this clone last had?) answers from real history: another clone's writes are followed, a ref forced back is
-// remote_rewound. AgentSync never deepens the user's code history nor makes the state shallow.
+// shared state's objects live in AgentSync's own repository under the git common dir, and the rewind check (does the
+// remote's ref still hold the commit this clone last had?) answers from real history: another clone's writes are
+// followed, a ref forced back is remote_rewound. AgentSync never deepens nor otherwise changes the user's code history.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

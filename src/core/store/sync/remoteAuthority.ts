@@ -19,7 +19,7 @@ import { joinLocalRecords } from './joinLocalRecords';
 import { archiveMoves, commitMessage, followArchive, requestIds, upgradeChanges, writeChanges } from './sharedWrite';
 import { decideOffline } from './pendingWrites';
 import { afterLostReply, settleFromView, type OutcomeContext, type RetryReason } from './pushOutcome';
-import { adoptedHere, assertNotRewound } from './rewoundCheck';
+import { adoptedCommit, adoptedHere, assertNotRewound } from './rewoundCheck';
 import { BatchRecords } from './batchRecords';
 import { ConsentGate } from './consentGate';
 import type { LocalAuthority } from '../local/localAuthority';
@@ -119,7 +119,8 @@ export class RemoteAuthority implements StateAuthority {
       // A last known commit that is not a shared state (a broken one fetched earlier) is no view: fetch instead.
       if (this.attempt === 1 && !this.fetchFirst) got = await this.ref.lastKnownView(this.wanted);
       this.fetched = !got;
-      this.head = got ? got.commit : retry?.prefetched !== undefined ? retry.prefetched : await this.ref.fetch();
+      const fetch = () => this.ref.fetch(adoptedCommit(last, this.config));
+      this.head = got ? got.commit : retry?.prefetched !== undefined ? retry.prefetched : await fetch();
       this.offline = null;
     } catch (e) {
       this.noteError(e);

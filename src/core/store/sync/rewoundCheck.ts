@@ -13,6 +13,18 @@ export function adoptedHere(s: SyncLocalState, config: SyncConfig): boolean {
   return !s.source || (s.source.remote === config.remote && s.source.ref === config.ref);
 }
 
+/** What a clone whose first sync fetched only the last commit (docs/contract.md §13) adds to the restore advice. */
+const SHALLOW_RESTORE =
+  "This clone's first sync fetched the shared state without its history, so if the remote refuses that push " +
+  '("shallow update not allowed"), run it from a clone whose state repository has the whole history (where ' +
+  '`git --git-dir=<its .git>/agentsync/@state.git rev-parse --is-shallow-repository` answers false, such as the ' +
+  'clone that first wrote the shared state). ';
+
+/** The commit a fetch must keep the history of, for the descent check below: sync.json's, when adopted from here. */
+export function adoptedCommit(s: SyncLocalState, config: SyncConfig): string | null {
+  return s.commit && adoptedHere(s, config) ? s.commit : null;
+}
+
 /** `remote_rewound`, nothing written, nothing pushed, when `head` does not hold the commit `last` adopted. */
 export function assertNotRewound(ref: SharedStateRef, config: SyncConfig, last: SyncLocalState, head: string | null): void {
   if (!last.commit || head === last.commit || !adoptedHere(last, config)) return;
@@ -22,8 +34,10 @@ export function assertNotRewound(ref: SharedStateRef, config: SyncConfig, last: 
     'remote_rewound',
     `${config.ref} on the git remote "${remote}" ${head ? `is at ${head}, which does not contain` : 'no longer exists; it held'} ` +
       `${last.commit}, the shared state this clone last had: writes confirmed there would be lost and their ids given ` +
-      `again. Nothing was changed and nothing was pushed. Restore it by pushing that commit back (this clone has it): ` +
-      `git push --force ${remote} ${last.commit}:${config.ref}. To start over from what the remote has instead, delete ` +
+      `again. Nothing was changed and nothing was pushed. Restore it by pushing that commit back from this clone's ` +
+      `state repository, which has it: git --git-dir=${ref.stateDir()} push --force ${remote} ${last.commit}:${config.ref}. ` +
+      (ref.whereObjects()?.shallow ? SHALLOW_RESTORE : '') +
+      'To start over from what the remote has instead, delete ' +
       ".agentsync/sync.json (this clone's records then join the remote's state as on a first contact).",
     { sync: { remote, ref: config.ref, commit: head, last_commit: last.commit } },
   );

@@ -1,17 +1,20 @@
 // The shared state on the remote's ref, through git's plumbing only (docs/contract.md §13): fetch into a private
 // ref, read objects through one cat-file conversation (sharedView.ts), write a commit with one fast-import
-// (sharedTreeWriter.ts), push it as a compare-and-swap.
+// (sharedTreeWriter.ts), push it as a compare-and-swap. All of it in AgentSync's own repository under the git
+// common dir (git/stateRepository.ts); the user's repository is only read (its remote, its branches).
 // The working tree, the index and FETCH_HEAD are never touched.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActionError, isActionError } from '../../domain/errors';
 import type { SyncConfig } from '../../domain/configSchema';
 import { runGitPlumbing as localGit } from '../../git/gitCommand';
-import { refused, remoteFailure } from './remoteRefusals';
+import { pushRefusal, refused, remoteFailure, type PushOutcome } from './remoteRefusals';
+import { assertRemoteUsable } from './remoteUsable';
 import { neverConnected, REMOTE_PROGRAM_OPTIONS, runRemoteGit, sshUrl } from '../../git/gitRemote';
 
 import { GitObjectSession } from '../../git/gitObjectSession';
 import { findWorktree } from '../../git/worktreeLocation';
+import { ensureStateRepository, hasRef, isShallow, stateGitDir, stateRepositoryDir, tidyStateRepository } from '../../git/stateRepository';
 import type { LedgerEntry } from '../storeTransaction';
 import { ledgerAnswers, readSharedView, recordsByUid, type SharedView } from './sharedView';
 import { writeSharedCommit, type TreeChange } from './sharedTreeWriter';
@@ -19,103 +22,74 @@ import { expiredLedgerAnswers } from './ledgerPruning';
 
 export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE, type SharedBlobs } from './sharedStateTree';
 
-/**
- * `moved`: the compare-and-swap failed. `seen`: git saw the ref at another commit than the expected one (the lease was
- * stale, or the push was not a fast-forward); otherwise the server failed to update the ref (another push won the
- * race between its advertisement and its update, or the ref cannot be updated at all: a fetch tells which).
- */
-export type PushOutcome =
-  | { kind: 'ok' }
-  | { kind: 'moved'; detail: string; seen: boolean }
-  /** The conversation broke after it started (the reply lost, the time ran out): the remote may have taken it. */
-  | { kind: 'unknown'; error: ActionError };
-
-/** git's words for a push refused because the ref is not what the pusher expected: stale lease, not a fast-forward. */
-const SEEN_MOVED = /stale info|fetch first|non-fast-forward/i;
-/** The server's words for a ref update that failed after the advertisement: the ref moved meanwhile, or is stuck. */
-const UPDATE_FAILED = /cannot lock|failed to (update|lock)|but expected|is at /i;
-
-/** How a push's refused line ("[rejected] (stale info)", "[remote rejected] (failed to update ref)") is taken. */
-export function pushRefusal(summary: string): { moved: boolean; seen: boolean } {
-  if (SEEN_MOVED.test(summary)) return { moved: true, seen: true };
-  return { moved: UPDATE_FAILED.test(summary), seen: false };
-}
-
 /** The remote's state as this clone sees it; one instance per workspace and sync config. */
 export class SharedStateRef {
   /** Where the last fetch put the remote's ref: a private namespace no user refspec or branch list touches. */
   readonly localRef: string;
   private checked = false;
-  /** The repository's common git folder (refs live there, also for a worktree): named by git in assertUsable, or found by reading files (clearStaleRefLock). */
+  /** The repository's common git folder (refs live there, also for a worktree): named by git in assertUsable, or found by reading files (stateDir). */
   private commonDir = '';
+  /** AgentSync's own repository for the shared state (git/stateRepository.ts), once found or made. */
+  private repository = '';
   private session: GitObjectSession | null = null;
   /** Whether the remote's URL may be an ssh one (sync.json's `transport`): false spares the core.sshCommand lookup. */
   ssh = true;
   /** What the last push said of the remote's URL ("To <url>"): 'ssh', 'other', or null when it said nothing. */
   pushedOver: 'ssh' | 'other' | null = null;
 
+  /** The scratch ref fast-import writes to. */
+  private readonly scratchRef: string;
+
   constructor(
     private readonly root: string,
     readonly config: SyncConfig,
   ) {
-    this.localRef = `refs/agentsync-fetched/${config.remote}/${config.ref.replace(/^refs\//, '')}`;
+    const name = `${config.remote}/${config.ref.replace(/^refs\//, '')}`;
+    this.localRef = `refs/agentsync-fetched/${name}`;
+    this.scratchRef = `refs/agentsync-scratch/${name}`;
+  }
+
+  /**
+   * The state repository, made on first use; the refs an earlier build kept in the user's repository move into it.
+   * Finding it reads files only. Outside a git repository: assertUsable's `invalid_config`.
+   */
+  stateDir(): string {
+    if (this.repository) return this.repository;
+    if (!this.commonDir) {
+      const lookup = findWorktree(this.root);
+      if (!lookup?.ok) {
+        this.assertUsable();
+        throw new Error(`${this.root}: git names a repository whose folders cannot be read`);
+      }
+      this.commonDir = lookup.location.commonDir;
+    }
+    this.repository = ensureStateRepository(this.root, this.commonDir, [this.localRef], [this.localRef, this.scratchRef]);
+    return this.repository;
+  }
+
+  /** Where the state repository is (made or not) and whether it is shallow, read from files; null outside a clone. */
+  whereObjects(): { repository: string; shallow: boolean } | null {
+    const lookup = findWorktree(this.root);
+    if (!lookup?.ok) return null;
+    const repository = stateRepositoryDir(lookup.location.commonDir);
+    return { repository, shallow: isShallow(repository) };
+  }
+
+  /** The option pointing a git command at the state repository. */
+  private gitDir(): string {
+    return stateGitDir(this.stateDir());
   }
 
   /** The repository and the remote exist: else `invalid_config`, saying what to set up. Checked once. */
   private assertUsable(): void {
     if (this.checked) return;
-    const inside = localGit(this.root, ['rev-parse', '--git-common-dir']);
-    if (!inside.ok) {
-      throw new ActionError(
-        'invalid_config',
-        '.agentsync.json turns sync on, but this workspace is not inside a git repository; clone the repository (or remove "sync"). Nothing was changed.',
-      );
-    }
-    const url = localGit(this.root, ['config', '--get', `remote.${this.config.remote}.url`]);
-    if (!url.ok || !url.stdout.trim()) {
-      throw new ActionError(
-        'invalid_config',
-        `.agentsync.json: sync.remote is "${this.config.remote}", but this clone has no such git remote. Add it ` +
-          `(git remote add ${this.config.remote} <url>) or name another in sync.remote. Nothing was changed.`,
-        { remote: this.config.remote },
-      );
-    }
-    this.assertNotCheckedOut();
-    this.commonDir = path.resolve(this.root, inside.stdout.trim());
+    this.commonDir = assertRemoteUsable(this.root, this.config);
     this.checked = true;
-  }
-
-  /**
-   * sync.ref naming a branch any worktree of this clone has checked out, or its upstream, would make the shared state's commits the
-   * code branch's: `invalid_config`. Costs a git process only when sync.ref is a branch (refs/heads/...).
-   */
-  private assertNotCheckedOut(): void {
-    const { ref, remote } = this.config;
-    if (!ref.startsWith('refs/heads/')) return;
-    // %(worktreepath) names the worktree a branch is checked out in, any worktree of the clone (docs/contract.md §14).
-    const r = localGit(this.root, [
-      'for-each-ref',
-      '--format=%(worktreepath)%00%(refname)%00%(upstream:remotename)%00%(upstream:remoteref)',
-      'refs/heads',
-    ]);
-    for (const line of r.stdout.split('\n')) {
-      const [worktree, branch, upstreamRemote, upstreamRef] = line.split('\0');
-      if (!worktree) continue;
-      const upstream = upstreamRemote === remote && upstreamRef === ref;
-      if (branch !== ref && !upstream) continue;
-      throw new ActionError(
-        'invalid_config',
-        `.agentsync.json: sync.ref is "${ref}", the branch the worktree ${worktree} has checked out${upstream ? ' (as its upstream)' : ''}: ` +
-          "AgentSync's shared-state commits would replace that branch's files. Give the shared state a ref of its own " +
-          '(sync.ref, e.g. the default "refs/agentsync/state", or remove sync.ref). Nothing was changed.',
-        { sync: { remote, ref } },
-      );
-    }
   }
 
   /** The commit this clone last fetched or pushed, or null. No network. */
   lastKnown(): string | null {
-    const r = localGit(this.root, ['rev-parse', '--verify', '--quiet', `${this.localRef}^{commit}`]);
+    const r = localGit(this.root, [this.gitDir(), 'rev-parse', '--verify', '--quiet', `${this.localRef}^{commit}`]);
     return r.ok ? r.stdout.trim() : null;
   }
 
@@ -127,26 +101,43 @@ export class SharedStateRef {
    * process has named it yet (an uncontended write starts none before fast-import).
    */
   private clearStaleRefLock(ref: string): void {
-    if (!this.commonDir) {
-      const lookup = findWorktree(this.root);
-      if (!lookup?.ok) return;
-      this.commonDir = lookup.location.commonDir;
-    }
     try {
-      fs.rmSync(path.join(this.commonDir, `${ref}.lock`), { force: true });
+      fs.rmSync(path.join(this.stateDir(), `${ref}.lock`), { force: true });
     } catch {
       // nothing to remove, or not ours to remove: git's own message will say so
     }
   }
 
-  /** Fetches the ref; the commit it holds, or null when the remote has no such ref yet. Throws the named remote_* refusal. */
-  async fetch(): Promise<string | null> {
+  /**
+   * Fetches the ref; the commit it holds, or null when the remote has no such ref yet. Throws the named remote_*
+   * refusal. `adopted`: the commit this clone last adopted, which the descent check needs. A first fetch with none
+   * brings the ref's last commit only (`--depth=1`: the bytes of one state, whatever its history); one that needs a
+   * commit a shallow repository lacks brings the whole history.
+   */
+  async fetch(adopted: string | null = null): Promise<string | null> {
     this.assertUsable();
     this.clearStaleRefLock(this.localRef);
-    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', REMOTE_PROGRAM_OPTIONS.fetch];
+    const dir = this.stateDir();
+    const args = [
+      stateGitDir(dir),
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--no-recurse-submodules',
+      REMOTE_PROGRAM_OPTIONS.fetch,
+    ];
+    if (!hasRef(dir, this.localRef)) {
+      if (adopted === null) args.push('--depth=1');
+    } else if (adopted !== null && isShallow(dir) && !localGit(this.root, [stateGitDir(dir), 'cat-file', '-e', `${adopted}^{commit}`]).ok) {
+      args.push('--unshallow');
+    }
     const run = await runRemoteGit(this.root, [...args, this.config.remote, `+${this.config.ref}:${this.localRef}`], undefined, this.ssh);
     // The object the ref names, whatever it is (read() refuses anything but a shared-state commit).
-    if (run.ok) return localGit(this.root, ['rev-parse', '--verify', '--quiet', this.localRef]).stdout.trim() || null;
+    if (run.ok) {
+      tidyStateRepository(this.root, dir);
+      return localGit(this.root, [stateGitDir(dir), 'rev-parse', '--verify', '--quiet', this.localRef]).stdout.trim() || null;
+    }
     // No such ref on the remote: the private ref keeps the last commit seen (it holds what a deleted ref lost).
     if (/couldn't find remote ref/i.test(run.stderr)) return null;
     throw remoteFailure(this.config, 'fetch from', run);
@@ -154,7 +145,7 @@ export class SharedStateRef {
 
   /** The conversation with `git cat-file --batch` this batch reads through (one git process, sharedView.ts). */
   private objects(): GitObjectSession {
-    return (this.session ??= new GitObjectSession(this.root));
+    return (this.session ??= new GitObjectSession(this.root, this.stateDir()));
   }
 
   /** Ends the batch's object session (its git process). */
@@ -226,9 +217,11 @@ export class SharedStateRef {
 
   /** Whether `commit` descends from (or is) `ancestor`: `git merge-base --is-ancestor`, with the same safe options. */
   descends(commit: string, ancestor: string): boolean {
-    const r = localGit(this.root, ['merge-base', '--is-ancestor', ancestor, commit]);
+    const r = localGit(this.root, [this.gitDir(), 'merge-base', '--is-ancestor', ancestor, commit]);
     if (r.ok) return true;
     if (r.status === 1) return false;
+    // An ancestor this repository lacks while it holds the whole history is in no history it has: not descended.
+    if (!isShallow(this.stateDir()) && !localGit(this.root, [this.gitDir(), 'cat-file', '-e', `${ancestor}^{commit}`]).ok) return false;
     throw new Error(`git merge-base --is-ancestor ${ancestor} ${commit} failed: ${r.stderr.trim()}`);
   }
 
@@ -243,9 +236,9 @@ export class SharedStateRef {
 
   /** A commit of `changes` on top of `parent` (objects and a scratch ref only: no index, no working tree). One git process. */
   write(parent: string | null, changes: readonly TreeChange[], message: string): string {
-    const scratchRef = `refs/agentsync-scratch/${this.config.remote}/${this.config.ref.replace(/^refs\//, '')}`;
-    this.clearStaleRefLock(scratchRef);
-    return writeSharedCommit(this.root, { scratchRef, parent, message, changes, when: Math.floor(Date.now() / 1000) });
+    this.clearStaleRefLock(this.scratchRef);
+    const commit = { scratchRef: this.scratchRef, parent, message, changes, when: Math.floor(Date.now() / 1000) };
+    return writeSharedCommit(this.root, commit, this.stateDir());
   }
 
   /** Pushes `commit` to the ref if the ref is still `expected` (null: must not exist yet). */
@@ -258,7 +251,17 @@ export class SharedStateRef {
     // The private ref follows a push that landed in the same git process: a fetch refspec for it, given on the command
     // line only, makes git update it as the remote-tracking ref of what was pushed (no update-ref process after).
     const tracking = ['-c', `remote.${remote}.fetch=+${ref}:${this.localRef}`];
-    const args = [...tracking, 'push', '--porcelain', '--no-verify', REMOTE_PROGRAM_OPTIONS.push, lease, remote, `${commit}:${ref}`];
+    const args = [
+      ...tracking,
+      this.gitDir(),
+      'push',
+      '--porcelain',
+      '--no-verify',
+      REMOTE_PROGRAM_OPTIONS.push,
+      lease,
+      remote,
+      `${commit}:${ref}`,
+    ];
     const run = await runRemoteGit(this.root, args, undefined, this.ssh);
     const url = /^To (.+)$/m.exec(run.stdout)?.[1];
     this.pushedOver = url === undefined ? null : sshUrl(url) ? 'ssh' : 'other';

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runGitPlumbing } from '../../git/gitCommand';
+import { stateGitDir } from '../../git/stateRepository';
 
 /** A path's new content, or null to remove it. */
 export type TreeChange = { path: string; data: Buffer | string | null };
@@ -42,12 +43,21 @@ export function fastImportStream(w: WriteCommit): Buffer {
   return Buffer.concat(parts);
 }
 
-/** Writes the commit; its id. One git process. */
-export function writeSharedCommit(root: string, w: WriteCommit): string {
+/** Writes the commit into the repository `root` is in, or into `gitDir` (the state repository); its id. One git process. */
+export function writeSharedCommit(root: string, w: WriteCommit, gitDir?: string): string {
   const marks = fs.mkdtempSync(path.join(os.tmpdir(), 'agentsync-marks-'));
   const file = path.join(marks, 'marks');
   try {
-    const args = ['-c', 'fastimport.unpackLimit=1000', 'fast-import', '--quiet', '--force', '--done', `--export-marks=${file}`];
+    const args = [
+      ...(gitDir ? [stateGitDir(gitDir)] : []),
+      '-c',
+      'fastimport.unpackLimit=1000',
+      'fast-import',
+      '--quiet',
+      '--force',
+      '--done',
+      `--export-marks=${file}`,
+    ];
     const r = runGitPlumbing(root, args, fastImportStream(w));
     if (!r.ok) throw new Error(`git fast-import failed: ${r.stderr.trim()}`);
     const m = /^:1 ([0-9a-f]{40,64})$/m.exec(fs.readFileSync(file, 'utf8'));

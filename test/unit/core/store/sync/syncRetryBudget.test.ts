@@ -6,7 +6,7 @@ import { isActionError } from '../../../../../src/core/domain/errors';
 import { RetryBudget, RETRY_BUDGET_MS, RETRY_PAUSE_CAP_MS, type RetryClock } from '../../../../../src/core/store/sync/retryBudget';
 import { RemoteAuthority } from '../../../../../src/core/store/sync/remoteAuthority';
 import type { LocalAuthority } from '../../../../../src/core/store/local/localAuthority';
-import { pushRefusal } from '../../../../../src/core/store/sync/sharedStateRef';
+import { pushRefusal } from '../../../../../src/core/store/sync/remoteRefusals';
 import { WorkspaceLayout } from '../../../../../src/core/workspace/workspaceLayout';
 import { grantSyncConsent } from '../../../../../src/core/workspace/syncConsent';
 import { makeTempDir, removeTempDirs } from '../../../helpers/testWorkspace';
