@@ -1,8 +1,9 @@
 // Per-file review in the editor (docs/contract.md §6, "Per-file review"): a pass returned with a report listing its
 // files and the commit they are on shows a node per file under the handoff; a click opens the diff of that file (the
 // merge base against the commit, read from git's objects), Accept File and Reject File… send reviewFiles. Also: the
-// Withdraw Pass… command, and a fan-out's children marked as one group in the tree. Other agents act through the real
-// CLI; the window acts as `human`, who may review and withdraw anything.
+// Withdraw Pass… command, and a fan-out's children marked as one group beneath their parent in the tree, one withdrawn
+// staying there marked withdrawn (and named so on the dashboard). Other agents act through the real CLI; the window
+// acts as `human`, who may review and withdraw anything.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,6 +13,7 @@ import * as vscode from 'vscode';
 import type { RequestResponse } from '../../src/core/requests/requestDispatcher';
 import type { HandoffNode, ReviewFileNode } from '../../src/vscode/tree/treeNodes';
 import { api, cli, readHandoffs, runWithAnswers, waitFor, walk, workspaceRoot } from './helpers';
+import { DASHBOARD, readWebview, showDashboard } from './webviewDriver';
 
 function git(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): string {
   return execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8', input, env: { ...process.env, ...env } }).trim();
@@ -190,5 +192,65 @@ describe('per-file review, withdraw and fan-out in the Handoffs tree', () => {
     const a = await api();
     const marks = await Promise.all(ids.map(async (c) => String(a.tree.getTreeItem(await handoffNode(c)).description)));
     assert.deepEqual(marks.map((m) => m.split(' · ')[0]).sort(), ['parallel 1 of 2', 'parallel 2 of 2']);
+  });
+
+  it('a fan-out of held work: its children beneath their parent, each one of its group; one withdrawn from the editor stays there, withdrawn', async () => {
+    const made = await cliOk(['create', '--agent', 'human', '--from', 'human', '--to', 'human', '--summary', 'Audit the session store']);
+    const parentId = (made.data as { handoff: { handoff_id: string } }).handoff.handoff_id;
+    await cliOk(['claim', parentId, '--agent', 'human']);
+    const fan = await cliOk([
+      'pass',
+      parentId,
+      '--agent',
+      'human',
+      '--to',
+      'claude,copilot',
+      '--reason',
+      'code_review',
+      '--summary',
+      'Audit in parallel',
+    ]);
+    const ids = (fan.data as { handoffs: { handoff_id: string }[] }).handoffs.map((h) => h.handoff_id);
+    const a = await api();
+    const kidsOf = async (rev = 0) =>
+      a.tree.getChildren(await handoffNode(parentId, rev)).filter((n): n is HandoffNode => n.kind === 'handoff');
+    const kids = (await waitFor('both children beneath their parent', async () => {
+      const k = await kidsOf();
+      return k.length === 2 && k;
+    })) as HandoffNode[];
+    assert.deepEqual(
+      kids.map((k) => k.handoff.handoff_id),
+      ids,
+    );
+    assert.deepEqual(
+      kids.map((k) => String(a.tree.getTreeItem(k).description).split(' · ')[0]),
+      ['parallel 1 of 2', 'parallel 2 of 2'],
+    );
+
+    const r = await runWithAnswers<RequestResponse>('agentsync.withdrawPass', [kids[1]], { input: 'claude covers it' });
+    assert.equal(r.result.ok, true, JSON.stringify(r.result));
+    const gone = (await waitFor('the withdrawn child still beneath its parent, shown withdrawn', async () => {
+      const k = (await kidsOf()).find((n) => n.handoff.handoff_id === ids[1]);
+      return k?.handoff.status === 'withdrawn' && k;
+    })) as HandoffNode;
+    const item = a.tree.getTreeItem(gone);
+    assert.equal(item.label, `${ids[1]} withdrawn`);
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'circle-slash');
+    assert.match(String(item.description), /^parallel 2 of 2 · /);
+    assert.doesNotMatch(String(item.contextValue), /can-withdraw/, 'finished: nothing more to withdraw');
+    const rows = (await walk()).filter((n) => n.kind === 'handoff' && n.handoff.handoff_id === ids[1]);
+    assert.deepEqual(
+      rows.map((n) => n.parent?.kind),
+      ['handoff'],
+      'only beneath its parent, no row of its own in a group',
+    );
+    await showDashboard();
+    await waitFor('the parent card names the withdrawn pass', () => {
+      const cards = a.dashboard.lastRendered?.model.folders[0].groups.flatMap((g) => g.cards) ?? [];
+      return JSON.stringify(cards.find((c) => c.handoffId === parentId)?.chained) === JSON.stringify([ids[0], `${ids[1]} (withdrawn)`]);
+    });
+    await waitFor('the dashboard page names it withdrawn', async () =>
+      (await readWebview(DASHBOARD)).text.includes(`Passed on: ${ids[0]}, ${ids[1]} (withdrawn)`),
+    );
   });
 });

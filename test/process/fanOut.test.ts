@@ -100,6 +100,45 @@ describe('agentsync pass --to a,b,c: fan-out and one joined return (real process
     assert.equal(all.filter((h) => h.reason === 'return').length, 1);
   });
 
+  it('a child the archive pass moved out before the join is still named and counted in it', () => {
+    const file = path.join(ws, '.agentsync.json');
+    const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...config, archive: { after_days: 0 } }, null, 2));
+    const passed = run(ws, [
+      '--json',
+      'pass',
+      '--agent',
+      'alice',
+      '--to',
+      'audit,tester,scout',
+      '--reason',
+      'r',
+      '--summary',
+      'Three looks',
+    ]);
+    const [audit, tester, scout] = (JSON.parse(passed.stdout) as { data: { handoffs: Handoff[] } }).data.handoffs;
+    assert.equal(run(ws, ['withdraw', audit.handoff_id, '--agent', 'alice', '--reason', 'not needed']).code, 0);
+    // after_days 0: the next write moves the withdrawn child to .agentsync/archive/ while its siblings still work.
+    assert.equal(runCliIn(ws, ['claim', tester.handoff_id, '--agent', 'tester']).code, 0);
+    assert.equal(
+      stored(ws).find((h) => h.handoff_id === audit.handoff_id),
+      undefined,
+      'the withdrawn child was archived',
+    );
+    assert.equal(runCliIn(ws, ['claim', scout.handoff_id, '--agent', 'scout']).code, 0);
+    assert.equal(run(ws, ['return', tester.handoff_id, '--agent', 'tester', '--result', '-'], { input: report('tester: ok') }).code, 0);
+    assert.equal(joins(ws).length, 0, 'no return before the last child');
+    const last = run(ws, ['return', scout.handoff_id, '--agent', 'scout', '--result', '-'], { input: report('scout: ok') });
+    assert.equal(last.code, 0, last.stdout + last.stderr);
+    const joined = joins(ws);
+    assert.equal(joined.length, 1);
+    assert.match(joined[0].summary, /^Joined return of 3 parallel passes: 2 returned/);
+    assert.match(joined[0].summary, new RegExp(`${audit.handoff_id} \\(audit\\) withdrawn`));
+    const findings = joined[0].result!.findings as { aggregation: { total: number }; reports: Record<string, unknown> };
+    assert.equal(findings.aggregation.total, 3);
+    assert.deepEqual(Object.keys(findings.reports), [audit.handoff_id, tester.handoff_id, scout.handoff_id]);
+  });
+
   it('a duplicate receiver is refused and nothing is stored', () => {
     const r = run(ws, ['--json', 'pass', '--agent', 'alice', '--to', 'audit,Audit', '--reason', 'r', '--summary', 's']);
     assert.notEqual(r.code, 0);

@@ -11,7 +11,10 @@ export interface AttentionGroupIndex {
   handoffs: Handoff[];
   /** Those not passed on from another handoff of the same group: the group's own rows. */
   top: Handoff[];
-  /** Open handoffs of every group by the uid of the handoff they were passed on or returned from (shown beneath it). */
+  /**
+   * Open handoffs of every group by the uid of the handoff they were passed on or returned from (shown beneath it), and
+   * withdrawn passes of an open parent.
+   */
   chained: Map<string, Handoff[]>;
   /** Every handoff's chain links, finished ones included (the tooltip's Chain). Shared by all groups. */
   chains: ChainIndex;
@@ -43,6 +46,14 @@ export function buildAttentionTree(handoffs: readonly Handoff[], ctx: AttentionC
       if (!nestedInGroup(h, g, groupOfUid, chains)) index.top.push(h);
     }
   }
+  // A withdrawn pass stays beneath its open parent, marked withdrawn: nothing comes back from it, so this is where the
+  // work it was passed on from shows what became of it (a fan-out's other children go on).
+  for (const h of handoffs) {
+    if (h.status !== 'withdrawn' || !h.parent_uid || h.parent_uid === h.uid || !groupOfUid.has(h.parent_uid)) continue;
+    const list = chained.get(h.parent_uid);
+    if (list) list.push(h);
+    else chained.set(h.parent_uid, [h]);
+  }
   return tree;
 }
 
@@ -61,7 +72,7 @@ function nestedInGroup(h: Handoff, g: AttentionGroup, groupOfUid: Map<string, At
   return at !== h;
 }
 
-/** The open handoffs passed on or returned from `h`, whatever group they are in. */
+/** The open handoffs passed on or returned from `h`, whatever group they are in, and its withdrawn passes. */
 export function chainedUnder(index: AttentionGroupIndex, h: Handoff): readonly Handoff[] {
   return (h.uid && index.chained.get(h.uid)) || NONE;
 }

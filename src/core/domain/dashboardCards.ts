@@ -21,7 +21,7 @@ export interface DashboardCard {
   claimedBy: string | null;
   /** Why it is stale, or null. */
   stale: string | null;
-  /** Ids of the open handoffs passed on from this one in the same group. */
+  /** Ids of the open handoffs passed on from this one, and of its withdrawn passes (`HO-… (withdrawn)`). */
   chained: string[];
   /** The buttons, by move name (requests/catalog/dashboardMoves.ts), in the order drawn. */
   actions: string[];
@@ -75,7 +75,7 @@ export function dashboardGroups(input: CardsInput): DashboardGroup[] {
         priority: h.priority ?? null,
         claimedBy: h.claimed_by ? displayAgent(h.claimed_by) + sessionWhere(h.claimed_session) : null,
         stale: staleReason(h, config, now),
-        chained: chainedUnder(index, h).map((c) => c.handoff_id),
+        chained: chainedUnder(index, h).map((c) => (c.status === 'withdrawn' ? `${c.handoff_id} (withdrawn)` : c.handoff_id)),
         actions: input.actionsFor(h),
         refusal: input.refusals.get(key) ?? null,
       };

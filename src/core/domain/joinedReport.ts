@@ -68,11 +68,16 @@ export function joinedResult(children: readonly Handoff[]): CompletionResult {
   };
 }
 
-/** The joined return's summary: how many came back, each one that timed out named. */
-export function joinedSummary(children: readonly Handoff[]): string {
+/**
+ * The joined return's summary: how many came back, each one that did not named. `size` is the group's: a child found
+ * neither in the store nor in the archive (removed by hand) is still counted, as missing.
+ */
+export function joinedSummary(children: readonly Handoff[], size: number = children.length): string {
   const back = children.filter((c) => c.status === 'ready_for_review' || c.status === 'approved' || c.status === 'merged').length;
   const others = children.filter((c) => !(c.status === 'ready_for_review' || c.status === 'approved' || c.status === 'merged'));
   const named = others.map((c) => `${who(c)} ${childOutcome(c).replace(/:.*$/s, '')}`).join('; ');
-  const text = `Joined return of ${children.length} parallel passes: ${back} returned${named ? `; ${named}` : ''}: ${children[0].summary}`;
+  const missing = size > children.length ? `; ${size - children.length} not found in the store or the archive` : '';
+  const count = Math.max(size, children.length);
+  const text = `Joined return of ${count} parallel passes: ${back} returned${named ? `; ${named}` : ''}${missing}: ${children[0].summary}`;
   return text.slice(0, LIMITS.summary);
 }

@@ -6,6 +6,7 @@ import { childEnded } from '../../domain/passGroup';
 import { joinedResult, joinedSummary } from '../../domain/joinedReport';
 import { resolvePassOverPolicy } from '../../domain/passOverPolicy';
 import type { Handoff } from '../../domain/handoffSchema';
+import type { PassGroup } from '../../domain/passGroup';
 import { auditEntry, boundedReason, type ActionContext } from '../../store/handoffMutation';
 import type { StoreTransaction } from '../../store/storeTransaction';
 import { newHandoffRecord } from './newHandoffRecord';
@@ -16,7 +17,7 @@ import { renewWaitingHolder } from './returnToOriginator';
 export function joinGroupIfDone(tx: StoreTransaction, ctx: ActionContext, child: Handoff): Handoff | null {
   const group = child.group;
   if (!group || group.join) return null;
-  const members = tx.handoffs.filter((h) => h.group?.id === group.id);
+  const members = groupMembers(tx, group);
   if (members.some((h) => h.group?.join)) return null;
   if (!members.every((h) => childEnded(h.status))) return null;
   const first = members[0];
@@ -37,7 +38,7 @@ export function joinGroupIfDone(tx: StoreTransaction, ctx: ActionContext, child:
       from_agent: ctx.agent,
       to_agents: [to],
       owner_mode: 'single',
-      summary: joinedSummary(members),
+      summary: joinedSummary(members, group.size),
       files: [...new Set(members.flatMap((m) => m.files))].slice(0, 500),
       branch: first.branch,
       commit: first.commit,
@@ -58,4 +59,17 @@ export function joinGroupIfDone(tx: StoreTransaction, ctx: ActionContext, child:
   tx.audit.push(auditEntry(ctx, record, null, status, `joined return of ${ids} to ${to}`, record.created_at));
   renewWaitingHolder(tx, ctx, first);
   return record;
+}
+
+/**
+ * The group's records in creation order. A child that ended early (withdrawn, timed out) can reach the archive before
+ * its siblings end; it is read back from there, else the join would leave it out and miscount the group.
+ */
+function groupMembers(tx: StoreTransaction, group: PassGroup): Handoff[] {
+  const live = tx.handoffs.filter((h) => h.group?.id === group.id);
+  if (live.filter((h) => !h.group?.join).length >= group.size || !tx.archive) return live;
+  const here = new Set(live.map((h) => h.uid));
+  const archived = tx.archive.records((h) => h.group?.id === group.id && !here.has(h.uid));
+  // uids are monotonic ULIDs: their order is the order the children were made in.
+  return [...live, ...archived].sort((a, b) => ((a.uid ?? '') < (b.uid ?? '') ? -1 : (a.uid ?? '') > (b.uid ?? '') ? 1 : 0));
 }

@@ -37,4 +37,18 @@ describe('attention tree', () => {
     assert.deepEqual(chainedUnder(tree.assigned, b), [c], 'a grandchild is beneath its own parent, not lost');
     assert.deepEqual(chainedUnder(tree.assigned, c), []);
   });
+
+  it('keeps a withdrawn pass beneath its open parent, and only there', () => {
+    const a = ho(1);
+    const gone = ho(2, { parent_uid: uid(1), status: 'withdrawn', to_agents: ['copilot'] });
+    const working = ho(3, { parent_uid: uid(1), to_agents: ['copilot'] });
+    const merged = ho(4, { parent_uid: uid(1), status: 'merged' });
+    const orphan = ho(5, { parent_uid: uid(9), status: 'withdrawn' }); // its parent is not in the store
+    const finished = ho(6, { status: 'merged' });
+    const underFinished = ho(7, { parent_uid: uid(6), status: 'withdrawn' });
+    const tree = buildAttentionTree([a, gone, working, merged, orphan, finished, underFinished], ctx);
+    assert.deepEqual(chainedUnder(tree.assigned, a), [working, gone], 'withdrawn shown, merged not');
+    for (const g of Object.values(tree)) assert.ok(!g.handoffs.includes(gone) && !g.top.includes(orphan), 'never a row of a group');
+    assert.deepEqual(chainedUnder(tree.assigned, finished), []);
+  });
 });

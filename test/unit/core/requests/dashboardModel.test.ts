@@ -72,6 +72,13 @@ describe('dashboard model', () => {
     assert.equal(mine.count, 2, "the tree's count: the passed-on handoff included");
   });
 
+  it('a withdrawn pass is named on its parent card as withdrawn, and counts in no group', () => {
+    const gone = h(8, { summary: 'taken back', to_agents: ['copilot'], status: 'withdrawn', parent_uid: '01JDASH0000000000000000001' });
+    const mine = dashboardModel(input([...store, gone])).folders[0].groups[0];
+    assert.deepEqual(mine.cards[0].chained, ['HO-20260222-007', 'HO-20260222-008 (withdrawn)']);
+    assert.equal(mine.count, 2);
+  });
+
   it('leaves out empty review and other groups, like the tree, but keeps the three named ones', () => {
     const groups = dashboardModel(input([])).folders[0].groups;
     assert.deepEqual(

@@ -206,6 +206,22 @@ async function sceneFor(file: string, section: string, docExamples: Example[]): 
   return { name: 'reference', ws };
 }
 
+type Req = Record<string, unknown> & { to?: unknown; override?: Record<string, unknown> };
+
+/** Each piece of delegation (docs/contract.md §6), shown by a request example answered as the doc says. */
+const DELEGATION_PIECES: Record<string, (req: Req, res: RequestResponse) => boolean> = {
+  'fan-out': (q, r) => q.action === 'passOver' && Array.isArray(q.to) && q.to.length >= 2 && r.ok,
+  'work context': (q, r) => q.action === 'passOver' && 'context' in q && r.ok,
+  'context over its cap (E012)': (q, r) => q.action === 'passOver' && 'context' in q && r.code === 'E012',
+  'a read-only receiver': (q, r) => q.action === 'passOver' && q.override?.can_modify_files === false && r.ok,
+  'an output schema': (q, r) => q.action === 'passOver' && q.override?.validate_output === true && r.ok,
+  'a report refused by its output schema (E021)': (q, r) => q.action === 'returnHandoff' && r.code === 'E021',
+  'per-file review': (q, r) => q.action === 'reviewFiles' && r.ok,
+  withdraw: (q, r) => q.action === 'withdrawPass' && r.ok,
+  'a loop across separate handoffs (E003)': (q, r) => q.action === 'createHandoff' && r.code === 'E003',
+  'the pair limit': (q, r) => q.override?.max_handoffs_per_pair_per_hour !== undefined && r.ok,
+};
+
 /**
  * Request examples that cannot be answered ok in a unit test are still sent and must pass the parameter schema
  * (not invalid_request / unknown_action). Keyed by `<file>:<action>:<request_id or first line>`; each with its reason.
@@ -238,6 +254,7 @@ describe('documentation examples', () => {
     const realById = new Map<string, RequestResponse>();
     const pairs: { doc: Example; real: RequestResponse }[] = [];
     const actionsRun = new Set<string>();
+    const piecesRun = new Set<string>();
     let scene: { name: string; ws: TestWorkspace } | null = null;
     let ran = 0;
     for (const file of [DOC, README]) {
@@ -262,6 +279,7 @@ describe('documentation examples', () => {
         if (outcome.response) pairs.push({ doc: outcome.response, real: response });
         if (typeof ex.value.request_id === 'string') realById.set(ex.value.request_id, response);
         actionsRun.add(response.action as string);
+        for (const [piece, shows] of Object.entries(DELEGATION_PIECES)) if (shows(ex.value, response)) piecesRun.add(piece);
         ran++;
       }
     }
@@ -284,6 +302,8 @@ describe('documentation examples', () => {
       assert.ok(actionsRun.has(a), `no example of ${a} was run`);
     }
     assert.ok(ran >= 15, `ran ${ran}`);
+    const missing = Object.keys(DELEGATION_PIECES).filter((p) => !piecesRun.has(p));
+    assert.deepEqual(missing, [], 'each piece of delegation has an example of its own that is run');
 
     // Responses: a real action, a real reason code; the keys of those that document a request run above exist on its real answer.
     const known = new Set<string>([...ACTION_NAMES, 'init', 'watch']);
