@@ -87,12 +87,6 @@ export class SharedStateRef {
     this.checked = true;
   }
 
-  /** The commit this clone last fetched or pushed, or null. No network. */
-  lastKnown(): string | null {
-    const r = localGit(this.root, [this.gitDir(), 'rev-parse', '--verify', '--quiet', `${this.localRef}^{commit}`]);
-    return r.ok ? r.stdout.trim() : null;
-  }
-
   /**
    * Removes the lock file a git process killed mid-update left on one of AgentSync's private refs (the fetched ref,
    * the scratch ref fast-import writes): git would refuse every later update of it ("cannot lock ref … File exists").
