@@ -70,22 +70,14 @@ describe('agentsync pass --to a,b,c: fan-out and one joined return (real process
     assert.match(last.stdout, new RegExp(`back to ${joined[0].handoff_id}`));
   });
 
+  /** alice's fan-out to the receivers `to` names (`--to` options): its children. */
+  function passFromAlice(to: string[], summary: string): Handoff[] {
+    const passed = run(ws, ['--json', 'pass', '--agent', 'alice', ...to, '--reason', 'r', '--summary', summary]);
+    return (JSON.parse(passed.stdout) as { data: { handoffs: Handoff[] } }).data.handoffs;
+  }
+
   it('a child whose lease runs out is named in the join, which still comes', () => {
-    const passed = run(ws, [
-      '--json',
-      'pass',
-      '--agent',
-      'alice',
-      '--to',
-      'audit',
-      '--to',
-      'scout',
-      '--reason',
-      'r',
-      '--summary',
-      'Two looks',
-    ]);
-    const [audit, scout] = (JSON.parse(passed.stdout) as { data: { handoffs: Handoff[] } }).data.handoffs;
+    const [audit, scout] = passFromAlice(['--to', 'audit', '--to', 'scout'], 'Two looks');
     assert.equal(runCliIn(ws, ['claim', audit.handoff_id, '--agent', 'audit']).code, 0);
     assert.equal(runCliIn(ws, ['claim', scout.handoff_id, '--agent', 'scout']).code, 0);
     assert.equal(run(ws, ['return', audit.handoff_id, '--agent', 'audit', '--result', '-'], { input: report('audit: fine') }).code, 0);
@@ -104,19 +96,7 @@ describe('agentsync pass --to a,b,c: fan-out and one joined return (real process
     const file = path.join(ws, '.agentsync.json');
     const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(file, JSON.stringify({ ...config, archive: { after_days: 0 } }, null, 2));
-    const passed = run(ws, [
-      '--json',
-      'pass',
-      '--agent',
-      'alice',
-      '--to',
-      'audit,tester,scout',
-      '--reason',
-      'r',
-      '--summary',
-      'Three looks',
-    ]);
-    const [audit, tester, scout] = (JSON.parse(passed.stdout) as { data: { handoffs: Handoff[] } }).data.handoffs;
+    const [audit, tester, scout] = passFromAlice(['--to', 'audit,tester,scout'], 'Three looks');
     assert.equal(run(ws, ['withdraw', audit.handoff_id, '--agent', 'alice', '--reason', 'not needed']).code, 0);
     // after_days 0: the next write moves the withdrawn child to .agentsync/archive/ while its siblings still work.
     assert.equal(runCliIn(ws, ['claim', tester.handoff_id, '--agent', 'tester']).code, 0);
