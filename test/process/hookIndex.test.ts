@@ -98,6 +98,18 @@ describe("the tool hooks' index (process, a linked git worktree)", function () {
     assert.match(fs.readFileSync(layout.hookIndexFile, 'utf8'), /src\/moved\.ts/);
   });
 
+  it('a batch that changes nothing brings a stale index up to date, so hooks stop reading the whole store', () => {
+    const { linked, layout } = clone();
+    editStore(layout, (h) => (h.files = ['src/moved.ts']));
+    assert.notEqual(derivedFrom(fs.readFileSync(layout.hookIndexFile))?.stat, fileStatKeyOf(layout.handoffsFile));
+    // A store written behind the index (seeded, joined, or a shared state adopted unchanged), then a refused claim.
+    const id = (JSON.parse(fs.readFileSync(layout.handoffsFile, 'utf8')) as { handoffs: { handoff_id: string }[] }).handoffs[0].handoff_id;
+    assert.equal(request(linked, { action: 'claimHandoff', handoffId: id, agent: 'gemini' }).ok, false);
+    assert.equal(derivedFrom(fs.readFileSync(layout.hookIndexFile))?.stat, fileStatKeyOf(layout.handoffsFile));
+    assert.match(fs.readFileSync(layout.hookIndexFile, 'utf8'), /src\/moved\.ts/);
+    assert.match(preTool(linked, path.join(linked, 'src/moved.ts')), /src\/moved\.ts: claimed by codex/);
+  });
+
   it('under "radar": "deny", a claim released behind the index denies nothing, and one taken behind it is denied', () => {
     const { linked, layout } = clone({ radar: 'deny' });
     assert.match(preTool(linked, path.join(linked, 'src/app.ts')), /"permissionDecision":"deny"/);

@@ -69,6 +69,21 @@ export function derivedFrom(bytes: Buffer): { stat: string; hash: string } | nul
   return m ? { stat: m[1], hash: m[2] } : null;
 }
 
+/** Whether the index names the store whose stat key is `storeStat` (its head alone is read). */
+export function hookIndexNames(indexFile: string, storeStat: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(indexFile, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const head = Buffer.alloc(HEAD.length + 256);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    return derivedFrom(head.subarray(0, n))?.stat === storeStat;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
 /**
  * The index's bytes when it was derived from the store file as it is now (the same stat key), else null (no index,
  * or a stale one: the caller reads the store). Neither file is followed through a symlink.

@@ -11,7 +11,7 @@ import type { LedgerFile } from '../ledgerFile';
 import { digestsOfChunks } from '../storeHash';
 import type { StoreSnapshot } from '../storeSnapshot';
 import { stampStore } from '../storeStamp';
-import { writeHookIndex } from '../hookIndex';
+import { hookIndexNames, writeHookIndex } from '../hookIndex';
 import { followRecord } from '../homeRecord';
 import type { StoreTransaction } from '../storeTransaction';
 import { bestEffort, type StoreLogger } from '../storeLogger';
@@ -44,7 +44,20 @@ export class CommitAftermath {
     // No store on this checkout (a branch from before AgentSync): a refusal writes no committed file, or that
     // untracked file would make `git checkout` back fail (docs/contract.md §9).
     if (this.file.exists()) this.appendAudit(tx.audit, () => this.journal.keep(tx.audit));
+    this.bestEffort("the hooks' index", () => this.indexUnchanged(tx));
     this.runAfterCommit(tx);
+  }
+
+  /**
+   * A store no write of this clone left (seeded, joined from the main worktree, edited, a shared state adopted as it
+   * was) has no index naming it: every hook would read the whole store until the next write. The batch holds the
+   * lock and read the store as it is, so its records are the store's; a head read when the index is current.
+   */
+  private indexUnchanged(tx: StoreTransaction): void {
+    const key = this.file.keyNow();
+    if (key !== this.file.loadedKey() || !this.file.exists() || hookIndexNames(this.layout.hookIndexFile, key)) return;
+    const hash = this.file.hash();
+    if (hash) writeHookIndex(this.layout.hookIndexFile, tx.snapshot.handoffs, key, hash);
   }
 
   /** The store now holds `tx` (renamed into place; `written`: the temp file's stat before the rename). */
