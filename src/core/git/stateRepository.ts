@@ -7,6 +7,7 @@
 // AgentSync runs (gitSafety.ts); its own `core` settings come after the include, so they win.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { assertSafeDirectory, ensureSafeDirectory } from '../disk/safeDirectory';
 import { runGitPlumbing } from './gitCommand';
 import { REMOTE_PROGRAM_OPTIONS } from './gitRemote';
 import { HOME_FOLDER } from './worktreeLocation';
@@ -32,8 +33,10 @@ export function stateGitDir(dir: string): string {
  */
 export function ensureStateRepository(root: string, commonDir: string, carried: readonly string[], dropped: readonly string[]): string {
   const dir = stateRepositoryDir(commonDir);
+  // A symlink on the way (the homes' folder or the repository itself) is refused, never written through.
+  assertSafeDirectory(commonDir, dir);
   if (fs.existsSync(path.join(dir, 'HEAD'))) return dir;
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  ensureSafeDirectory(commonDir, path.dirname(dir));
   const aside = `${dir}.${process.pid}.${Date.now()}.tmp`;
   try {
     const format = runGitPlumbing(root, ['rev-parse', '--show-object-format']);

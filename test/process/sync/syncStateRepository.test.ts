@@ -56,6 +56,22 @@ describe("sync: AgentSync's own repository for the shared state", function () {
     assert.equal(git(bare(), ['rev-parse', REF]), old, 'nothing pushed');
   });
 
+  it('a symlinked state repository is refused (store_unsafe), never written through; nothing is pushed', () => {
+    const a = server.clone('a');
+    assert.equal(cli(a, ['request', '-'], create('seed')).ok, true);
+    const head = git(bare(), ['rev-parse', REF]);
+    const b = server.clone('b');
+    const elsewhere = path.join(path.dirname(b), 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    fs.mkdirSync(path.dirname(stateRepo(b)), { recursive: true });
+    fs.symlinkSync(elsewhere, stateRepo(b));
+    const r = cli(b, ['request', '-'], create('through the link'));
+    assert.equal(r.reason, 'store_unsafe', JSON.stringify(r));
+    assert.match(String(r.message), /@state\.git is not a folder \(it is a symlink\)/);
+    assert.deepEqual(fs.readdirSync(elsewhere), [], 'nothing written where the link points');
+    assert.equal(git(bare(), ['rev-parse', REF]), head, 'nothing pushed');
+  });
+
   it("a clone an earlier build synced moves the state out of the user's repository with its history; a rewind is still caught", () => {
     // c writes first, so its state repository holds the whole history, as an earlier build's clone did.
     const c = server.clone('c');
