@@ -119,6 +119,29 @@ describe('agentsync pass --to a,b,c: fan-out and one joined return (real process
     assert.deepEqual(Object.keys(findings.reports), [audit.handoff_id, tester.handoff_id, scout.handoff_id]);
   });
 
+  it('a group whose joined return was archived is not joined again when a child ends again later', () => {
+    const file = path.join(ws, '.agentsync.json');
+    const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...config, archive: { after_days: 0 } }, null, 2));
+    const [audit, scout] = passFromAlice(['--to', 'audit,scout'], 'Two looks');
+    assert.equal(runCliIn(ws, ['claim', audit.handoff_id, '--agent', 'audit']).code, 0);
+    assert.equal(runCliIn(ws, ['claim', scout.handoff_id, '--agent', 'scout']).code, 0);
+    assert.equal(run(ws, ['return', audit.handoff_id, '--agent', 'audit', '--result', '-'], { input: report('audit: ok') }).code, 0);
+    assert.equal(run(ws, ['return', scout.handoff_id, '--agent', 'scout', '--result', '-'], { input: report('scout: ok') }).code, 0);
+    const [joined] = joins(ws);
+    assert.ok(joined, 'the group joined');
+    // The joined return ends (escalated by a person), and the next write moves it to the archive (after_days 0).
+    const ended = run(ws, ['escalate', joined.handoff_id, '--agent', 'human', '--reason', 'seen, done']);
+    assert.equal(ended.code, 0, ended.stdout + ended.stderr);
+    assert.equal(run(ws, ['create', '--from', 'human', '--to', 'alice', '--summary', 'another']).code, 0);
+    assert.equal(joins(ws).length, 0, 'the joined return was archived');
+    // A child still in the store ends again: the group was joined once, and stays so.
+    const again = run(ws, ['escalate', scout.handoff_id, '--agent', 'human', '--reason', 'a late look']);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.equal(joins(ws).length, 0, 'no second joined return');
+    assert.equal(stored(ws).filter((h) => h.reason === 'return' && h.to_agents.includes('alice')).length, 0);
+  });
+
   it('a duplicate receiver is refused and nothing is stored', () => {
     const r = run(ws, ['--json', 'pass', '--agent', 'alice', '--to', 'audit,Audit', '--reason', 'r', '--summary', 's']);
     assert.notEqual(r.code, 0);

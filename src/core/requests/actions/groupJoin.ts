@@ -20,6 +20,9 @@ export function joinGroupIfDone(tx: StoreTransaction, ctx: ActionContext, child:
   const members = groupMembers(tx, group);
   if (members.some((h) => h.group?.join)) return null;
   if (!members.every((h) => childEnded(h.status))) return null;
+  // Joined already, and that return since archived (a child still here can end again later): the archive is read
+  // only at this point, when a join would otherwise be made.
+  if (tx.archive?.records((h) => h.group?.id === group.id && h.group.join === true).length) return null;
   const first = members[0];
   const to = first.return_to;
   if (!to) return null; // passed without a return: nothing comes back
