@@ -97,7 +97,7 @@ function upgradeLine(upgraded: string, ref: string): string {
 /** Where the shared state's objects live (docs/contract.md §13). */
 const OBJECTS_LINE = (o: { repository: string | null; ref: string; shallow: boolean }) =>
   `objects: in AgentSync's own repository ${o.repository ?? '(none: not in a git clone)'} (${o.ref}), ` +
-  `${o.shallow ? 'from its first fetch on (--depth=1)' : 'with their whole history'}; the clone's own history is never made shallow`;
+  `${o.shallow ? 'without the history before its first fetch (--depth=1)' : 'with their whole history'}; the clone's own history is never made shallow`;
 
 const NOT_CONSENTED_LINE = 'NOT enabled on this machine: writes are refused until `agentsync sync --enable`';
 

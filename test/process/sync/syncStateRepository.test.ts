@@ -36,6 +36,8 @@ describe("sync: AgentSync's own repository for the shared state", function () {
     assert.equal(git(b, ['rev-parse', '--is-shallow-repository']), 'false', "the user's clone is not made shallow");
     assert.equal(privateRefs(b), '', "no private ref in the user's repository");
     assert.throws(() => git(b, ['cat-file', '-e', `${tip}^{commit}`]), "the state's commit is not in the user's repository");
+    const status = cli(b, ['sync', '--status']);
+    assert.deepEqual(status.data!.objects, { repository: stateRepo(b), ref: FETCHED, shallow: true }, 'sync --status says where');
 
     // Its own write, another clone's, its own again: each decided on the remote's state, fetched into the shallow repository.
     assert.equal(cli(b, ['request', '-'], create('from b')).ok, true);

@@ -119,8 +119,8 @@ export class RemoteAuthority implements StateAuthority {
       // A last known commit that is not a shared state (a broken one fetched earlier) is no view: fetch instead.
       if (this.attempt === 1 && !this.fetchFirst) got = await this.ref.lastKnownView(this.wanted);
       this.fetched = !got;
-      const fetch = () => this.ref.fetch(adoptedCommit(last, this.config));
-      this.head = got ? got.commit : retry?.prefetched !== undefined ? retry.prefetched : await fetch();
+      const fetchRef = () => this.ref.fetch(adoptedCommit(last, this.config));
+      this.head = got ? got.commit : retry?.prefetched !== undefined ? retry.prefetched : await fetchRef();
       this.offline = null;
     } catch (e) {
       this.noteError(e);
