@@ -7,6 +7,7 @@ import { StoreSnapshot } from '../storeSnapshot';
 import type { SyncLocalState } from '../syncStateFile';
 import type { SharedStateRef } from './sharedStateRef';
 import { FORMAT_FILE } from './sharedTreeLayout';
+import { isShallow } from '../../git/stateRepository';
 
 /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
 export function adoptedHere(s: SyncLocalState, config: SyncConfig): boolean {
@@ -30,13 +31,14 @@ export function assertNotRewound(ref: SharedStateRef, config: SyncConfig, last: 
   if (!last.commit || head === last.commit || !adoptedHere(last, config)) return;
   if (head && ref.descends(head, last.commit)) return;
   const { remote } = config;
+  const repository = ref.stateDir();
   throw new ActionError(
     'remote_rewound',
     `${config.ref} on the git remote "${remote}" ${head ? `is at ${head}, which does not contain` : 'no longer exists; it held'} ` +
       `${last.commit}, the shared state this clone last had: writes confirmed there would be lost and their ids given ` +
       `again. Nothing was changed and nothing was pushed. Restore it by pushing that commit back from this clone's ` +
-      `state repository, which has it: git --git-dir=${ref.stateDir()} push --force ${remote} ${last.commit}:${config.ref}. ` +
-      (ref.whereObjects()?.shallow ? SHALLOW_RESTORE : '') +
+      `state repository, which has it: git --git-dir=${repository} push --force ${remote} ${last.commit}:${config.ref}. ` +
+      (isShallow(repository) ? SHALLOW_RESTORE : '') +
       'To start over from what the remote has instead, delete ' +
       ".agentsync/sync.json (this clone's records then join the remote's state as on a first contact).",
     { sync: { remote, ref: config.ref, commit: head, last_commit: last.commit } },

@@ -2,19 +2,11 @@
 // beside the homes, its config including the clone's (so the clone's remotes resolve there), and its refs read from
 // files, loose or packed, as git itself keeps them.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureStateRepository, hasRef, isShallow, stateRepositoryDir } from '../../../../src/core/git/stateRepository';
 import { makeTempDir, removeTempDirs } from '../../helpers/testWorkspace';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-  }).trim();
-}
+import { git } from '../../helpers/realGit';
 
 describe("the sync mode's state repository", () => {
   afterEach(() => removeTempDirs());
@@ -47,8 +39,7 @@ describe("the sync mode's state repository", () => {
     const dir = ensureStateRepository(root, commonDir, [], []);
     const ref = 'refs/agentsync-fetched/origin/agentsync/state';
     assert.equal(hasRef(dir, ref), false);
-    const blob = git(root, `--git-dir=${dir}`, 'hash-object', '-w', '--stdin');
-    const tree = execFileSync('git', [`--git-dir=${dir}`, 'mktree'], { input: `100644 blob ${blob}\tf\n`, encoding: 'utf8' }).trim();
+    const tree = git(root, `--git-dir=${dir}`, 'mktree'); // the empty tree: a commit needs one
     const commit = git(root, `--git-dir=${dir}`, 'commit-tree', tree, '-m', 'state');
     git(root, `--git-dir=${dir}`, 'update-ref', ref, commit);
     assert.equal(hasRef(dir, ref), true, 'loose');

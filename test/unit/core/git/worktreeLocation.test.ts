@@ -1,7 +1,7 @@
 // Finding a folder's worktree and its clone's home by reading files only (docs/contract.md §14), checked against
 // what real `git worktree add` and a real bare clone lay out on disk, and against what git itself reports.
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -13,14 +13,7 @@ import {
   type WorktreeLocation,
 } from '../../../../src/core/git/worktreeLocation';
 import { makeTempDir, removeTempDirs } from '../../helpers/testWorkspace';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-  }).trim();
-}
+import { git } from '../../helpers/realGit';
 
 function real(p: string): string {
   return fs.realpathSync.native(p);
