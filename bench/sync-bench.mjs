@@ -1,7 +1,8 @@
 // Sync mode through a real git remote (docs/contract.md §13): `git daemon` (receive-pack on) serving bare repositories
 // on 127.0.0.1; clones of them; the CLI from dist/ as a process of its own. Each figure is printed with its data size.
 // The cost goals of sync (docs/contract.md §13, "What a write costs"; bench/syncCost.mjs), on the shared format
-// `--format` names (1, today's; 2 after `agentsync sync --upgrade-format`, said to be unavailable when the build lacks it):
+// `--format` names (1, 0.4.0's; 2 or 3 after `agentsync sync --upgrade-format`, said to be unavailable when the build
+// writes another):
 //  claim:   1. a confirmed claim at --open's first size, and with --finished more finished records: median, p99 and
 //              largest, paired with `node -e 0` (alternating order each round), the ratios, and the ratio of the two;
 //  growth:  2. what one confirmed write adds to the remote's objects/ (no gc; median, p99, largest over --writes writes
@@ -19,7 +20,7 @@
 //  history: --history-writes updateTodos through the protocol (one process), then a fresh fetch of the ref, direct and
 //           through the proxy, with and without --depth=1.
 // Needs `npm run build && npm run compile` first (dist/ and out/). Not part of the test run.
-// Usage: node bench/sync-bench.mjs [--quick] [--format 1|2] [--open 1000,10000] [--finished 99000] [--writes 100]
+// Usage: node bench/sync-bench.mjs [--quick] [--format 1|2|3] [--open 1000,10000] [--finished 99000] [--writes 100]
 //   [--ledger-fill 1000] [--history-writes 10000] [--rounds 31] [--budget-s 300] [--race-handoffs 40]
 //   [--only claim,growth,fresh,gitprocs,hooks,latency,race,history]
 import { spawn, spawnSync } from 'node:child_process';
@@ -57,7 +58,7 @@ const WRITES = option('writes', 100, 5, 1);
 const LEDGER_FILL = option('ledger-fill', 1000, 10, 0);
 const BUDGET_S = option('budget-s', 300, 15, 1);
 const FORMAT = option('format', 1, 1, 1);
-if (FORMAT > 2) throw new Error("--format takes 1 (today's shared format) or 2 (after agentsync sync --upgrade-format)");
+if (FORMAT > 3) throw new Error("--format takes 1 (0.4.0's shared format), or 2 or 3 (after agentsync sync --upgrade-format)");
 const OPEN = (given('open') ?? (QUICK ? '100' : '1000,10000')).split(',').map(Number);
 if (!OPEN.every((n) => Number.isInteger(n) && n >= 60)) throw new Error('--open takes sizes >= 60, comma-separated, e.g. 1000,10000');
 const SECTIONS = ['claim', 'growth', 'fresh', 'gitprocs', 'hooks', 'latency', 'race', 'history'];
@@ -147,10 +148,10 @@ const costs = {
   budgetS: BUDGET_S,
 };
 try {
-  if (FORMAT === 2) {
-    // Asked once before anything is built: a build without format 2 says so and measures nothing under its name.
+  if (FORMAT > 1) {
+    // Asked once before anything is built: a build that does not write this format says so and measures nothing.
     const probe = new Workspaces({ ...costs, format: 1 }).get(60, 0);
-    upgradeFormat(probe.ws);
+    upgradeFormat(probe.ws, FORMAT);
   }
   const spaces = new Workspaces(costs);
   if (want('claim') || want('growth') || want('gitprocs') || want('hooks')) {
@@ -175,7 +176,7 @@ try {
   await timed('fresh', () => freshCloneFigure(costs));
 } catch (e) {
   if (!(e instanceof FormatUnavailable)) throw e;
-  console.log(`\n${e.message}: nothing measured for --format 2 (run without --format 2 for today's format 1)`);
+  console.log(`\n${e.message}: nothing measured for --format ${FORMAT}`);
   process.exit(0);
 }
 
@@ -206,7 +207,7 @@ const clone = (name, port) => {
   const dir = path.join(work, name);
   git(['clone', '--quiet', url(port), dir]);
   run(process.execPath, [CLI, '--dir', dir, 'sync', '--enable']);
-  if (FORMAT === 2 && !upgraded) upgraded = Boolean(upgradeFormat(dir)); // once: the ref is shared by every clone
+  if (FORMAT > 1 && !upgraded) upgraded = Boolean(upgradeFormat(dir, FORMAT)); // once: the ref is shared by every clone
   return dir;
 };
 

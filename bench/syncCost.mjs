@@ -199,7 +199,7 @@ export function hookFigure(o, w) {
 
 /**
  * 3. A fresh clone's first `agentsync sync` on a ref with `historyWrites` writes (`historyHeld` claims through the product, the
- * rest updateTodos written by fast-import as format-1 commits; then upgraded when format 2), through a byte-counting
+ * rest updateTodos written by fast-import as format-1 commits; then upgraded for a tree format), through a byte-counting
  * proxy; the same for the same state in one commit (a bare repository whose ref is one parentless commit of its tree).
  */
 export async function freshCloneFigure(o) {
@@ -211,10 +211,10 @@ export async function freshCloneFigure(o) {
   );
   const imported = Math.max(0, o.historyWrites - hw.ids.length);
   const importS = await fastImportHistory(hw.bare, imported, 'bench');
-  if (o.format === 2) {
+  if (o.format > 1) {
     // Setup, not measured: this clone catches up on the history (past the product's 30 s remote limit if need be).
     syncNow(hw.ws, hw.bare, 'after the history', patient());
-    upgradeFormat(hw.ws, patient());
+    upgradeFormat(hw.ws, o.format, patient());
   }
   const commits = Number(git(['--git-dir', hw.bare, 'rev-list', '--count', REF]));
   // The same state in one commit: main as it is, the ref a parentless commit of the ref's tree.
@@ -226,7 +226,7 @@ export async function freshCloneFigure(o) {
   console.log(
     `\n3. a fresh clone's first \`agentsync --json sync\` through a byte-counting proxy to the git daemon; the ref: ${commits} commits ` +
       `(${hw.ids.length} claims through the product, ${imported} updateTodos written as format-1 commits by git fast-import in ${importS.toFixed(1)} s` +
-      `${o.format === 2 ? ', then agentsync sync --upgrade-format' : ''}); ${recordsAt(hw.ws, hw.bare)}`,
+      `${o.format > 1 ? ', then agentsync sync --upgrade-format' : ''}); ${recordsAt(hw.ws, hw.bare)}`,
   );
   const proxy = await byteProxy(o.daemonPort);
   const down = {};

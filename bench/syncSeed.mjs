@@ -1,6 +1,6 @@
 // What bench/sync-bench.mjs builds its sync-mode figures on (docs/contract.md §13): workspaces whose shared state the
 // product itself seeded (records written to the clone's own .agentsync/handoffs.json, as a pull would bring them, then
-// joined and pushed by `agentsync sync`, and upgraded by `agentsync sync --upgrade-format` for format 2), a ref's long
+// joined and pushed by `agentsync sync`, and upgraded by `agentsync sync --upgrade-format` for a tree format), a ref's long
 // history written fast with `git fast-import` (format-1 commits, each one write), a TCP proxy that counts the bytes a
 // conversation with the remote costs, and a `git` on PATH that logs every git process AgentSync starts.
 import { spawn, spawnSync } from 'node:child_process';
@@ -50,16 +50,22 @@ export function treeBytes(dir) {
 export class FormatUnavailable extends Error {}
 
 /**
- * `agentsync sync --upgrade-format` in `ws`: format 2 (one blob per record in fan-out trees). A build without the
- * option throws FormatUnavailable (the bench says so rather than measure format 1 under format 2's name).
+ * `agentsync sync --upgrade-format` in `ws`, which writes the build's newest tree format (one blob per record in
+ * fan-out trees), checked to be `format`. A build without the option, or whose newest format is another, throws
+ * FormatUnavailable (the bench says so rather than measure one format under another's name).
  */
-export function upgradeFormat(ws, env = process.env) {
+export function upgradeFormat(ws, format, env = process.env) {
   const r = spawnSync(process.execPath, [CLI, '--dir', ws, '--json', 'sync', '--upgrade-format'], { encoding: 'utf8', env });
   if (r.status === 2 && /unknown option/i.test(r.stdout + r.stderr)) {
-    throw new FormatUnavailable('format 2 is unavailable in this build: `agentsync sync --upgrade-format` is an unknown option');
+    throw new FormatUnavailable(`format ${format} is unavailable in this build: \`agentsync sync --upgrade-format\` is an unknown option`);
   }
   if (r.status !== 0) throw new Error(`agentsync sync --upgrade-format in ${ws} exited ${r.status}: ${r.stdout}${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop());
+  const answer = JSON.parse(r.stdout.trim().split('\n').pop());
+  const common = path.resolve(ws, git(['rev-parse', '--git-common-dir'], ws).trim());
+  const written = git(['--git-dir', path.join(common, 'agentsync', '@state.git'), 'show', `${answer.data.commit}:format`]).trim();
+  if (written !== String(format))
+    throw new FormatUnavailable(`this build's --upgrade-format writes shared format ${written}, not ${format}`);
+  return answer;
 }
 
 /** A bare repository `<name>.git` under the daemon's base, never gc'd (its objects/ growth is a figure). */
@@ -85,7 +91,7 @@ export function consentingClone(url, dir) {
  * A workspace in sync mode on its own bare repository `<name>.git` served at `url`: `agentsync init`, the sync section
  * committed and pushed, then `open` queued and `finished` terminal records (merged or escalated, dated 2024, so the
  * archive may take them) written to the clone's .agentsync/handoffs.json and joined to the shared state by
- * `agentsync sync`; with format 2, `agentsync sync --upgrade-format` after that. Returns the clone, the bare
+ * `agentsync sync`; with a tree format (2, 3), `agentsync sync --upgrade-format` after that. Returns the clone, the bare
  * repository, the queued ids in order (`next`: the first not yet claimed) and the seconds the product took.
  */
 /**
@@ -117,7 +123,7 @@ export function syncedWorkspace({ base, work, name, url, open, finished, format 
   fs.writeFileSync(file, JSON.stringify(store, null, 2) + '\n');
   const t0 = performance.now();
   syncNow(ws, bare, `the seeding of ${open + finished} records`);
-  if (format === 2) upgradeFormat(ws);
+  if (format > 1) upgradeFormat(ws, format);
   const seedS = (performance.now() - t0) / 1000;
   const ids = JSON.parse(fs.readFileSync(file, 'utf8'))
     .handoffs.filter((h) => h.status === 'queued')

@@ -3,6 +3,7 @@
 import { ActionError, isActionError } from '../core/domain/errors';
 import { okResponse, refusal } from '../core/domain/responseEnvelope';
 import type { SyncLocalState } from '../core/store/syncStateFile';
+import { NEWEST_SHARED_FORMAT } from '../core/store/sync/sharedTreeLayout';
 import { UsageError, type CliContext } from './cliContext';
 import { grantSyncConsent, revokeSyncConsent } from '../core/workspace/syncConsent';
 import type { Verb } from './handoffVerbs';
@@ -15,8 +16,8 @@ export const syncVerb: Verb = {
     '--status reads only .agentsync/sync.json (no network): the last commit, when it was fetched, the last error, what waits.',
     '--enable: agree that this clone pushes to the remote and ref .agentsync.json names (kept outside the repository, like',
     '`agentsync trust`); until then writes are refused sync_not_consented. --disable withdraws it. Neither contacts the remote.',
-    '--upgrade-format: sync, writing the shared state in shared format 2 (one file per record, the archive on): upgrade every',
-    'clone first, since AgentSync 0.4.0 refuses a format-2 ref as store_invalid (docs/upgrading.md).',
+    `--upgrade-format: sync, writing the shared state in shared format ${NEWEST_SHARED_FORMAT} (one file per record, the archive on): upgrade every`,
+    'clone first, since older builds refuse it (0.4.0 as store_invalid, builds reading format 2 as store_too_new; docs/upgrading.md).',
   ],
   options: {
     status: { type: 'boolean' },
@@ -53,14 +54,14 @@ export const syncVerb: Verb = {
     }
     const before = new Set(sync.status().pending.map((p) => p.request_id));
     const renumberedBefore = sync.status().renumbered?.length ?? 0;
-    if (upgrade) sync.askUpgrade();
+    if (upgrade) sync.upgrade.ask();
     try {
       await ctx.dispatcher.sync();
     } catch (e) {
-      sync.takeUpgrade();
+      sync.upgrade.take();
       return refuse(ctx, e);
     }
-    const upgraded = sync.takeUpgrade();
+    const upgraded = sync.upgrade.take();
     const s = sync.status();
     const stillPending = new Set(s.pending.map((p) => p.request_id));
     const revokedNow = new Set(s.revoked.map((r) => r.request_id));
@@ -85,12 +86,13 @@ export const syncVerb: Verb = {
 
 /** What --upgrade-format did, and what clones of an older AgentSync see now (docs/upgrading.md). */
 function upgradeLine(upgraded: string, ref: string): string {
-  if (upgraded === 'already') return `format: ${ref} is already in shared format 2; nothing to upgrade`;
+  if (upgraded === 'already') return `format: ${ref} is already in shared format ${NEWEST_SHARED_FORMAT}; nothing to upgrade`;
   if (upgraded !== 'written') return 'format: not upgraded (nothing was written)';
   return (
-    `format: UPGRADED ${ref} to shared format 2 (one file per record, the archive runs in sync mode). Clones running an ` +
-    'AgentSync without format 2 (0.4.0 and earlier) now refuse every sync write and --fresh read as store_invalid ' +
-    '("its tree holds format, meta.json, records/ ..."): upgrade AgentSync there; never push an older state back'
+    `format: UPGRADED ${ref} to shared format ${NEWEST_SHARED_FORMAT} (one file per record, the archive runs in sync mode). ` +
+    'Clones running an older AgentSync now refuse every sync write and --fresh read: builds that read format 2 as ' +
+    'store_too_new, 0.4.0 and earlier as store_invalid ("its tree holds format, meta.json, records/ ..."). Upgrade ' +
+    'AgentSync there; never push an older state back'
   );
 }
 

@@ -175,6 +175,25 @@ export function storeBytes(ws: string): Buffer | null {
   return fs.existsSync(f) ? fs.readFileSync(f) : null;
 }
 
+/** A record as the sync tests look at it. */
+export type SyncedRecord = { handoff_id: string; summary: string; uid: string; status: string };
+
+/** A clone's open records (its handoffs.json). */
+export function openRecords(ws: string): SyncedRecord[] {
+  return (JSON.parse(storeBytes(ws)!.toString()) as { handoffs: SyncedRecord[] }).handoffs;
+}
+
+/** The archived records of a clone's own archive (.agentsync/archive/*.jsonl), one per line. */
+export function localArchive(ws: string): SyncedRecord[] {
+  const dir = path.join(ws, '.agentsync', 'archive');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n'))
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as SyncedRecord);
+}
+
 export function ids(ws: string): string[] {
   const bytes = storeBytes(ws);
   if (!bytes) return [];

@@ -1,4 +1,4 @@
-// The archive in sync mode (docs/contract.md §13a): in shared format 2 a write moves finished records from records/
+// The archive in sync mode (docs/contract.md §13a): in a shared tree format (3) a write moves finished records from records/
 // to archive/ in its own commit, so under the push's compare-and-swap; a record joins by uid, never twice (a clone
 // that held it open, a clone killed between its push and its local write, a clone whose own archive already had it).
 // And the rewind check still holds when the ref is forced back and then written past its old length.
@@ -6,28 +6,18 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { cli, cliAsync, git, gitServerPerTest, storeBytes } from '../gitServer';
+import { cli, cliAsync, git, gitServerPerTest, localArchive, openRecords, storeBytes, type SyncedRecord } from '../gitServer';
 import { CLI } from '../processHarness';
 
 const BUNDLE = path.join(__dirname, '..', '..', '..', '..', 'test', 'process', 'fixtures', 'sync-format1.bundle');
 const REF = 'refs/agentsync/state';
 const OLD = 'finished a month ago';
 
-type Rec = { handoff_id: string; summary: string; uid: string; status: string };
-const open = (ws: string): Rec[] => (JSON.parse(storeBytes(ws)!.toString()) as { handoffs: Rec[] }).handoffs;
+type Rec = SyncedRecord;
+const open = openRecords;
 const find = (ws: string, summary: string) => open(ws).find((h) => h.summary === summary);
-/** The archived records of a clone's own archive (.agentsync/archive/*.jsonl), one per line. */
-function localArchive(ws: string): Rec[] {
-  const dir = path.join(ws, '.agentsync', 'archive');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n'))
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Rec);
-}
 
-describe('sync: the archive in shared format 2', function () {
+describe('sync: the archive in the shared tree format', function () {
   this.timeout(240_000);
   const server = gitServerPerTest();
   const bare = () => path.join(server.base, 'shared.git');
@@ -35,7 +25,7 @@ describe('sync: the archive in shared format 2', function () {
     git(bare(), ['ls-tree', '-r', '--name-only', REF])
       .split('\n')
       .filter((f) => f.startsWith(`${area}/`));
-  /** Two clones of the fixture's state (format 1, made by the build before format 2) upgraded to format 2. */
+  /** Two clones of the fixture's state (format 1, made by 0.4.0) upgraded to the newest format. */
   function upgraded(): { a: string; b: string; old: Rec } {
     git(bare(), ['fetch', '-q', BUNDLE, `${REF}:${REF}`]);
     const a = server.clone('a');

@@ -11,6 +11,7 @@ import type { SyncConfig } from '../../domain/configSchema';
 import { adoptedRecords } from './rewoundCheck';
 import type { SharedStateRef } from './sharedStateRef';
 import { parseArchivedRecord } from './sharedWrite';
+import type { TreeFormat } from './sharedTreeLayout';
 
 export class BatchRecords {
   private mine: StoreSnapshot | null | undefined = undefined;
@@ -48,31 +49,31 @@ export class BatchRecords {
 
   /**
    * Of the uids only this clone holds, those that must not join: records the last adopted state held (the remote
-   * removed them since), and records the shared state at `head` archived (`format2`; a record joins once).
+   * removed them since), and records the shared state at `head` archived (a tree `format`; a record joins once).
    */
-  async notToJoin(uids: readonly string[], last: SyncLocalState, head: string, format2: boolean): Promise<Set<string>> {
+  async notToJoin(uids: readonly string[], last: SyncLocalState, head: string, format: TreeFormat | null): Promise<Set<string>> {
     const out = await adoptedRecords(this.ref, this.config, last, uids);
-    if (format2) for (const uid of (await this.ref.recordsByUid(head, 'archive', uids)).keys()) out.add(uid);
+    if (format) for (const uid of (await this.ref.recordsByUid(head, 'archive', uids, format)).keys()) out.add(uid);
     return out;
   }
 
   /** The records of this clone's archive the shared archive at `head` lacks (none open in the shared state: that one stands). */
-  async archiveJoins(shared: StoreSnapshot, head: string): Promise<Handoff[]> {
+  async archiveJoins(shared: StoreSnapshot, head: string, format: TreeFormat): Promise<Handoff[]> {
     const mine = this.local.archive.records((h) => Boolean(h.uid) && !shared.find(h.uid!));
     if (mine.length === 0) return [];
-    const there = await this.ref.recordsByUid(head, 'archive', [...new Set(mine.map((h) => h.uid!))]);
+    const there = await this.ref.recordsByUid(head, 'archive', [...new Set(mine.map((h) => h.uid!))], format);
     const seen = new Set<string>();
     const joins = mine.filter((h) => !there.has(h.uid!) && !seen.has(h.uid!) && Boolean(seen.add(h.uid!)));
     if (joins.length) this.local.logger.info(`${joins.length} record(s) of this clone's archive join the shared archive`);
     return joins;
   }
 
-  /** Records this clone held open that the shared state at `commit` archived (another clone's pass), read by uid. */
-  async archivedElsewhere(tx: StoreTransaction, commit: string, archivedNow: readonly Handoff[]): Promise<Handoff[]> {
+  /** Records this clone held open that the shared state at `commit` (tree `format`) archived (another clone's pass), by uid. */
+  async archivedElsewhere(tx: StoreTransaction, commit: string, archivedNow: readonly Handoff[], format: TreeFormat): Promise<Handoff[]> {
     const mine = await this.localRecords();
     const now = new Set(archivedNow.map((h) => h.uid));
     const gone = (mine?.handoffs ?? []).flatMap((h) => (h.uid && !tx.snapshot.find(h.uid) && !now.has(h.uid) ? [h.uid] : []));
-    const found = await this.ref.recordsByUid(commit, 'archive', gone);
+    const found = await this.ref.recordsByUid(commit, 'archive', gone, format);
     return [...found.values()].flatMap((b) => {
       const h = parseArchivedRecord(b);
       return h && !this.local.archive.find(h.uid!) ? [h] : [];

@@ -1,4 +1,4 @@
-// Format 2's ledger stays bounded (docs/contract.md §13): a write that adds a ledger answer also removes the answers in
+// A tree format's ledger stays bounded (docs/contract.md §13): a write that adds a ledger answer also removes the answers in
 // the same leaf folder (ledger/<a>/<b>/<c>/) that are older than LEDGER_ANSWER_DAYS. The leaf's tree is rewritten by
 // that write anyway, so the pruning adds no tree object and no byte to what the write pushes; the few answers of one
 // leaf are read through the batch's cat-file conversation. Answers are spread evenly over the 4,096 leaves, so each
@@ -26,7 +26,7 @@ function answeredAt(bytes: Buffer): number | null {
 }
 
 /**
- * Removals, to add to `changes` (a format-2 write on top of `commit`): the answers in the leaves `changes` adds an
+ * Removals, to add to `changes` (a tree format's write on top of `commit`): the answers in the leaves `changes` adds an
  * answer to, answered before `now` less the retention. An answer that cannot be dated is kept.
  */
 export async function expiredLedgerAnswers(

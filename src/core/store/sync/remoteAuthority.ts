@@ -16,7 +16,9 @@ import { SyncStateFile, type PendingWrite, type SyncLocalState } from '../syncSt
 import { recordRenumbered, settleContact } from './settleContact';
 import { sharedBase, type SharedBase } from './sharedBase';
 import { joinLocalRecords } from './joinLocalRecords';
-import { archiveMoves, commitMessage, followArchive, requestIds, upgradeChanges, writeChanges } from './sharedWrite';
+import { archiveMoves, changesToPush, commitMessage, followArchive, requestIds } from './sharedWrite';
+import { NEWEST_SHARED_FORMAT, type TreeFormat } from './sharedTreeLayout';
+import { FormatUpgrade } from './formatUpgrade';
 import { decideOffline } from './pendingWrites';
 import { afterLostReply, settleFromView, type OutcomeContext, type RetryReason } from './pushOutcome';
 import { adoptedCommit, adoptedHere, assertNotRewound } from './rewoundCheck';
@@ -48,11 +50,11 @@ export class RemoteAuthority implements StateAuthority {
   private batchState: SyncLocalState | null = null;
   /** This clone's own records and archive, as this batch sees them. */
   private readonly records: BatchRecords;
-  /** The request ids a format-2 read looks up in the shared ledger: the batch's, its replays', the unsettled ones. */
+  /** The request ids a tree format's read looks up in the shared ledger: the batch's, its replays', the unsettled ones. */
   private wanted: string[] = [];
   /** `agentsync sync --upgrade-format`: the next batch writes the state in the newest shared format. */
-  private upgrade: 'asked' | 'written' | 'already' | null = null;
-  /** Records only this clone's archive holds, joining the shared archive at its first contact with a format-2 state. */
+  readonly upgrade = new FormatUpgrade();
+  /** Records only this clone's archive holds, joining the shared archive at its first contact with a tree format. */
   private archiveJoins: Handoff[] = [];
   /** Records of this clone added to (or seeding) the shared state at its first contact: they must be pushed. */
   private joined = 0;
@@ -81,7 +83,7 @@ export class RemoteAuthority implements StateAuthority {
     this.consent.assert();
     this.ref.endSession();
     this.attempt = 0;
-    this.fetchFirst = fetchFirst || this.upgrade === 'asked';
+    this.fetchFirst = fetchFirst || this.upgrade.asked;
     this.retry = null;
     this.batchState = null;
     this.records.reset();
@@ -89,18 +91,6 @@ export class RemoteAuthority implements StateAuthority {
     const s = this.state.read();
     this.replays = s.pending.length && replayer ? await replayer(s.pending) : [];
     this.wanted = requestIds(batch, s);
-  }
-
-  /** `agentsync sync --upgrade-format` (docs/upgrading.md): the next sync writes the shared state in format 2. */
-  askUpgrade(): void {
-    this.upgrade = 'asked';
-  }
-
-  /** What the last asked upgrade did: 'written' (this sync wrote format 2), 'already' (it was), null (not asked). */
-  takeUpgrade(): 'written' | 'already' | 'asked' | null {
-    const u = this.upgrade;
-    this.upgrade = null;
-    return u;
   }
 
   async base(): Promise<BaseState> {
@@ -147,23 +137,23 @@ export class RemoteAuthority implements StateAuthority {
     this.joinRenumbered = [];
     if (!this.head) this.joined = snapshot.handoffs.length;
     else {
-      const format2 = this.loaded?.format === 2;
-      const notToJoin = (uids: readonly string[]) => this.records.notToJoin(uids, last, this.head!, format2);
+      const notToJoin = (uids: readonly string[]) => this.records.notToJoin(uids, last, this.head!, this.treeFormat());
       const join = await joinLocalRecords(snapshot, await this.records.localRecords(), this.local, last, notToJoin);
       this.joined = join.joined;
       this.joinRenumbered = join.renumbered;
     }
-    // A clone's first contact with a format-2 state: what only its own archive holds joins the shared archive (by uid, once).
+    // A clone's first contact with a tree format: what only its own archive holds joins the shared archive (by uid, once).
     const first = !last.commit || !adoptedHere(last, this.config);
-    this.archiveJoins = this.loaded?.format === 2 && first ? await this.records.archiveJoins(snapshot, this.head!) : [];
+    const format = this.treeFormat();
+    this.archiveJoins = format && first ? await this.records.archiveJoins(snapshot, this.head!, format) : [];
     const shared = this.loaded?.ledger ?? new Map();
     if (this.fetched) settleFromView(this.outcomeContext(), this.head, snapshot, shared);
     const stillPending = new Set(last.pending.map((p) => p.request_id));
     return {
       snapshot,
       ledger: () => mergedLedger(shared, this.local.ledgerIndex()),
-      // The archive runs in sync mode only where the shared state has a place for it (format 2).
-      archivable: this.loaded?.format === 2 ? this.local.dueForArchive(snapshot.handoffs) : [],
+      // The archive runs in sync mode only where the shared state has a place for it (a tree format).
+      archivable: format ? this.local.dueForArchive(snapshot.handoffs) : [],
       replays: this.replays.filter((r) => stillPending.has(r.requestId)),
     };
   }
@@ -178,17 +168,16 @@ export class RemoteAuthority implements StateAuthority {
     const { remote, ref } = this.config;
     if (this.offline) return decideOffline(this.local, this.state, this.config, { tx, works, changedBy, why: this.offline });
     let commit = this.head;
-    const upgrading = this.upgrade === 'asked' && this.loaded?.format !== 2;
+    const upgrading = this.upgrade.upgrades(this.loaded?.format);
     const writes = tx.changed || this.joined > 0 || this.archiveJoins.length > 0 || upgrading;
-    // Format 2's archive pass and ledger pruning (ledgerPruning.ts): in this write's commit, under its compare-and-swap.
+    // A tree format's archive pass and ledger pruning (ledgerPruning.ts): in this write's commit, under its compare-and-swap.
     const archived = writes && !upgrading ? archiveMoves(tx.snapshot, base.archivable) : [];
     if (writes) {
-      const changes = upgrading
-        ? upgradeChanges(this.loaded, tx, this.local.archive.records(), this.loaded?.ledger ?? new Map())
-        : writeChanges(this.loaded, tx, [...archived, ...this.archiveJoins]);
-      if (this.head && this.loaded?.format === 2 && !upgrading)
-        changes.push(...(await this.ref.expiredLedger(this.head, changes, this.local.now())));
-      commit = this.ref.write(this.head, changes, commitMessage(tx, upgrading));
+      const { ref, head, loaded, archiveJoins } = this;
+      // From format 2 only the archive joins are this clone's to add; from format 1 its whole archive seeds the shared one.
+      const upgradeArchive = !upgrading ? null : loaded?.format === 2 ? archiveJoins : this.local.archive.records();
+      const write = { ref, head, base: loaded, tx, archived: [...archived, ...archiveJoins], upgradeArchive, now: this.local.now() };
+      commit = this.ref.write(this.head, await changesToPush(write), commitMessage(tx, upgrading));
       let pushed;
       try {
         pushed = await this.ref.push(commit, this.head);
@@ -223,8 +212,9 @@ export class RemoteAuthority implements StateAuthority {
     if (commit !== this.head && process.env.AGENTSYNC_TEST_CRASH_AFTER_PUSH === '1') process.kill(process.pid, 'SIGKILL');
     // The remote decided (or nothing was to be pushed, and the fetched state stands): this clone follows it, its
     // archive first (the records archived now, and those another clone archived that this one held open).
-    if (this.upgrade === 'asked') this.upgrade = upgrading ? 'written' : 'already';
-    const elsewhere = commit && this.loaded?.format === 2 ? await this.records.archivedElsewhere(tx, commit, archived) : [];
+    this.upgrade.settle(upgrading);
+    const written = upgrading ? NEWEST_SHARED_FORMAT : this.treeFormat();
+    const elsewhere = commit && written ? await this.records.archivedElsewhere(tx, commit, archived, written) : [];
     followArchive(this.local.layout, [...archived, ...elsewhere], (m) => this.local.logger.warn(m));
     this.ref.endSession();
     this.local.adopt(tx);
@@ -271,6 +261,11 @@ export class RemoteAuthority implements StateAuthority {
   /** What `agentsync sync --status` tells: no network. */
   status(): SyncLocalState {
     return this.state.read();
+  }
+
+  /** The tree format the shared state was read in, or null (format 1, or none yet). */
+  private treeFormat(): TreeFormat | null {
+    return this.loaded && this.loaded.format !== 1 ? this.loaded.format : null;
   }
 
   private outcomeContext(): OutcomeContext {

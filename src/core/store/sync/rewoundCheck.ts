@@ -6,7 +6,7 @@ import type { SyncConfig } from '../../domain/configSchema';
 import { StoreSnapshot } from '../storeSnapshot';
 import type { SyncLocalState } from '../syncStateFile';
 import type { SharedStateRef } from './sharedStateRef';
-import { FORMAT_FILE } from './sharedTreeLayout';
+import { FORMAT_FILE, NEWEST_SHARED_FORMAT } from './sharedTreeLayout';
 import { isShallow } from '../../git/stateRepository';
 
 /** Whether sync.json's commit was adopted from this remote and ref (a changed sync config starts a new history). */
@@ -54,8 +54,9 @@ export async function adoptedRecords(
 ): Promise<Set<string>> {
   if (!state.commit || !adoptedHere(state, config)) return new Set();
   try {
-    // Format 2: only the blobs of these uids are looked up; format 1: its one handoffs.json is read.
-    const held2 = await ref.recordsByUid(state.commit, 'records', uids);
+    // A tree format: only the blobs of these uids are looked up (records/ is laid out alike in 2 and 3); format 1:
+    // its one handoffs.json is read.
+    const held2 = await ref.recordsByUid(state.commit, 'records', uids, NEWEST_SHARED_FORMAT);
     if (held2.size || (await ref.hasFile(state.commit, FORMAT_FILE))) return new Set(held2.keys());
     const got = await ref.view(state.commit, []);
     if (got?.view.format !== 1) return new Set();

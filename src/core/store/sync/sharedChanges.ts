@@ -1,15 +1,15 @@
 // What a write changes in the shared tree (docs/contract.md §13), as paths for the one-process writer
-// (sharedTreeWriter.ts). Format 1 (0.4.0's): handoffs.json and ledger.jsonl, whole. Format 2 (sharedTreeLayout.ts):
-// the blob of each record whose bytes changed, each record archived by this write moved from records/ to archive/
-// (one commit, so under the same compare-and-swap), one blob per new ledger answer, meta.json when the id high-water
-// mark moved. The upgrade writes a whole format-2 tree from a state read in any format.
+// (sharedTreeWriter.ts). Format 1 (0.4.0's): handoffs.json and ledger.jsonl, whole. Formats 2 and 3
+// (sharedTreeLayout.ts): the blob of each record whose bytes changed, each record archived by this write moved from
+// records/ to archive/ (one commit, so under the same compare-and-swap), one blob per new ledger answer, meta.json when
+// the id high-water mark moved. The upgrade writes a whole tree in the newest format from a state read in any format.
 import { STORE_VERSION, type Handoff } from '../../domain/handoffSchema';
 import type { StoreSnapshot } from '../storeSnapshot';
 import type { LedgerEntry } from '../storeTransaction';
 import { emptyStoreBytes, headFor, recordBytes, SEPARATOR, TAIL } from '../storeFormat';
 import { serializeSharedLedger } from './sharedLedger';
 import { LEDGER_FILE, STATE_FILE } from './sharedStateTree';
-import { FORMAT_FILE, ledgerPath, META_FILE, recordPath, SHARED_FORMAT_2 } from './sharedTreeLayout';
+import { FORMAT_FILE, ledgerPath, META_FILE, recordPath, type TreeFormat } from './sharedTreeLayout';
 import type { TreeChange } from './sharedTreeWriter';
 
 /** Format 1: the whole handoffs.json and the ledger (the newest answers kept). */
@@ -35,10 +35,12 @@ function ledgerChanges(added: readonly LedgerEntry[]): TreeChange[] {
 }
 
 /**
- * Format 2: `before` the open records' bytes as read (by uid), `snapshot` the state after the batch, `archived` the
- * records this write moves to archive/ (already taken out of the snapshot), `highWaterBefore` meta.json's mark as read.
+ * A tree format (`format`): `before` the open records' bytes as read (by uid), `snapshot` the state after the batch,
+ * `archived` the records this write moves to archive/ (already taken out of the snapshot), `highWaterBefore`
+ * meta.json's mark as read.
  */
-export function format2Changes(
+export function treeChanges(
+  format: TreeFormat,
   before: ReadonlyMap<string, Buffer>,
   snapshot: StoreSnapshot,
   archived: readonly Handoff[],
@@ -53,21 +55,22 @@ export function format2Changes(
     // serializeChunks: [head, record, SEPARATOR, record, ..., TAIL]; its per-record bytes are cached by identity.
     const bytes = chunks[1 + 2 * i];
     const was = before.get(h.uid!);
-    if (!was || !was.equals(bytes)) out.push({ path: recordPath('records', h.uid!), data: bytes });
+    if (!was || !was.equals(bytes)) out.push({ path: recordPath('records', h.uid!, format), data: bytes });
   });
-  for (const uid of before.keys()) if (!open.has(uid)) out.push({ path: recordPath('records', uid), data: null });
-  for (const h of archived) out.push({ path: recordPath('archive', h.uid!), data: recordBytes(h) });
+  for (const uid of before.keys()) if (!open.has(uid)) out.push({ path: recordPath('records', uid, format), data: null });
+  for (const h of archived) out.push({ path: recordPath('archive', h.uid!, format), data: recordBytes(h) });
   out.push(...ledgerChanges(added));
   if (snapshot.highWater !== highWaterBefore) out.push({ path: META_FILE, data: metaBytes(snapshot.highWater) });
   return out;
 }
 
 /**
- * The whole format-2 tree of a state (the upgrade): every open record, every archived record given (this clone's
- * archive, and the shared one's when it has one), the ledger's answers, the marker. Written on top of the format-1
- * commit, whose two files it removes: one commit, the history kept.
+ * The whole tree of a state in `format` (the upgrade): every open record, every archived record given (this clone's
+ * archive), the ledger's answers, the marker. Written on top of the format-1 commit, whose two files it removes: one
+ * commit, the history kept. (On a format-2 commit, sharedWrite.ts moves the shared archive too.)
  */
-export function format2Tree(
+export function wholeTree(
+  format: TreeFormat,
   snapshot: StoreSnapshot,
   archived: readonly Handoff[],
   ledger: ReadonlyMap<string, LedgerEntry>,
@@ -80,24 +83,24 @@ export function format2Tree(
         { path: LEDGER_FILE, data: null },
       ]
     : [];
-  out.push({ path: FORMAT_FILE, data: `${SHARED_FORMAT_2}\n` }, { path: META_FILE, data: metaBytes(snapshot.highWater) });
+  out.push({ path: FORMAT_FILE, data: `${format}\n` }, { path: META_FILE, data: metaBytes(snapshot.highWater) });
   const chunks = snapshot.serializeChunks();
-  snapshot.handoffs.forEach((h, i) => out.push({ path: recordPath('records', h.uid!), data: chunks[1 + 2 * i] }));
+  snapshot.handoffs.forEach((h, i) => out.push({ path: recordPath('records', h.uid!, format), data: chunks[1 + 2 * i] }));
   const seen = new Set<string>();
   for (const h of archived) {
     if (!h.uid || open.has(h.uid) || seen.has(h.uid)) continue;
     seen.add(h.uid);
-    out.push({ path: recordPath('archive', h.uid), data: recordBytes(h) });
+    out.push({ path: recordPath('archive', h.uid, format), data: recordBytes(h) });
   }
   out.push(...ledgerChanges([...ledger.values()]));
   return out;
 }
 
 /**
- * A format-2 state's open records as handoffs.json bytes (storeFormat.ts), in uid order (a ULID starts with its time),
+ * A tree format's open records as handoffs.json bytes (storeFormat.ts), in uid order (a ULID starts with its time),
  * under the newest store version this build reads: the snapshot parsed from them writes its own version back.
  */
-export function format2StoreBytes(records: ReadonlyMap<string, Buffer>, highWater: string | undefined): Buffer {
+export function treeStoreBytes(records: ReadonlyMap<string, Buffer>, highWater: string | undefined): Buffer {
   const uids = [...records.keys()].sort();
   if (uids.length === 0) return emptyStoreBytes(highWater);
   const parts: Buffer[] = [headFor(highWater, STORE_VERSION)];

@@ -11,12 +11,12 @@ import { runGitPlumbing as localGit } from '../../git/gitCommand';
 import { pushRefusal, refused, remoteFailure, type PushOutcome } from './remoteRefusals';
 import { assertRemoteUsable } from './remoteUsable';
 import { neverConnected, REMOTE_PROGRAM_OPTIONS, runRemoteGit, sshUrl } from '../../git/gitRemote';
-
 import { GitObjectSession } from '../../git/gitObjectSession';
 import { findWorktree } from '../../git/worktreeLocation';
 import { ensureStateRepository, hasRef, isShallow, stateGitDir, stateRepositoryDir, tidyStateRepository } from '../../git/stateRepository';
 import type { LedgerEntry } from '../storeTransaction';
-import { ledgerAnswers, readSharedView, recordsByUid, type SharedView } from './sharedView';
+import { areaRecords, ledgerAnswers, readSharedView, recordsByUid, type SharedView } from './sharedView';
+import type { TreeFormat } from './sharedTreeLayout';
 import { writeSharedCommit, type TreeChange } from './sharedTreeWriter';
 import { expiredLedgerAnswers } from './ledgerPruning';
 
@@ -150,7 +150,7 @@ export class SharedStateRef {
 
   /**
    * What the commit `name` (an id, or this clone's private ref) holds, in either shared format; null when there is no
-   * such commit. `wanted`: the request ids whose ledger answers a format-2 read looks up. Refusals as sharedView.ts says.
+   * such commit. `wanted`: the request ids whose ledger answers a tree format's read looks up. Refusals as sharedView.ts says.
    */
   async view(name: string, wanted: readonly string[]): Promise<{ commit: string; view: SharedView } | null> {
     try {
@@ -172,12 +172,12 @@ export class SharedStateRef {
     }
   }
 
-  /** The ledger answers of `wanted` ids in format-2 commit `commit`. */
+  /** The ledger answers of `wanted` ids in commit `commit` of a tree format. */
   ledgerAnswers(commit: string, wanted: readonly string[]): Promise<Map<string, LedgerEntry>> {
     return ledgerAnswers(this.objects(), this.config, commit, wanted);
   }
 
-  /** Old ledger answers a format-2 write of `changes` on `commit` removes (ledgerPruning.ts); none when they cannot be read. */
+  /** Old ledger answers a tree format's write of `changes` on `commit` removes (ledgerPruning.ts); none when they cannot be read. */
   async expiredLedger(commit: string, changes: readonly TreeChange[], now: Date): Promise<TreeChange[]> {
     try {
       return await expiredLedgerAnswers(this.objects(), commit, changes, now);
@@ -187,15 +187,25 @@ export class SharedStateRef {
     }
   }
 
-  /** Which of `uids` format-2 commit `commit` holds under `area`: their bytes by uid (none when it cannot be read). */
-  async recordsByUid(commit: string, area: 'records' | 'archive', uids: readonly string[]): Promise<Map<string, Buffer>> {
+  /** Which of `uids` commit `commit` (tree format `format`) holds under `area`: their bytes by uid (none when unreadable). */
+  async recordsByUid(
+    commit: string,
+    area: 'records' | 'archive',
+    uids: readonly string[],
+    format: TreeFormat,
+  ): Promise<Map<string, Buffer>> {
     if (uids.length === 0) return new Map();
     try {
-      return await recordsByUid(this.objects(), this.config, commit, area, uids);
+      return await recordsByUid(this.objects(), this.config, commit, area, uids, format);
     } catch {
       this.endSession();
       return new Map();
     }
+  }
+
+  /** Every archived record of commit `commit` in tree format `format`: uid, path, object id (the upgrade moves them). */
+  archiveEntries(commit: string, format: TreeFormat): Promise<{ uid: string; path: string; oid: string }[]> {
+    return areaRecords(this.objects(), this.config, commit, 'archive', format); // a refusal fails the write; prepare() ends the session
   }
 
   /** Whether `commit`'s tree has a file at `file` (false when it cannot be read). */

@@ -1,18 +1,21 @@
-// Shared format 2's paths (docs/contract.md §13): one blob
-// per record and one per ledger answer, in trees of small fan-out over three levels, so a write rewrites the blob it
-// changes and three small trees above it, whatever the history holds. A ULID's last characters are its random part
-// (Crockford base32), so one character a level spreads records evenly: 32 × 32 × 32 leaves, ~3 records a leaf at
-// 100,000 records, each tree on the path about 1 KB.
+// The shared tree formats' paths (docs/contract.md §13): one blob
+// per record and one per ledger answer, in trees of small fan-out, so a write rewrites the blob it changes and the
+// small trees above it, whatever the history holds. A ULID's last characters are its random part (Crockford base32),
+// so one character a level spreads records evenly. Open records and ledger answers: three levels (32 × 32 × 32
+// leaves). Archived records: three levels in format 2, two in format 3 (32 × 32 leaves, ~100 records a leaf at
+// 100,000): a push's cost on the server grows with the number of trees in the state (its connectivity check walks
+// them all), and the archive, which only grows, held most of them.
 import { createHash } from 'node:crypto';
 
 export const FORMAT_FILE = 'format';
 /** The store-wide fields beside the records (`id_high_water`), a small JSON object. */
 export const META_FILE = 'meta.json';
-export const SHARED_FORMAT_2 = 2;
-/** The newest shared format this build reads and writes; format 1 is the tree of handoffs.json and ledger.jsonl. */
-export const NEWEST_SHARED_FORMAT = SHARED_FORMAT_2;
-/** Every entry a format-2 tree's root may hold: the format marker and meta.json (files), the three areas (trees). */
-export const FORMAT_2_ROOT: Readonly<Record<string, 'blob' | 'tree'>> = {
+/** A shared format of one blob per record (format 1 is the tree of handoffs.json and ledger.jsonl). */
+export type TreeFormat = 2 | 3;
+/** The newest shared format this build reads and writes (`agentsync sync --upgrade-format` writes it). */
+export const NEWEST_SHARED_FORMAT: TreeFormat = 3;
+/** Every entry a tree format's root may hold: the format marker and meta.json (files), the three areas (trees). */
+export const TREE_FORMAT_ROOT: Readonly<Record<string, 'blob' | 'tree'>> = {
   [FORMAT_FILE]: 'blob',
   [META_FILE]: 'blob',
   records: 'tree',
@@ -20,15 +23,24 @@ export const FORMAT_2_ROOT: Readonly<Record<string, 'blob' | 'tree'>> = {
   ledger: 'tree',
 };
 
-/** Where the records, the archived records and the ledger answers live in a format-2 tree. */
+/** Where the records, the archived records and the ledger answers live in a tree format. */
 export type SharedArea = 'records' | 'archive' | 'ledger';
 
 const SAFE_KEY = /^[0-9A-Za-z]{3,64}$/;
 
-/** `records/<k[-1]>/<k[-2]>/<k[-3]>/<k>.json`: the path of a record (by uid) or an archived record. */
-export function recordPath(area: 'records' | 'archive', uid: string): string {
+/**
+ * `records/<k[-1]>/<k[-2]>/<k[-3]>/<k>.json`: the path of a record (by uid); an archived record's is
+ * `archive/<k[-1]>/<k[-2]>/<k>.json` in format 3 (`archive/` over three levels in format 2).
+ */
+export function recordPath(area: 'records' | 'archive', uid: string, format: TreeFormat): string {
   if (!SAFE_KEY.test(uid)) throw new Error(`not a record uid: ${JSON.stringify(uid).slice(0, 80)}`);
+  if (area === 'archive' && format >= 3) return `archive/${uid[uid.length - 1]}/${uid[uid.length - 2]}/${uid}.json`;
   return fannedPath(area, uid);
+}
+
+/** How many levels of fan-out an area has in a format: the trees between the area's tree and its blobs. */
+export function areaLevels(area: SharedArea, format: TreeFormat): number {
+  return area === 'archive' && format >= 3 ? 2 : 3;
 }
 
 /** A ledger answer's path: request ids are anyone's text, so the key is their hash (hex, also one char a level). */
@@ -41,7 +53,7 @@ function fannedPath(area: SharedArea, key: string): string {
   return `${area}/${key[n - 1]}/${key[n - 2]}/${key[n - 3]}/${key}.json`;
 }
 
-/** What a format-2 path names, or null when the path is not one this layout makes. */
+/** What an open record's path names (the same in formats 2 and 3), or null when the path is not one this layout makes. */
 export function parsePath(p: string): { area: SharedArea; key: string } | null {
   const m = /^(records|archive|ledger)\/(\w)\/(\w)\/(\w)\/(\w+)\.json$/.exec(p);
   if (!m) return null;

@@ -1,4 +1,4 @@
-// Writes a format-2 shared-state commit (sharedTreeLayout.ts) in ONE
+// Writes a shared-state commit (sharedTreeLayout.ts) in ONE
 // git process: `git fast-import` builds the new tree from the parent commit's, loading only the trees on the changed
 // paths, and writes only the changed blobs (as loose objects: unpackLimit, so a write does not leave one tiny pack
 // file per commit). The commit lands on a scratch ref of AgentSync's own, never on the fetched ref: only a push that
@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { runGitPlumbing } from '../../git/gitCommand';
 import { stateGitDir } from '../../git/stateRepository';
 
-/** A path's new content, or null to remove it. */
-export type TreeChange = { path: string; data: Buffer | string | null };
+/** A path's new content, or null to remove it; or an object the repository holds, put at the path (a move). */
+export type TreeChange = { path: string; data: Buffer | string | null } | { path: string; oid: string };
 
 export interface WriteCommit {
   /** The scratch ref fast-import writes (refs/agentsync-scratch/...). */
@@ -36,7 +36,10 @@ export function fastImportStream(w: WriteCommit): Buffer {
   if (w.parent) parts.push(Buffer.from(`from ${w.parent}\n`));
   for (const c of w.changes) {
     if (/[\n"]/.test(c.path) || c.path.startsWith('/')) throw new Error(`not a shared-state path: ${JSON.stringify(c.path)}`);
-    if (c.data === null) parts.push(Buffer.from(`D ${c.path}\n`));
+    if ('oid' in c) {
+      if (!/^[0-9a-f]{40,64}$/.test(c.oid)) throw new Error(`not an object id: ${JSON.stringify(c.oid)}`);
+      parts.push(Buffer.from(`M 100644 ${c.oid} ${c.path}\n`));
+    } else if (c.data === null) parts.push(Buffer.from(`D ${c.path}\n`));
     else parts.push(Buffer.from(`M 100644 inline ${c.path}\n`), ...dataCommand(c.data));
   }
   parts.push(Buffer.from('\ndone\n'));

@@ -1,6 +1,6 @@
 // Reads a shared-state commit in either format through one `git cat-file --batch` conversation (docs/contract.md
-// §13): format 1 (0.4.0's: handoffs.json and ledger.jsonl) whole; format 2 (sharedTreeLayout.ts) only what a write
-// needs: the open records (the records/ tree walked level by level), meta.json, and the ledger answers of the
+// §13): format 1 (0.4.0's: handoffs.json and ledger.jsonl) whole; formats 2 and 3 (sharedTreeLayout.ts) only what a
+// write needs: the open records (the records/ tree walked level by level), meta.json, and the ledger answers of the
 // request ids the batch carries. Archived records are read by uid, only when asked. Anything else on the ref is
 // refused store_invalid, a newer format store_too_new, an object over its cap too_large, before its bytes are read.
 import { ActionError } from '../../domain/errors';
@@ -10,11 +10,21 @@ import type { LedgerEntry } from '../storeTransaction';
 import { MAX_STORE_BYTES } from '../storeLimits';
 import { ledgerProblem } from './sharedLedger';
 import { checkSizes, notSharedState, notState, sharedBlobs, type SharedBlobs } from './sharedStateTree';
-import { FORMAT_2_ROOT, FORMAT_FILE, ledgerPath, META_FILE, NEWEST_SHARED_FORMAT, parsePath, recordPath } from './sharedTreeLayout';
+import {
+  areaLevels,
+  FORMAT_FILE,
+  ledgerPath,
+  META_FILE,
+  NEWEST_SHARED_FORMAT,
+  parsePath,
+  recordPath,
+  TREE_FORMAT_ROOT,
+  type TreeFormat,
+} from './sharedTreeLayout';
 
-/** What a format-2 commit holds that a write needs. */
-export interface Format2View {
-  format: 2;
+/** What a commit in a tree format holds that a write needs. */
+export interface TreeView {
+  format: TreeFormat;
   /** The open records' bytes (storeFormat.recordBytes), by uid. */
   records: Map<string, Buffer>;
   highWater: string | undefined;
@@ -22,7 +32,7 @@ export interface Format2View {
   ledger: Map<string, LedgerEntry>;
 }
 
-export type SharedView = { format: 1; blobs: SharedBlobs } | Format2View;
+export type SharedView = { format: 1; blobs: SharedBlobs } | TreeView;
 
 const COMMIT_MAX = 1024 * 1024;
 const TREE_MAX = 64 * 1024;
@@ -30,7 +40,7 @@ const BLOB_MAX = 1024 * 1024;
 
 /**
  * The commit `name` names (an id, or a ref of this clone), and what it holds; null when there is no such commit.
- * `wanted`: the request ids whose ledger answers a format-2 read looks up.
+ * `wanted`: the request ids whose ledger answers a tree format's read looks up.
  */
 export async function readSharedView(
   session: GitObjectSession,
@@ -53,26 +63,27 @@ export async function readSharedView(
     const blobs = await sized(session, config, id, [`${id}:handoffs.json`, `${id}:ledger.jsonl`], MAX_STORE_BYTES);
     return { commit: id, view: { format: 1, blobs: format1Blobs(commit, tree!, blobs, config, id) } };
   }
-  return { commit: id, view: await format2(session, config, id, root, wanted) };
+  return { commit: id, view: await readTreeFormat(session, config, id, root, wanted) };
 }
 
-async function format2(
+async function readTreeFormat(
   session: GitObjectSession,
   config: SyncConfig,
   id: string,
   root: ReturnType<typeof treeEntries>,
   wanted: readonly string[],
-): Promise<Format2View> {
+): Promise<TreeView> {
   for (const e of root) {
-    const kind = FORMAT_2_ROOT[e.name];
+    const kind = TREE_FORMAT_ROOT[e.name];
     if (!kind || (kind === 'blob' ? e.mode !== '100644' : e.mode !== '40000')) {
-      throw notState(config, id, `its tree holds ${e.name} (mode ${e.mode}), which shared format 2 does not`);
+      throw notState(config, id, `its tree holds ${e.name} (mode ${e.mode}), which shared formats 2 and 3 do not`);
     }
   }
   const [marker] = await sized(session, config, id, [`${id}:${FORMAT_FILE}`], 64);
-  const format = Number(marker?.data.toString('utf8').trim());
-  if (!Number.isInteger(format) || format < 2) throw notState(config, id, `its ${FORMAT_FILE} file does not name a format`);
-  if (format > NEWEST_SHARED_FORMAT) throw tooNew(config, id, format);
+  const named = Number(marker?.data.toString('utf8').trim());
+  if (!Number.isInteger(named) || named < 2) throw notState(config, id, `its ${FORMAT_FILE} file does not name a format`);
+  if (named > NEWEST_SHARED_FORMAT) throw tooNew(config, id, named);
+  const format = named as TreeFormat;
   const [meta] = await sized(session, config, id, [`${id}:${META_FILE}`], 64 * 1024);
   let highWater: string | undefined;
   try {
@@ -83,24 +94,7 @@ async function format2(
   }
   const records = new Map<string, Buffer>();
   const recordsTree = root.find((e) => e.name === 'records');
-  let level: { path: string; oid: string }[] = recordsTree ? [{ path: 'records', oid: recordsTree.oid }] : [];
-  let total = 0;
-  for (let depth = 0; depth < 4 && level.length; depth++) {
-    const objects = await sized(
-      session,
-      config,
-      id,
-      level.map((l) => l.oid),
-      depth < 4 ? TREE_MAX : BLOB_MAX,
-    );
-    const next: { path: string; oid: string }[] = [];
-    objects.forEach((o, i) => {
-      if (!o || o.type !== 'tree') throw notState(config, id, `${level[i].path} is not a tree`);
-      for (const e of treeEntries(o.data, id.length / 2)) next.push({ path: `${level[i].path}/${e.name}`, oid: e.oid });
-    });
-    level = next;
-    if (depth === 3) break;
-  }
+  const level = recordsTree ? await areaLeaves(session, config, id, 'records', recordsTree.oid, areaLevels('records', format)) : [];
   const blobs = await sized(
     session,
     config,
@@ -108,19 +102,73 @@ async function format2(
     level.map((l) => l.oid),
     BLOB_MAX,
   );
+  let total = 0;
   blobs.forEach((b, i) => {
     const where = parsePath(level[i].path);
     if (!b || b.type !== 'blob' || !where || where.area !== 'records') {
-      throw notState(config, id, `${level[i].path} is not a record of shared format 2`);
+      throw notState(config, id, `${level[i].path} is not a record of shared format ${format}`);
     }
     total += b.data.length;
     if (total > MAX_STORE_BYTES) throw tooLarge(config, id, `open records of over ${MAX_STORE_BYTES} bytes`);
     records.set(where.key, b.data);
   });
-  return { format: 2, records, highWater, ledger: await ledgerAnswers(session, config, id, wanted) };
+  return { format, records, highWater, ledger: await ledgerAnswers(session, config, id, wanted) };
 }
 
-/** The ledger answers of `wanted` request ids in format-2 commit `id`. */
+/**
+ * The entries of an area's tree (`oid`) and of the `levels` levels of fan-out below it: its blobs' paths and ids,
+ * read level by level, one conversation a level; anything but a tree where a tree belongs is refused store_invalid.
+ */
+export async function areaLeaves(
+  session: GitObjectSession,
+  config: SyncConfig,
+  id: string,
+  area: string,
+  oid: string,
+  levels: number,
+): Promise<{ path: string; oid: string }[]> {
+  let level = [{ path: area, oid }];
+  for (let depth = 0; depth <= levels && level.length; depth++) {
+    const objects = await sized(
+      session,
+      config,
+      id,
+      level.map((l) => l.oid),
+      TREE_MAX,
+    );
+    const next: { path: string; oid: string }[] = [];
+    objects.forEach((o, i) => {
+      if (!o || o.type !== 'tree') throw notState(config, id, `${level[i].path} is not a tree`);
+      for (const e of treeEntries(o.data, id.length / 2)) next.push({ path: `${level[i].path}/${e.name}`, oid: e.oid });
+    });
+    level = next;
+  }
+  return level;
+}
+
+/**
+ * Every record blob under `area` of commit `id` in tree format `format`, as its uid, path and object id (the upgrade
+ * moves them by id, never reading their bytes); a path this layout does not make is refused store_invalid.
+ */
+export async function areaRecords(
+  session: GitObjectSession,
+  config: SyncConfig,
+  id: string,
+  area: 'records' | 'archive',
+  format: TreeFormat,
+): Promise<{ uid: string; path: string; oid: string }[]> {
+  const [tree] = await sized(session, config, id, [`${id}:${area}`], TREE_MAX);
+  if (!tree) return [];
+  const leaves = await areaLeaves(session, config, id, area, tree.oid, areaLevels(area, format));
+  return leaves.map((l) => {
+    const uid = l.path.slice(l.path.lastIndexOf('/') + 1).replace(/\.json$/, '');
+    if (!/^[0-9A-Za-z]{3,64}$/.test(uid) || recordPath(area, uid, format) !== l.path)
+      throw notState(config, id, `${l.path} is not a record of shared format ${format}`);
+    return { uid, ...l };
+  });
+}
+
+/** The ledger answers of `wanted` request ids in commit `id` of a tree format. */
 export async function ledgerAnswers(
   session: GitObjectSession,
   config: SyncConfig,
@@ -146,19 +194,20 @@ export async function ledgerAnswers(
   return out;
 }
 
-/** Which of `uids` format-2 commit `id` holds under `area`: their bytes, by uid. */
+/** Which of `uids` commit `id`, in tree format `format`, holds under `area`: their bytes, by uid. */
 export async function recordsByUid(
   session: GitObjectSession,
   config: SyncConfig,
   id: string,
   area: 'records' | 'archive',
   uids: readonly string[],
+  format: TreeFormat,
 ): Promise<Map<string, Buffer>> {
   const found = await sized(
     session,
     config,
     id,
-    uids.map((u) => `${id}:${recordPath(area, u)}`),
+    uids.map((u) => `${id}:${recordPath(area, u, format)}`),
     BLOB_MAX,
   );
   const out = new Map<string, Buffer>();

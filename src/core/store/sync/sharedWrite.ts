@@ -1,26 +1,28 @@
 // What a sync write pushes, in the format the shared state is in (docs/contract.md §13): the tree changes of the
-// batch (sharedChanges.ts), the archive pass of format 2 inside the same commit, the upgrade to format 2, and this
-// clone's archive following what the shared state archived.
+// batch (sharedChanges.ts), the archive pass of a tree format inside the same commit, the upgrade to the newest format,
+// and this clone's archive following what the shared state archived.
 import { handoffSchema, type Handoff } from '../../domain/handoffSchema';
 import { ensureSafeDirectory } from '../../disk/safeDirectory';
 import type { WorkspaceLayout } from '../../workspace/workspaceLayout';
 import { appendToArchive } from '../archive/archiveAppend';
 import type { BatchWork } from '../stateAuthority';
 import type { StoreSnapshot } from '../storeSnapshot';
-import type { LedgerEntry, StoreTransaction } from '../storeTransaction';
+import type { StoreTransaction } from '../storeTransaction';
 import type { SyncLocalState } from '../syncStateFile';
 import type { SharedBase } from './sharedBase';
-import { format1Changes, format2Changes, format2Tree } from './sharedChanges';
+import { format1Changes, treeChanges, wholeTree } from './sharedChanges';
+import type { SharedStateRef } from './sharedStateRef';
+import { NEWEST_SHARED_FORMAT, recordPath } from './sharedTreeLayout';
 import type { TreeChange } from './sharedTreeWriter';
 
-/** The request ids a format-2 read looks up in the shared ledger: the batch's, the offline writes', the unsettled ones. */
+/** The request ids a tree format's read looks up in the shared ledger: the batch's, the offline writes', the unsettled ones. */
 export function requestIds(batch: readonly BatchWork[], s: SyncLocalState): string[] {
   const ids = batch.flatMap((w) => (typeof w.request?.request_id === 'string' ? [w.request.request_id] : []));
   return [...ids, ...s.pending.map((p) => p.request_id), ...(s.unsettled ?? []).map((u) => u.request_id)];
 }
 
 /**
- * Format 2's archive pass, in the write itself (so under the same compare-and-swap): the records due when the base was
+ * A tree format's archive pass, in the write itself (so under the same compare-and-swap): the records due when the base was
  * read that the batch left as they were leave the open records. The records moved.
  */
 export function archiveMoves(snapshot: StoreSnapshot, due: readonly Handoff[]): Handoff[] {
@@ -29,25 +31,52 @@ export function archiveMoves(snapshot: StoreSnapshot, due: readonly Handoff[]): 
   return moved;
 }
 
-/** The tree changes of a batch on `base` (null: no shared state yet, seeded in format 1 as 0.4.0 does). */
-export function writeChanges(base: SharedBase | null, tx: StoreTransaction, archived: readonly Handoff[]): TreeChange[] {
-  if (base?.format === 2) return format2Changes(base.records, tx.snapshot, archived, tx.ledger, base.highWater);
-  return format1Changes(tx.snapshot, base?.ledger ?? new Map(), tx.ledger);
+/** What a write on `head` (read as `base`; both null: no shared state yet) pushes. */
+export interface PushedWrite {
+  ref: SharedStateRef;
+  head: string | null;
+  base: SharedBase | null;
+  tx: StoreTransaction;
+  /** The records this write archives, and those of this clone's archive joining the shared one. */
+  archived: readonly Handoff[];
+  /** Set for `agentsync sync --upgrade-format` on an older format: this clone's archive, joining the shared one by uid. */
+  upgradeArchive: readonly Handoff[] | null;
+  now: Date;
+}
+
+/** The tree changes of a write: the batch's (and its archive pass, and old ledger answers pruned), or the upgrade's. */
+export async function changesToPush(w: PushedWrite): Promise<TreeChange[]> {
+  if (w.upgradeArchive) return upgradeChanges(w, w.upgradeArchive);
+  const { base, tx } = w;
+  // No shared state yet: seeded in format 1, as 0.4.0 does, so every clone can read it until someone upgrades.
+  if (!base || base.format === 1) return format1Changes(tx.snapshot, base?.ledger ?? new Map(), tx.ledger);
+  const changes = treeChanges(base.format, base.records, tx.snapshot, w.archived, tx.ledger, base.highWater);
+  if (w.head) changes.push(...(await w.ref.expiredLedger(w.head, changes, w.now)));
+  return changes;
 }
 
 /**
- * The upgrade: the whole state in format 2, on top of the format-1 commit (its two files removed, its history kept).
- * `archived`: this clone's archive, joining the shared one by uid. `ledger`: the shared ledger and this batch's answers.
+ * The upgrade: the whole state in the newest format, on top of the older commit, its history kept. From format 1, its
+ * two files are removed and this clone's archive seeds the shared one. From format 2, the shared archive's blobs move
+ * to their new paths by object id (none is read or sent again), and this clone's archive joins it by uid.
  */
-export function upgradeChanges(
-  base: SharedBase | null,
-  tx: StoreTransaction,
-  archived: readonly Handoff[],
-  ledger: ReadonlyMap<string, LedgerEntry>,
-): TreeChange[] {
-  const all = new Map(ledger);
-  for (const e of tx.ledger) if (e.response !== undefined) all.set(e.request_id, e);
-  return format2Tree(tx.snapshot, archived, all, base?.format === 1);
+async function upgradeChanges(w: PushedWrite, mine: readonly Handoff[]): Promise<TreeChange[]> {
+  const all = new Map(w.base?.ledger ?? []);
+  for (const e of w.tx.ledger) if (e.response !== undefined) all.set(e.request_id, e);
+  if (w.base?.format !== 2 || !w.head) return wholeTree(NEWEST_SHARED_FORMAT, w.tx.snapshot, mine, all, w.base?.format === 1);
+  const shared = await w.ref.archiveEntries(w.head, 2);
+  const held = new Set(shared.map((e) => e.uid));
+  return [
+    { path: 'archive', data: null },
+    ...shared.map((e) => ({ path: recordPath('archive', e.uid, NEWEST_SHARED_FORMAT), oid: e.oid })),
+    ...wholeTree(
+      NEWEST_SHARED_FORMAT,
+      w.tx.snapshot,
+      mine.filter((h) => !held.has(h.uid!)),
+      all,
+      false,
+    ),
+  ];
 }
 
 /**
@@ -80,6 +109,8 @@ export function parseArchivedRecord(bytes: Buffer): Handoff | null {
 /** The shared-state commit's message: what the batch did (its audit), or the upgrade. */
 export function commitMessage(tx: StoreTransaction, upgrading: boolean): string {
   const lines = tx.audit.filter((a) => !a.refused).map((a) => `${a.action} ${a.handoff_id ?? ''} by ${a.agent ?? '?'}`.trim());
-  const what = upgrading ? 'the shared state in format 2 (agentsync sync --upgrade-format)' : `${lines.length} change(s)`;
+  const what = upgrading
+    ? `the shared state in format ${NEWEST_SHARED_FORMAT} (agentsync sync --upgrade-format)`
+    : `${lines.length} change(s)`;
   return `agentsync: ${what}\n\n${lines.slice(0, 50).join('\n')}\n`;
 }

@@ -1,7 +1,8 @@
-// Shared format 2 (docs/contract.md §13, "Sync that costs what the change costs"; docs/upgrading.md): a ref written by
-// the build before it (fixtures/sync-format1.bundle, made by fixtures/sync-format1.sh with that build) is still read
-// and written on in format 1; `agentsync sync --upgrade-format` writes format 2 once, announced; a newer format is
-// refused store_too_new; a write in either format costs at most 3 git processes in the clone. Real CLI, real git.
+// The shared tree formats (docs/contract.md §13, "Sync that costs what the change costs"; docs/upgrading.md): a
+// format-1 ref written by 0.4.0 (fixtures/sync-format1.bundle, made by fixtures/sync-format1.sh with that build) is
+// still read and written on in format 1; `agentsync sync --upgrade-format` writes the newest format (3) once,
+// announced; a newer format is refused store_too_new; a write in either format costs at most 3 git processes in the
+// clone. Real CLI, real git. (A format-2 ref and its upgrade: syncFormat3.test.ts.)
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -46,7 +47,7 @@ const retry = JSON.stringify({
   handoff: { from_agent: 'human', to_agents: ['claude', 'codex'], owner_mode: 'shared', summary: 'created with a request id' },
 });
 
-describe('sync: shared format 2, and reading the format before it', function () {
+describe('sync: the shared tree format, and reading format 1 (0.4.0)', function () {
   this.timeout(180_000);
   const server = gitServerPerTest();
   const bare = () => path.join(server.base, 'shared.git');
@@ -73,7 +74,7 @@ describe('sync: shared format 2, and reading the format before it', function () 
     assert.equal((cli(a, ['list']).data!.handoffs as unknown[]).length, 3);
   });
 
-  it('sync --upgrade-format writes format 2 once, announced; the state reads the same; a month-old merged record moves to the archive', () => {
+  it('sync --upgrade-format writes format 3 once, announced; the state reads the same; a month-old merged record moves to the archive', () => {
     loadFixture();
     const a = server.clone('a');
     assert.equal(cli(a, ['sync']).ok, true);
@@ -82,13 +83,13 @@ describe('sync: shared format 2, and reading the format before it', function () 
     assert.equal(up.ok, true, JSON.stringify(up));
     assert.equal(up.data!.format_upgrade, 'written');
     const human = spawnSync(process.execPath, [CLI, '--dir', a, 'sync', '--upgrade-format'], { encoding: 'utf8' });
-    assert.match(human.stdout, /already in shared format 2/);
+    assert.match(human.stdout, /already in shared format 3/);
     const files = tree(bare());
     assert.deepEqual(
       files.filter((f) => !f.startsWith('ledger/')).map((f) => f.replace(/\/.\/.\/.\/.*$/, '/…')),
       ['format', 'meta.json', 'records/…', 'records/…', 'records/…'],
     );
-    assert.equal(git(bare(), ['show', `${REF}:format`]), '2');
+    assert.equal(git(bare(), ['show', `${REF}:format`]), '3');
     assert.ok(
       files.some((f) => f.startsWith('ledger/')),
       'the format-1 ledger answers are kept',
@@ -102,14 +103,15 @@ describe('sync: shared format 2, and reading the format before it', function () 
     assert.equal(after.filter((f) => f.startsWith('records/')).length, 2);
     assert.deepEqual(
       after.filter((f) => f.startsWith('archive/')),
-      [`archive/${merged.uid.slice(-1)}/${merged.uid.slice(-2, -1)}/${merged.uid.slice(-3, -2)}/${merged.uid}.json`],
+      // Format 3: the archive over two levels of fan-out (format 2 had three).
+      [`archive/${merged.uid.slice(-1)}/${merged.uid.slice(-2, -1)}/${merged.uid}.json`],
     );
     assert.equal(git(bare(), ['rev-list', '--count', REF]), String(Number(git(bare(), ['rev-list', '--count', `${REF}~1`])) + 1));
     assert.ok(!idOf(a, 'finished a month ago'), 'gone from the open records here too');
     const shown = cli(a, ['show', merged.handoff_id]);
     assert.equal(shown.ok, true, JSON.stringify(shown));
     assert.equal((shown.data!.handoff as unknown as { status: string }).status, 'merged');
-    // A retry answered before the upgrade is answered from the format-2 ledger, not applied again.
+    // A retry answered before the upgrade is answered from the format-3 ledger, not applied again.
     const again = cli(a, ['request', '-'], retry);
     assert.equal(
       (again.data!.handoff as unknown as { summary?: string } | undefined)?.summary,
@@ -117,11 +119,11 @@ describe('sync: shared format 2, and reading the format before it', function () 
       JSON.stringify(again),
     );
     assert.equal((cli(a, ['list']).data!.handoffs as unknown[]).length, 2);
-    // Another clone reads format 2 and writes on it.
+    // Another clone reads format 3 and writes on it.
     const b = server.clone('b');
     const listed = cli(b, ['list', '--fresh']);
     assert.equal((listed.data!.handoffs as unknown[]).length, 2, JSON.stringify(listed));
-    const made = cli(b, ['create', '--from', 'codex', '--to', 'claude', '--summary', 'made on format 2']);
+    const made = cli(b, ['create', '--from', 'codex', '--to', 'claude', '--summary', 'made on format 3']);
     assert.equal(made.ok, true, JSON.stringify(made));
     assert.equal(tree(bare()).filter((f) => f.startsWith('records/')).length, 3);
   });
@@ -131,8 +133,8 @@ describe('sync: shared format 2, and reading the format before it', function () 
     const a = server.clone('a');
     assert.equal(cli(a, ['sync', '--upgrade-format']).ok, true);
     const head = git(bare(), ['rev-parse', REF]);
-    const three = git(bare(), ['hash-object', '-w', '--stdin'], '3\n');
-    const entries = git(bare(), ['ls-tree', REF]).replace(/^(100644 blob )[0-9a-f]+(\tformat)$/m, `$1${three}$2`);
+    const four = git(bare(), ['hash-object', '-w', '--stdin'], '4\n');
+    const entries = git(bare(), ['ls-tree', REF]).replace(/^(100644 blob )[0-9a-f]+(\tformat)$/m, `$1${four}$2`);
     const newer = git(bare(), [
       '-c',
       'user.name=x',
@@ -143,21 +145,21 @@ describe('sync: shared format 2, and reading the format before it', function () 
       '-p',
       head,
       '-m',
-      'f3',
+      'f4',
     ]);
     git(bare(), ['update-ref', REF, newer]);
     const before = storeBytes(a);
     for (const args of [['claim', idOf(a, 'created with a request id').handoff_id, '--agent', 'codex'], ['sync'], ['list', '--fresh']]) {
       const r = cli(a, args);
       assert.equal(r.reason, 'store_too_new', JSON.stringify(r));
-      assert.match(String(r.message), /shared format 3.*Upgrade AgentSync/s);
+      assert.match(String(r.message), /shared format 4.*reads up to format 3.*Upgrade AgentSync/s);
       assert.doesNotMatch(String(r.message), /git push --force|restore/i, 'never advises an older state');
     }
     assert.equal(git(bare(), ['rev-parse', REF]), newer, 'nothing pushed');
     assert.deepEqual(storeBytes(a), before, 'nothing changed here');
   });
 
-  it('an uncontended write costs at most 3 git processes in the clone, in format 1 and in format 2', () => {
+  it('an uncontended write costs at most 3 git processes in the clone, in format 1 and in format 3', () => {
     loadFixture();
     const a = server.clone('a');
     // A first write: its push tells what the remote's URL is (no ssh here, so no core.sshCommand lookup after it).
@@ -168,7 +170,7 @@ describe('sync: shared format 2, and reading the format before it', function () 
     assert.equal(cli(a, ['sync', '--upgrade-format']).ok, true);
     const two = gitProcesses(a, ['release', idOf(a, 'created with a request id').handoff_id, '--agent', 'codex']);
     assert.equal(two.answer.ok, true, JSON.stringify(two.answer));
-    assert.deepEqual(two.gits, ['cat-file', 'fast-import', 'push'], `format 2: ${two.gits.join(', ')}`);
+    assert.deepEqual(two.gits, ['cat-file', 'fast-import', 'push'], `format 3: ${two.gits.join(', ')}`);
   });
 
   it('a write after a fast-import killed mid-update (its scratch ref lock left behind) succeeds; the lock is gone', () => {
