@@ -33,6 +33,8 @@ export class StoreTransaction {
   readonly ledger: LedgerEntry[] = [];
   /** Writes of files outside the store (the session sections), run only once the store is written. */
   readonly afterCommit: { what: string; run: () => void }[] = [];
+  /** The work contexts of this batch's passes (store/workContextFile.ts): a shared write carries them too. */
+  readonly contexts: { uid: string; bytes: string }[] = [];
   private undo: (() => void)[] = [];
 
   constructor(
@@ -152,6 +154,7 @@ export class StoreTransaction {
     const decisionsMark = this.decisions.length;
     const afterMark = this.afterCommit.length;
     const ledgerMark = this.ledger.length;
+    const contextsMark = this.contexts.length;
     return {
       rollback: () => {
         while (this.undo.length > mark) this.undo.pop()!();
@@ -159,6 +162,7 @@ export class StoreTransaction {
         this.decisions.length = decisionsMark;
         this.afterCommit.length = afterMark;
         this.ledger.length = ledgerMark;
+        this.contexts.length = contextsMark;
       },
     };
   }

@@ -1,7 +1,7 @@
 // What one sync batch knows of this clone's own records (docs/contract.md §13): its store, read once per batch and
 // only read, and its archive; which of them join the shared state (by uid, never twice), and which records the
 // shared state archived that this clone held open (read by uid, so its archive follows).
-import type { Handoff } from '../../domain/handoffSchema';
+import { isTerminal, type Handoff } from '../../domain/handoffSchema';
 import { inSchemaOrder } from '../../domain/schemaOrder';
 import type { LocalAuthority } from '../local/localAuthority';
 import type { StoreSnapshot } from '../storeSnapshot';
@@ -12,6 +12,7 @@ import { adoptedRecords } from './rewoundCheck';
 import type { SharedStateRef } from './sharedStateRef';
 import { parseArchivedRecord } from './sharedWrite';
 import type { TreeFormat } from './sharedTreeLayout';
+import { CONTEXT_FILE_MAX, hasContextFile, parseContext, writeContextFile } from '../workContextFile';
 
 export class BatchRecords {
   private mine: StoreSnapshot | null | undefined = undefined;
@@ -78,5 +79,29 @@ export class BatchRecords {
       const h = parseArchivedRecord(b);
       return h && !this.local.archive.find(h.uid!) ? [h] : [];
     });
+  }
+
+  /**
+   * The work contexts of open passes this clone sees for the first time (not among its records before this batch, not
+   * passed in it), from the shared state at `commit` (format 3 carries them), written to this clone's home: one more
+   * request in the batch's cat-file conversation. Best effort: a context not found or not valid is not written.
+   */
+  async followContexts(tx: StoreTransaction, commit: string, format: TreeFormat): Promise<void> {
+    if (format < 3) return;
+    const mine = await this.localRecords();
+    const own = new Set(tx.contexts.map((c) => c.uid));
+    const layout = this.local.layout;
+    const uids = tx.snapshot.handoffs.flatMap((h) =>
+      h.uid && h.return_to && !isTerminal(h.status) && !own.has(h.uid) && !mine?.find(h.uid) && !hasContextFile(layout, h.uid)
+        ? [h.uid]
+        : [],
+    );
+    try {
+      for (const [uid, bytes] of await this.ref.recordsByUid(commit, 'context', uids, format)) {
+        if (bytes.length <= CONTEXT_FILE_MAX && parseContext(bytes)) writeContextFile(layout, uid, bytes);
+      }
+    } catch (e) {
+      this.local.logger.warn(`could not keep the work context of a pass here (${(e as Error).message}); show lacks it`);
+    }
   }
 }

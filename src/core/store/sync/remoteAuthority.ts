@@ -215,6 +215,7 @@ export class RemoteAuthority implements StateAuthority {
     this.upgrade.settle(upgrading);
     const written = upgrading ? NEWEST_SHARED_FORMAT : this.treeFormat();
     const elsewhere = commit && written ? await this.records.archivedElsewhere(tx, commit, archived, written) : [];
+    if (commit && written) await this.records.followContexts(tx, commit, written);
     followArchive(this.local.layout, [...archived, ...elsewhere], (m) => this.local.logger.warn(m));
     this.ref.endSession();
     this.local.adopt(tx);

@@ -37,7 +37,7 @@ function ledgerChanges(added: readonly LedgerEntry[]): TreeChange[] {
 /**
  * A tree format (`format`): `before` the open records' bytes as read (by uid), `snapshot` the state after the batch,
  * `archived` the records this write moves to archive/ (already taken out of the snapshot), `highWaterBefore`
- * meta.json's mark as read.
+ * meta.json's mark as read, `contexts` the work contexts of the batch's passes.
  */
 export function treeChanges(
   format: TreeFormat,
@@ -46,6 +46,7 @@ export function treeChanges(
   archived: readonly Handoff[],
   added: readonly LedgerEntry[],
   highWaterBefore: string | undefined,
+  contexts: readonly { uid: string; bytes: string }[] = [],
 ): TreeChange[] {
   const out: TreeChange[] = [];
   const chunks = snapshot.serializeChunks();
@@ -60,6 +61,8 @@ export function treeChanges(
   for (const uid of before.keys()) if (!open.has(uid)) out.push({ path: recordPath('records', uid, format), data: null });
   for (const h of archived) out.push({ path: recordPath('archive', h.uid!, format), data: recordBytes(h) });
   out.push(...ledgerChanges(added));
+  // Format 3 carries the passes' work contexts (format 2 has no place for them: they stay in the clone that passed).
+  if (format >= 3) for (const c of contexts) out.push({ path: recordPath('context', c.uid, format), data: c.bytes });
   if (snapshot.highWater !== highWaterBefore) out.push({ path: META_FILE, data: metaBytes(snapshot.highWater) });
   return out;
 }

@@ -16,7 +16,7 @@ import { findWorktree } from '../../git/worktreeLocation';
 import { ensureStateRepository, hasRef, isShallow, stateGitDir, stateRepositoryDir, tidyStateRepository } from '../../git/stateRepository';
 import type { LedgerEntry } from '../storeTransaction';
 import { areaRecords, ledgerAnswers, readSharedView, recordsByUid, type SharedView } from './sharedView';
-import type { TreeFormat } from './sharedTreeLayout';
+import type { TreeFormat, UidArea } from './sharedTreeLayout';
 import { writeSharedCommit, type TreeChange } from './sharedTreeWriter';
 import { expiredLedgerAnswers } from './ledgerPruning';
 
@@ -188,12 +188,7 @@ export class SharedStateRef {
   }
 
   /** Which of `uids` commit `commit` (tree format `format`) holds under `area`: their bytes by uid (none when unreadable). */
-  async recordsByUid(
-    commit: string,
-    area: 'records' | 'archive',
-    uids: readonly string[],
-    format: TreeFormat,
-  ): Promise<Map<string, Buffer>> {
+  async recordsByUid(commit: string, area: UidArea, uids: readonly string[], format: TreeFormat): Promise<Map<string, Buffer>> {
     if (uids.length === 0) return new Map();
     try {
       return await recordsByUid(this.objects(), this.config, commit, area, uids, format);

@@ -21,26 +21,30 @@ export const TREE_FORMAT_ROOT: Readonly<Record<string, 'blob' | 'tree'>> = {
   records: 'tree',
   archive: 'tree',
   ledger: 'tree',
+  context: 'tree',
 };
 
-/** Where the records, the archived records and the ledger answers live in a tree format. */
-export type SharedArea = 'records' | 'archive' | 'ledger';
+/** Where the records, the archived records, the ledger answers and (format 3) the passes' work contexts live. */
+export type SharedArea = 'records' | 'archive' | 'ledger' | 'context';
+/** The areas whose blobs are named by a record's uid. */
+export type UidArea = 'records' | 'archive' | 'context';
 
 const SAFE_KEY = /^[0-9A-Za-z]{3,64}$/;
 
 /**
- * `records/<k[-1]>/<k[-2]>/<k[-3]>/<k>.json`: the path of a record (by uid); an archived record's is
- * `archive/<k[-1]>/<k[-2]>/<k>.json` in format 3 (`archive/` over three levels in format 2).
+ * `records/<k[-1]>/<k[-2]>/<k[-3]>/<k>.json`: the path of a record (by uid); in format 3 an archived record's is
+ * `archive/<k[-1]>/<k[-2]>/<k>.json` (`archive/` over three levels in format 2), a pass's work context's
+ * `context/<k[-1]>/<k[-2]>/<k>.json` (format 3 only): the areas that only grow have two levels.
  */
-export function recordPath(area: 'records' | 'archive', uid: string, format: TreeFormat): string {
+export function recordPath(area: UidArea, uid: string, format: TreeFormat): string {
   if (!SAFE_KEY.test(uid)) throw new Error(`not a record uid: ${JSON.stringify(uid).slice(0, 80)}`);
-  if (area === 'archive' && format >= 3) return `archive/${uid[uid.length - 1]}/${uid[uid.length - 2]}/${uid}.json`;
+  if (areaLevels(area, format) === 2) return `${area}/${uid[uid.length - 1]}/${uid[uid.length - 2]}/${uid}.json`;
   return fannedPath(area, uid);
 }
 
 /** How many levels of fan-out an area has in a format: the trees between the area's tree and its blobs. */
 export function areaLevels(area: SharedArea, format: TreeFormat): number {
-  return area === 'archive' && format >= 3 ? 2 : 3;
+  return area === 'context' || (area === 'archive' && format >= 3) ? 2 : 3;
 }
 
 /** A ledger answer's path: request ids are anyone's text, so the key is their hash (hex, also one char a level). */

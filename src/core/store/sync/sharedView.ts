@@ -20,6 +20,7 @@ import {
   recordPath,
   TREE_FORMAT_ROOT,
   type TreeFormat,
+  type UidArea,
 } from './sharedTreeLayout';
 
 /** What a commit in a tree format holds that a write needs. */
@@ -199,7 +200,7 @@ export async function recordsByUid(
   session: GitObjectSession,
   config: SyncConfig,
   id: string,
-  area: 'records' | 'archive',
+  area: UidArea,
   uids: readonly string[],
   format: TreeFormat,
 ): Promise<Map<string, Buffer>> {

@@ -50,7 +50,7 @@ export async function changesToPush(w: PushedWrite): Promise<TreeChange[]> {
   const { base, tx } = w;
   // No shared state yet: seeded in format 1, as 0.4.0 does, so every clone can read it until someone upgrades.
   if (!base || base.format === 1) return format1Changes(tx.snapshot, base?.ledger ?? new Map(), tx.ledger);
-  const changes = treeChanges(base.format, base.records, tx.snapshot, w.archived, tx.ledger, base.highWater);
+  const changes = treeChanges(base.format, base.records, tx.snapshot, w.archived, tx.ledger, base.highWater, tx.contexts);
   if (w.head) changes.push(...(await w.ref.expiredLedger(w.head, changes, w.now)));
   return changes;
 }
