@@ -167,4 +167,34 @@ describe('sync: shared format 3, and reading format 2', function () {
     const lines = (brief.data as unknown as { briefing: { pass_contexts?: string[] } }).briefing.pass_contexts ?? [];
     assert.match(lines.join('\n'), new RegExp(`${h.handoff_id} from codex: 1 file\\(s\\), 1 message\\(s\\), 1 tool result\\(s\\)`));
   });
+
+  it('a record another clone made, finished and archived between two contacts of this clone joins its archive: show and list --archived find it', () => {
+    git(bare(), ['fetch', '-q', BUNDLE, `${REF}:${REF}`]);
+    const a = server.clone('a');
+    const b = server.clone('b');
+    assert.equal(cli(a, ['sync', '--upgrade-format']).data!.format_upgrade, 'written');
+    assert.equal(cli(b, ['sync']).ok, true);
+    archiveAtOnce(b);
+    const made = cli(b, ['create', '--from', 'codex', '--to', 'claude', '--summary', 'never seen by A']);
+    const x = made.data!.handoff as unknown as { handoff_id: string; uid: string };
+    finish(b, x.handoff_id);
+    assert.equal(cli(b, ['create', '--from', 'codex', '--to', 'claude', '--summary', 'the write that archives']).ok, true);
+    assert.ok(blobs('archive').has(`archive/${x.uid.at(-1)}/${x.uid.at(-2)}/${x.uid}.json`), 'archived in the shared state');
+    assert.equal(cli(a, ['sync']).ok, true);
+    assert.deepEqual(
+      localArchive(a)
+        .filter((h) => h.uid === x.uid)
+        .map((h) => h.status),
+      ['merged'],
+      "in A's archive once",
+    );
+    const shown = cli(a, ['show', x.handoff_id]);
+    assert.equal(shown.ok, true, JSON.stringify(shown));
+    assert.equal((shown.data as unknown as { archived: boolean }).archived, true);
+    const listed = cli(a, ['list', '--archived']);
+    assert.ok(JSON.stringify(listed.data).includes(x.handoff_id), JSON.stringify(listed).slice(0, 400));
+    // Another contact changes nothing: it is not appended twice.
+    assert.equal(cli(a, ['sync']).ok, true);
+    assert.equal(localArchive(a).filter((h) => h.uid === x.uid).length, 1);
+  });
 });

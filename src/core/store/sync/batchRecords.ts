@@ -69,12 +69,23 @@ export class BatchRecords {
     return joins;
   }
 
-  /** Records this clone held open that the shared state at `commit` (tree `format`) archived (another clone's pass), by uid. */
-  async archivedElsewhere(tx: StoreTransaction, commit: string, archivedNow: readonly Handoff[], format: TreeFormat): Promise<Handoff[]> {
+  /**
+   * Records the shared state at `commit` (tree `format`) archived in other clones' writes, for this clone's archive to
+   * follow: those this clone held open, and those archived since `since` (the commit this clone last adopted, when
+   * another clone wrote since), so `show` and `list --archived` find a record this clone never saw open. Read by uid.
+   */
+  async archivedElsewhere(
+    tx: StoreTransaction,
+    commit: string,
+    archivedNow: readonly Handoff[],
+    format: TreeFormat,
+    since: string | null,
+  ): Promise<Handoff[]> {
     const mine = await this.localRecords();
     const now = new Set(archivedNow.map((h) => h.uid));
     const gone = (mine?.handoffs ?? []).flatMap((h) => (h.uid && !tx.snapshot.find(h.uid) && !now.has(h.uid) ? [h.uid] : []));
-    const found = await this.ref.recordsByUid(commit, 'archive', gone, format);
+    const later = since ? (await this.ref.archivedSince(since, commit, format)).filter((u) => !now.has(u)) : [];
+    const found = await this.ref.recordsByUid(commit, 'archive', [...new Set([...gone, ...later])], format);
     return [...found.values()].flatMap((b) => {
       const h = parseArchivedRecord(b);
       return h && !this.local.archive.find(h.uid!) ? [h] : [];

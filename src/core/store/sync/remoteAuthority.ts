@@ -214,7 +214,10 @@ export class RemoteAuthority implements StateAuthority {
     // archive first (the records archived now, and those another clone archived that this one held open).
     this.upgrade.settle(upgrading);
     const written = upgrading ? NEWEST_SHARED_FORMAT : this.treeFormat();
-    const elsewhere = commit && written ? await this.records.archivedElsewhere(tx, commit, archived, written) : [];
+    // What other clones archived since this clone's last contact (none wrote since: nothing to look at).
+    const last = this.batchState!;
+    const since = last.commit && adoptedHere(last, this.config) && last.commit !== this.head ? last.commit : null;
+    const elsewhere = commit && written ? await this.records.archivedElsewhere(tx, commit, archived, written, since) : [];
     if (commit && written) await this.records.followContexts(tx, commit, written);
     followArchive(this.local.layout, [...archived, ...elsewhere], (m) => this.local.logger.warn(m));
     this.ref.endSession();

@@ -19,6 +19,7 @@ import { areaRecords, ledgerAnswers, readSharedView, recordsByUid, type SharedVi
 import type { TreeFormat, UidArea } from './sharedTreeLayout';
 import { writeSharedCommit, type TreeChange } from './sharedTreeWriter';
 import { expiredLedgerAnswers } from './ledgerPruning';
+import { archivedSince } from './archiveDiff';
 
 export { LEDGER_FILE, SHARED_STATE_ENTRIES, STATE_FILE, type SharedBlobs } from './sharedStateTree';
 
@@ -178,24 +179,19 @@ export class SharedStateRef {
   }
 
   /** Old ledger answers a tree format's write of `changes` on `commit` removes (ledgerPruning.ts); none when they cannot be read. */
-  async expiredLedger(commit: string, changes: readonly TreeChange[], now: Date): Promise<TreeChange[]> {
-    try {
-      return await expiredLedgerAnswers(this.objects(), commit, changes, now);
-    } catch {
-      this.endSession(); // the next write prunes
-      return [];
-    }
+  expiredLedger(commit: string, changes: readonly TreeChange[], now: Date): Promise<TreeChange[]> {
+    return this.bestEffort((s) => expiredLedgerAnswers(s, commit, changes, now), []); // the next write prunes
   }
 
   /** Which of `uids` commit `commit` (tree format `format`) holds under `area`: their bytes by uid (none when unreadable). */
-  async recordsByUid(commit: string, area: UidArea, uids: readonly string[], format: TreeFormat): Promise<Map<string, Buffer>> {
-    if (uids.length === 0) return new Map();
-    try {
-      return await recordsByUid(this.objects(), this.config, commit, area, uids, format);
-    } catch {
-      this.endSession();
-      return new Map();
-    }
+  recordsByUid(commit: string, area: UidArea, uids: readonly string[], format: TreeFormat): Promise<Map<string, Buffer>> {
+    if (uids.length === 0) return Promise.resolve(new Map<string, Buffer>());
+    return this.bestEffort((s) => recordsByUid(s, this.config, commit, area, uids, format), new Map<string, Buffer>());
+  }
+
+  /** The uids `after` archived since `before` (archiveDiff.ts), both in tree format `format`; none when unreadable. */
+  archivedSince(before: string, after: string, format: TreeFormat): Promise<string[]> {
+    return this.bestEffort((s) => archivedSince(s, before, after, format), []);
   }
 
   /** Every archived record of commit `commit` in tree format `format`: uid, path, object id (the upgrade moves them). */
@@ -204,13 +200,17 @@ export class SharedStateRef {
   }
 
   /** Whether `commit`'s tree has a file at `file` (false when it cannot be read). */
-  async hasFile(commit: string, file: string): Promise<boolean> {
+  hasFile(commit: string, file: string): Promise<boolean> {
+    return this.bestEffort(async (s) => (await s.get([`${commit}:${file}`], 1024))[0]?.type === 'blob', false);
+  }
+
+  /** A read through the batch's conversation whose failure answers `fallback`; the conversation then starts anew. */
+  private async bestEffort<T>(read: (session: GitObjectSession) => Promise<T>, fallback: T): Promise<T> {
     try {
-      const [o] = await this.objects().get([`${commit}:${file}`], 1024);
-      return o?.type === 'blob';
+      return await read(this.objects());
     } catch {
       this.endSession();
-      return false;
+      return fallback;
     }
   }
 
