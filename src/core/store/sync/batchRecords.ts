@@ -1,6 +1,7 @@
 // What one sync batch knows of this clone's own records (docs/contract.md §13): its store, read once per batch and
-// only read, and its archive; which of them join the shared state (by uid, never twice), and which records the
-// shared state archived that this clone held open (read by uid, so its archive follows).
+// only read, and its archive; which of them join the shared state (by uid, never twice); which records the shared
+// state archived that this clone held open or that were archived since its last contact (read by uid, so its archive
+// follows); and the work contexts of passes it meets for the first time (docs/contract.md §6).
 import { isTerminal, type Handoff } from '../../domain/handoffSchema';
 import { inSchemaOrder } from '../../domain/schemaOrder';
 import type { LocalAuthority } from '../local/localAuthority';
