@@ -14,7 +14,7 @@ export const META_FILE = 'meta.json';
 export type TreeFormat = 2 | 3;
 /** The newest shared format this build reads and writes (`agentsync sync --upgrade-format` writes it). */
 export const NEWEST_SHARED_FORMAT: TreeFormat = 3;
-/** Every entry a tree format's root may hold: the format marker and meta.json (files), the three areas (trees). */
+/** Every entry a tree format's root may hold: the format marker and meta.json (files), the areas (trees; context/ in format 3). */
 export const TREE_FORMAT_ROOT: Readonly<Record<string, 'blob' | 'tree'>> = {
   [FORMAT_FILE]: 'blob',
   [META_FILE]: 'blob',
