@@ -2,7 +2,7 @@
 // commits compared level by level through the batch's cat-file conversation, descending only where they differ, so the
 // cost follows what was archived in between, not the size of the archive.
 import { treeEntries, type GitObject, type GitObjectSession } from '../../git/gitObjectSession';
-import { areaLevels, FORMAT_FILE, type TreeFormat } from './sharedTreeLayout';
+import { areaLevels, FORMAT_FILE, keyOfFile, type TreeFormat } from './sharedTreeLayout';
 
 const TREE_MAX = 64 * 1024;
 
@@ -25,8 +25,13 @@ export async function archivedSince(session: GitObjectSession, before: string, a
       for (const e of treeEntries(p.now.data, hashBytes)) {
         const o = old.get(e.name);
         if (o === e.oid) continue;
-        if (depth === levels) uids.push(e.name.replace(/\.json$/, ''));
-        else next.push({ was: o ?? null, now: e.oid });
+        if (depth < levels) {
+          next.push({ was: o ?? null, now: e.oid });
+          continue;
+        }
+        // A name this layout does not make names no record: skipped, so it cannot spoil the lookup of the others.
+        const uid = keyOfFile(e.name);
+        if (uid) uids.push(uid);
       }
     }
     if (depth === levels || next.length === 0) return uids;

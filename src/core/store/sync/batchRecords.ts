@@ -12,7 +12,7 @@ import type { SyncConfig } from '../../domain/configSchema';
 import { adoptedRecords } from './rewoundCheck';
 import type { SharedStateRef } from './sharedStateRef';
 import { parseArchivedRecord } from './sharedWrite';
-import type { TreeFormat } from './sharedTreeLayout';
+import { carriesContexts, type TreeFormat } from './sharedTreeLayout';
 import { CONTEXT_FILE_MAX, hasContextFile, parseContext, writeContextFile } from '../workContextFile';
 
 export class BatchRecords {
@@ -99,7 +99,7 @@ export class BatchRecords {
    * request in the batch's cat-file conversation. Best effort: a context not found or not valid is not written.
    */
   async followContexts(tx: StoreTransaction, commit: string, format: TreeFormat): Promise<void> {
-    if (format < 3) return;
+    if (!carriesContexts(format)) return;
     const mine = await this.localRecords();
     const own = new Set(tx.contexts.map((c) => c.uid));
     const layout = this.local.layout;

@@ -173,10 +173,9 @@ export class RemoteAuthority implements StateAuthority {
     // A tree format's archive pass and ledger pruning (ledgerPruning.ts): in this write's commit, under its compare-and-swap.
     const archived = writes && !upgrading ? archiveMoves(tx.snapshot, base.archivable) : [];
     if (writes) {
-      const { ref, head, loaded, archiveJoins } = this;
-      // From format 2 only the archive joins are this clone's to add; from format 1 its whole archive seeds the shared one.
-      const upgradeArchive = !upgrading ? null : loaded?.format === 2 ? archiveJoins : this.local.archive.records();
-      const write = { ref, head, base: loaded, tx, archived: [...archived, ...archiveJoins], upgradeArchive, now: this.local.now() };
+      const { ref, head, loaded, archiveJoins: joins } = this;
+      const localArchive = () => this.local.archive.records();
+      const write = { ref, head, base: loaded, tx, archived, joins, upgrading, localArchive, now: this.local.now() };
       commit = this.ref.write(this.head, await changesToPush(write), commitMessage(tx, upgrading));
       let pushed;
       try {

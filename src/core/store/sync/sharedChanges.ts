@@ -9,7 +9,7 @@ import type { LedgerEntry } from '../storeTransaction';
 import { emptyStoreBytes, headFor, recordBytes, SEPARATOR, TAIL } from '../storeFormat';
 import { serializeSharedLedger } from './sharedLedger';
 import { LEDGER_FILE, STATE_FILE } from './sharedStateTree';
-import { FORMAT_FILE, ledgerPath, META_FILE, recordPath, type TreeFormat } from './sharedTreeLayout';
+import { carriesContexts, FORMAT_FILE, ledgerPath, META_FILE, recordPath, type TreeFormat } from './sharedTreeLayout';
 import type { TreeChange } from './sharedTreeWriter';
 
 /** Format 1: the whole handoffs.json and the ledger (the newest answers kept). */
@@ -62,7 +62,7 @@ export function treeChanges(
   for (const h of archived) out.push({ path: recordPath('archive', h.uid!, format), data: recordBytes(h) });
   out.push(...ledgerChanges(added));
   // Format 3 carries the passes' work contexts (format 2 has no place for them: they stay in the clone that passed).
-  if (format >= 3) for (const c of contexts) out.push({ path: recordPath('context', c.uid, format), data: c.bytes });
+  if (carriesContexts(format)) for (const c of contexts) out.push({ path: recordPath('context', c.uid, format), data: c.bytes });
   if (snapshot.highWater !== highWaterBefore) out.push({ path: META_FILE, data: metaBytes(snapshot.highWater) });
   return out;
 }

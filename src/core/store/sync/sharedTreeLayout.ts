@@ -42,6 +42,17 @@ export function recordPath(area: UidArea, uid: string, format: TreeFormat): stri
   return fannedPath(area, uid);
 }
 
+/** Whether a format has a place for the passes' work contexts (`context/`): format 3 does, format 2 does not. */
+export function carriesContexts(format: TreeFormat): boolean {
+  return format >= 3;
+}
+
+/** The key a blob's file name gives (`<key>.json`), or null when the name is not one this layout makes. */
+export function keyOfFile(name: string): string | null {
+  const key = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+  return SAFE_KEY.test(key) ? key : null;
+}
+
 /** How many levels of fan-out an area has in a format: the trees between the area's tree and its blobs. */
 export function areaLevels(area: SharedArea, format: TreeFormat): number {
   return area === 'context' || (area === 'archive' && format >= 3) ? 2 : 3;

@@ -13,6 +13,7 @@ import { checkSizes, notSharedState, notState, sharedBlobs, type SharedBlobs } f
 import {
   areaLevels,
   FORMAT_FILE,
+  keyOfFile,
   ledgerPath,
   META_FILE,
   NEWEST_SHARED_FORMAT,
@@ -162,8 +163,8 @@ export async function areaRecords(
   if (!tree) return [];
   const leaves = await areaLeaves(session, config, id, area, tree.oid, areaLevels(area, format));
   return leaves.map((l) => {
-    const uid = l.path.slice(l.path.lastIndexOf('/') + 1).replace(/\.json$/, '');
-    if (!/^[0-9A-Za-z]{3,64}$/.test(uid) || recordPath(area, uid, format) !== l.path)
+    const uid = keyOfFile(l.path.slice(l.path.lastIndexOf('/') + 1));
+    if (!uid || recordPath(area, uid, format) !== l.path)
       throw notState(config, id, `${l.path} is not a record of shared format ${format}`);
     return { uid, ...l };
   });

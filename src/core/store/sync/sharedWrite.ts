@@ -37,33 +37,39 @@ export interface PushedWrite {
   head: string | null;
   base: SharedBase | null;
   tx: StoreTransaction;
-  /** The records this write archives, and those of this clone's archive joining the shared one. */
+  /** The records this write archives (its archive pass). */
   archived: readonly Handoff[];
-  /** Set for `agentsync sync --upgrade-format` on an older format: this clone's archive, joining the shared one by uid. */
-  upgradeArchive: readonly Handoff[] | null;
+  /** The records only this clone's archive holds, joining the shared one at this clone's first contact. */
+  joins: readonly Handoff[];
+  /** `agentsync sync --upgrade-format` on an older format. */
+  upgrading: boolean;
+  /** This clone's whole archive (read only by an upgrade from format 1, which it seeds). */
+  localArchive: () => readonly Handoff[];
   now: Date;
 }
 
 /** The tree changes of a write: the batch's (and its archive pass, and old ledger answers pruned), or the upgrade's. */
 export async function changesToPush(w: PushedWrite): Promise<TreeChange[]> {
-  if (w.upgradeArchive) return upgradeChanges(w, w.upgradeArchive);
+  if (w.upgrading) return upgradeChanges(w);
   const { base, tx } = w;
   // No shared state yet: seeded in format 1, as 0.4.0 does, so every clone can read it until someone upgrades.
   if (!base || base.format === 1) return format1Changes(tx.snapshot, base?.ledger ?? new Map(), tx.ledger);
-  const changes = treeChanges(base.format, base.records, tx.snapshot, w.archived, tx.ledger, base.highWater, tx.contexts);
+  const archived = [...w.archived, ...w.joins];
+  const changes = treeChanges(base.format, base.records, tx.snapshot, archived, tx.ledger, base.highWater, tx.contexts);
   if (w.head) changes.push(...(await w.ref.expiredLedger(w.head, changes, w.now)));
   return changes;
 }
 
 /**
  * The upgrade: the whole state in the newest format, on top of the older commit, its history kept. From format 1, its
- * two files are removed and this clone's archive seeds the shared one. From format 2, the shared archive's blobs move
- * to their new paths by object id (none is read or sent again), and this clone's archive joins it by uid.
+ * two files are removed and this clone's whole archive seeds the shared one. From format 2, the shared archive's blobs
+ * move to their new paths by object id (none is read or sent again), and only the records this clone's archive alone
+ * holds join it.
  */
-async function upgradeChanges(w: PushedWrite, mine: readonly Handoff[]): Promise<TreeChange[]> {
+async function upgradeChanges(w: PushedWrite): Promise<TreeChange[]> {
   const all = new Map(w.base?.ledger ?? []);
   for (const e of w.tx.ledger) if (e.response !== undefined) all.set(e.request_id, e);
-  if (w.base?.format !== 2 || !w.head) return wholeTree(NEWEST_SHARED_FORMAT, w.tx.snapshot, mine, all, w.base?.format === 1);
+  if (w.base?.format !== 2 || !w.head) return wholeTree(NEWEST_SHARED_FORMAT, w.tx.snapshot, w.localArchive(), all, w.base?.format === 1);
   const shared = await w.ref.archiveEntries(w.head, 2);
   const held = new Set(shared.map((e) => e.uid));
   return [
@@ -72,7 +78,7 @@ async function upgradeChanges(w: PushedWrite, mine: readonly Handoff[]): Promise
     ...wholeTree(
       NEWEST_SHARED_FORMAT,
       w.tx.snapshot,
-      mine.filter((h) => !held.has(h.uid!)),
+      w.joins.filter((h) => !held.has(h.uid!)),
       all,
       false,
     ),
