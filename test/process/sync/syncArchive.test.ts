@@ -8,14 +8,11 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cli, cliAsync, git, gitServerPerTest, localArchive, openRecords, storeBytes, type SyncedRecord } from '../gitServer';
 import { CLI } from '../processHarness';
+import { loadFormatFixture, REF } from './formatFixtures';
 
-const BUNDLE = path.join(__dirname, '..', '..', '..', '..', 'test', 'process', 'fixtures', 'sync-format1.bundle');
-const REF = 'refs/agentsync/state';
 const OLD = 'finished a month ago';
 
-type Rec = SyncedRecord;
-const open = openRecords;
-const find = (ws: string, summary: string) => open(ws).find((h) => h.summary === summary);
+const find = (ws: string, summary: string) => openRecords(ws).find((h) => h.summary === summary);
 
 describe('sync: the archive in the shared tree format', function () {
   this.timeout(240_000);
@@ -26,8 +23,8 @@ describe('sync: the archive in the shared tree format', function () {
       .split('\n')
       .filter((f) => f.startsWith(`${area}/`));
   /** Two clones of the fixture's state (format 1, made by 0.4.0) upgraded to the newest format. */
-  function upgraded(): { a: string; b: string; old: Rec } {
-    git(bare(), ['fetch', '-q', BUNDLE, `${REF}:${REF}`]);
+  function upgraded(): { a: string; b: string; old: SyncedRecord } {
+    loadFormatFixture(bare(), 1);
     const a = server.clone('a');
     assert.equal(cli(a, ['sync', '--upgrade-format']).data!.format_upgrade, 'written');
     const b = server.clone('b');
@@ -64,7 +61,7 @@ describe('sync: the archive in the shared tree format', function () {
         ['merged'],
         `${ws}: once in its own archive`,
       );
-      assert.equal((cli(ws, ['show', old.handoff_id]).data!.handoff as unknown as Rec).status, 'merged');
+      assert.equal((cli(ws, ['show', old.handoff_id]).data!.handoff as unknown as SyncedRecord).status, 'merged');
     }
     assert.deepEqual(storeBytes(a), storeBytes(b));
   });

@@ -8,17 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, git, gitServerPerTest, localArchive, openRecords } from '../gitServer';
+import { FIXTURE_RETRY, loadFormatFixture, REF } from './formatFixtures';
 
-const BUNDLE = path.join(__dirname, '..', '..', '..', '..', 'test', 'process', 'fixtures', 'sync-format2.bundle');
-const REF = 'refs/agentsync/state';
-
-const open = openRecords;
-const find = (ws: string, summary: string) => open(ws).find((h) => h.summary === summary);
-const retry = JSON.stringify({
-  action: 'createHandoff',
-  request_id: 'fixture-format1-req',
-  handoff: { from_agent: 'human', to_agents: ['claude', 'codex'], owner_mode: 'shared', summary: 'created with a request id' },
-});
+const find = (ws: string, summary: string) => openRecords(ws).find((h) => h.summary === summary);
 
 describe('sync: shared format 3, and reading format 2', function () {
   this.timeout(240_000);
@@ -53,14 +45,14 @@ describe('sync: shared format 3, and reading format 2', function () {
   };
 
   it('a format-2 ref is written on in format 2; --upgrade-format moves its archive by object id, keeping every record and answer', () => {
-    git(bare(), ['fetch', '-q', BUNDLE, `${REF}:${REF}`]);
+    loadFormatFixture(bare(), 2);
     const a = server.clone('a');
     const b = server.clone('b');
     archiveAtOnce(a);
     const listed = cli(a, ['list', '--fresh']);
     assert.equal(listed.ok, true, JSON.stringify(listed));
     assert.deepEqual(
-      open(a)
+      openRecords(a)
         .map((h) => h.summary)
         .sort(),
       ['created with a request id', 'open and claimed'],
@@ -101,13 +93,13 @@ describe('sync: shared format 3, and reading format 2', function () {
     assert.deepEqual(blobs('records'), records2, 'the open records unchanged');
     for (const [p, oid] of ledger2) assert.equal(blobs('ledger').get(p), oid, `ledger answer ${p} kept`);
     // A retry answered on format 1 and carried through format 2 is still answered, not applied again.
-    const again = cli(a, ['request', '-'], retry);
+    const again = cli(a, ['request', '-'], FIXTURE_RETRY);
     assert.equal(
       (again.data?.handoff as unknown as { summary?: string } | undefined)?.summary,
       'created with a request id',
       JSON.stringify(again),
     );
-    assert.equal(open(a).length, 2);
+    assert.equal(openRecords(a).length, 2);
 
     // Clone B held the record open when format 2 archived it; it meets the archive at format 3's paths now: it
     // follows (its own archive gets the record once), and the record does not come back into the open ones.
@@ -139,7 +131,7 @@ describe('sync: shared format 3, and reading format 2', function () {
   });
 
   it("format 3 carries a pass's work context: another clone shows it and briefs its receiver with it, as data", () => {
-    git(bare(), ['fetch', '-q', BUNDLE, `${REF}:${REF}`]);
+    loadFormatFixture(bare(), 2);
     const a = server.clone('a');
     const b = server.clone('b');
     assert.equal(cli(a, ['sync', '--upgrade-format']).data!.format_upgrade, 'written');
@@ -169,7 +161,7 @@ describe('sync: shared format 3, and reading format 2', function () {
   });
 
   it('a record another clone made, finished and archived between two contacts of this clone joins its archive: show and list --archived find it', () => {
-    git(bare(), ['fetch', '-q', BUNDLE, `${REF}:${REF}`]);
+    loadFormatFixture(bare(), 2);
     const a = server.clone('a');
     const b = server.clone('b');
     assert.equal(cli(a, ['sync', '--upgrade-format']).data!.format_upgrade, 'written');

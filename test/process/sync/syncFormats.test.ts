@@ -9,11 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, git, gitServerPerTest, storeBytes, type Answer } from '../gitServer';
 import { CLI, tempWorkspace } from '../processHarness';
+import { FIXTURE_RETRY, FIXTURES, loadFormatFixture, REF } from './formatFixtures';
 import { ledgerPath } from '../../../src/core/store/sync/sharedTreeLayout';
-
-const FIXTURES = path.join(__dirname, '..', '..', '..', '..', 'test', 'process', 'fixtures');
-const BUNDLE = path.join(FIXTURES, 'sync-format1.bundle');
-const REF = 'refs/agentsync/state';
 
 /** The CLI with extra environment (the git process log), answering JSON. */
 function cliEnv(ws: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Answer {
@@ -41,18 +38,13 @@ function gitProcesses(ws: string, args: string[]): { answer: Answer; gits: strin
 }
 
 const tree = (bare: string) => git(bare, ['ls-tree', '-r', '--name-only', REF]).split('\n');
-const retry = JSON.stringify({
-  action: 'createHandoff',
-  request_id: 'fixture-format1-req',
-  handoff: { from_agent: 'human', to_agents: ['claude', 'codex'], owner_mode: 'shared', summary: 'created with a request id' },
-});
 
 describe('sync: the shared tree format, and reading format 1 (0.4.0)', function () {
   this.timeout(180_000);
   const server = gitServerPerTest();
   const bare = () => path.join(server.base, 'shared.git');
   /** The server's ref set to the fixture's: three records and a ledger, written in format 1 by the build before format 2. */
-  const loadFixture = () => git(bare(), ['fetch', '-q', BUNDLE, `${REF}:${REF}`]);
+  const loadFixture = () => loadFormatFixture(bare(), 1);
   const idOf = (a: string, summary: string) =>
     (JSON.parse(storeBytes(a)!.toString()) as { handoffs: { handoff_id: string; summary: string; uid: string }[] }).handoffs.find(
       (h) => h.summary === summary,
@@ -68,7 +60,7 @@ describe('sync: the shared tree format, and reading format 1 (0.4.0)', function 
     const claim = cli(a, ['claim', queued, '--agent', 'codex']);
     assert.equal(claim.ok, true, JSON.stringify(claim));
     assert.deepEqual(tree(bare()), ['handoffs.json', 'ledger.jsonl'], 'still format 1: no upgrade was asked');
-    const again = cli(a, ['request', '-'], retry);
+    const again = cli(a, ['request', '-'], FIXTURE_RETRY);
     assert.equal(again.ok, true, JSON.stringify(again));
     assert.equal(again.data!.handoff!.handoff_id, queued, 'answered from the format-1 ledger, not created again');
     assert.equal((cli(a, ['list']).data!.handoffs as unknown[]).length, 3);
@@ -112,7 +104,7 @@ describe('sync: the shared tree format, and reading format 1 (0.4.0)', function 
     assert.equal(shown.ok, true, JSON.stringify(shown));
     assert.equal((shown.data!.handoff as unknown as { status: string }).status, 'merged');
     // A retry answered before the upgrade is answered from the format-3 ledger, not applied again.
-    const again = cli(a, ['request', '-'], retry);
+    const again = cli(a, ['request', '-'], FIXTURE_RETRY);
     assert.equal(
       (again.data!.handoff as unknown as { summary?: string } | undefined)?.summary,
       'created with a request id',
